@@ -1,0 +1,40 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export type Permission = 'all' | 'admin';
+export const PERMISSIONS: readonly Permission[] = ['all', 'admin'];
+
+/** The caller behind a request, once its key is verified. */
+export interface AuthenticatedKey {
+  readonly id: string;
+  readonly name: string;
+  readonly permissions: ReadonlySet<Permission>;
+}
+
+const KEY_PREFIX = 'og_';
+/** How many leading characters of a key identify it in listings (`og_` + 9 random characters). */
+export const KEY_ID_LENGTH = 12;
+
+/** A new key: 40 random bytes (320 bits) after a readable prefix. Shown once, stored only as a hash. */
+export function generateKey(): string {
+  return KEY_PREFIX + randomBytes(40).toString('base64url');
+}
+
+/** SHA-256 hex: keys carry ≥ 256 random bits, so a slow password hash would add nothing. */
+export const hashKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+
+export const keyId = (key: string): string => key.slice(0, KEY_ID_LENGTH);
+
+/** Constant-time equality of two hex hashes. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Parses `all,admin` (any order, spaces allowed); throws on an unknown name. */
+export function parsePermissions(text: string): Permission[] {
+  const names = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (names.length === 0) throw new Error('at least one permission is needed: all, admin');
+  for (const n of names) if (!(PERMISSIONS as readonly string[]).includes(n)) throw new Error(`unknown permission '${n}' (known: ${PERMISSIONS.join(', ')})`);
+  return [...new Set(names)] as Permission[];
+}

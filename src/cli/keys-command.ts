@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { createKey, listKeys, revokeKey } from '../auth/key-service.js';
+import { isUniqueViolation } from '../store/unique-violation.js';
+import { UsageError, type Command } from './command.js';
+import { withStore } from './with-store.js';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export const keysCreateCommand: Command = {
+  words: ['keys', 'create'],
+  usage: 'keys create --name NAME --permissions all[,admin]',
+  summary: 'create an API key; the key is printed alone on the last line, only this once',
+  run: async (args, config) => {
+    const { values } = parseArgs({ args, options: { name: { type: 'string' }, permissions: { type: 'string', default: 'all' } } });
+    if (!values.name) throw new UsageError('--name is required');
+    const created = await withStore(config, async (store) => {
+      try {
+        return await createKey(store, values.name!, values.permissions!);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new Error('key id collision, run the command again');
+        if (err instanceof Error && /permission/.test(err.message)) throw new UsageError(err.message);
+        throw err;
+      }
+    });
+    process.stdout.write(`created key ${created.id} (${values.name}) with permissions ${created.permissions.join(',')}; store it now, it is not shown again:\n`);
+    process.stdout.write(`${created.key}\n`);
+  },
+};
+
+export const keysListCommand: Command = {
+  words: ['keys', 'list'],
+  usage: 'keys list',
+  summary: 'one line per key: <id> <name> <permissions> <created> [revoked]',
+  run: async (_args, config) => {
+    const rows = await withStore(config, listKeys);
+    for (const k of rows) {
+      process.stdout.write(`${k.id} ${k.name} ${k.permissions} ${iso(k.created_at)}${k.revoked_at !== null ? ' revoked' : ''}\n`);
+    }
+  },
+};
+
+export const keysRevokeCommand: Command = {
+  words: ['keys', 'revoke'],
+  usage: 'keys revoke <id>',
+  summary: 'revoke a key; running servers refuse it within a second',
+  run: async (args, config) => {
+    const id = args[0];
+    if (!id) throw new UsageError('the key id is required (see keys list)');
+    const done = await withStore(config, (store) => revokeKey(store, id));
+    if (!done) {
+      process.stderr.write(`no active key with id ${id}\n`);
+      return 1;
+    }
+    process.stdout.write(`revoked ${id}\n`);
+  },
+};

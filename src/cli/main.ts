@@ -1,0 +1,64 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { UsageError, type Command } from './command.js';
+import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './keys-command.js';
+import { migrateCommand } from './migrate-command.js';
+import { seedCommand } from './seed-command.js';
+import { serveCommand } from './serve-command.js';
+import { customerCommands } from '../customers/customer.commands.js';
+import { customfieldCommands } from '../customfields/customfield.commands.js';
+import { orderCommands } from '../orders/order.commands.js';
+
+/** Every CLI command; modules add theirs here. */
+export const COMMANDS: readonly Command[] = [
+  serveCommand,
+  migrateCommand,
+  keysCreateCommand,
+  keysListCommand,
+  keysRevokeCommand,
+  seedCommand,
+  ...customerCommands,
+  ...orderCommands,
+  ...customfieldCommands,
+];
+
+function help(): string {
+  const lines = COMMANDS.map((c) => `  ordergate ${c.usage.padEnd(48)} ${c.summary}`);
+  return `usage:\n${lines.join('\n')}\n\nConfiguration comes from the environment (see README).\n`;
+}
+
+function find(argv: string[]): { command: Command; args: string[] } | undefined {
+  let best: Command | undefined;
+  for (const c of COMMANDS) {
+    if (c.words.every((w, i) => argv[i] === w) && (!best || c.words.length > best.words.length)) best = c;
+  }
+  return best ? { command: best, args: argv.slice(best.words.length) } : undefined;
+}
+
+/** Runs one CLI invocation; resolves to the process exit code (or -1: keep running). */
+export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    process.stdout.write(help());
+    return argv.length === 0 ? 2 : 0;
+  }
+  const hit = find(argv);
+  if (!hit) {
+    process.stderr.write(`unknown command: ${argv.join(' ')}\n${help()}`);
+    return 2;
+  }
+  try {
+    const config = loadConfig();
+    const code = await hit.command.run(hit.args, config);
+    return typeof code === 'number' ? code : 0;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`ordergate: configuration error: ${err.message}\n`);
+      return 78;
+    }
+    if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+      process.stderr.write(`ordergate: ${err.message}\nusage: ordergate ${hit.command.usage}\n`);
+      return 2;
+    }
+    process.stderr.write(`ordergate: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,18 @@
+import { migrateToLatest } from '../store/migrate.js';
+import { openStore } from '../store/open-store.js';
+import type { Command } from './command.js';
+
+export const migrateCommand: Command = {
+  words: ['migrate'],
+  usage: 'migrate',
+  summary: 'apply pending migrations to DATABASE_URL',
+  run: async (_args, config) => {
+    const store = openStore(config.databaseUrl, { poolSize: 1 });
+    try {
+      const applied = await migrateToLatest(store);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');
+    } finally {
+      await store.close();
+    }
+  },
+};

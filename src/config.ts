@@ -1,0 +1,138 @@
+import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+
+/** Everything the service reads from its environment, validated once at boot. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly databasePoolSize: number;
+  readonly basePath: string;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly workers: number;
+  readonly jsonCasing: 'pascal' | 'camel';
+  readonly dateFormat: 'wcf' | 'iso8601';
+  readonly bootstrapKey: string | undefined;
+  readonly trustProxy: boolean | string | number;
+  readonly tls: { readonly cert: Buffer; readonly key: Buffer } | undefined;
+  readonly rateLimitPerSecond: number;
+  readonly rateLimitBurst: number;
+  readonly redisUrl: string | undefined;
+  readonly allowApiKeyInQuery: boolean;
+}
+
+/** A bad environment value; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`${variable}: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function text(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got '${raw}'`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T, aliases: Record<string, T> = {}): T {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  const hit = (allowed as readonly string[]).includes(raw) ? (raw as T) : aliases[raw];
+  if (hit === undefined) throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got '${raw}'`);
+  return hit;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got '${raw}'`);
+}
+
+function basePath(env: Env): string {
+  const raw = text(env, 'BASE_PATH');
+  if (raw === undefined || raw === '/') return '';
+  if (!/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(raw)) {
+    throw new ConfigError('BASE_PATH', `expected a path such as /api/v1, got '${raw}'`);
+  }
+  return raw.replace(/\/$/, '');
+}
+
+function databaseUrl(env: Env): string {
+  const raw = text(env, 'DATABASE_URL') ?? 'sqlite:./data/ordergate.sqlite';
+  if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
+  throw new ConfigError('DATABASE_URL', `expected sqlite:<file> or postgres://…, got '${raw.replace(/:[^:@/]*@/, ':***@')}'`);
+}
+
+function trustProxy(env: Env): boolean | string | number {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (/^[0-9a-fA-F.:/, ]+$/.test(raw)) return raw;
+  throw new ConfigError('TRUST_PROXY', `expected true, false, a hop count or addresses/CIDRs, got '${raw}'`);
+}
+
+function tls(env: Env): Config['tls'] {
+  const cert = text(env, 'TLS_CERT');
+  const key = text(env, 'TLS_KEY');
+  if (cert === undefined && key === undefined) return undefined;
+  if (cert === undefined) throw new ConfigError('TLS_CERT', 'TLS_KEY is set, TLS_CERT must be set too');
+  if (key === undefined) throw new ConfigError('TLS_KEY', 'TLS_CERT is set, TLS_KEY must be set too');
+  const read = (name: string, file: string): Buffer => {
+    try {
+      return readFileSync(file);
+    } catch {
+      throw new ConfigError(name, `cannot read file '${file}'`);
+    }
+  };
+  return { cert: read('TLS_CERT', cert), key: read('TLS_KEY', key) };
+}
+
+function bootstrapKey(env: Env): string | undefined {
+  const raw = text(env, 'ORDERGATE_BOOTSTRAP_KEY');
+  if (raw === undefined) return undefined;
+  if (!/^[\x21-\x7e]{32,200}$/.test(raw)) {
+    throw new ConfigError('ORDERGATE_BOOTSTRAP_KEY', 'must be 32 to 200 printable characters without spaces');
+  }
+  return raw;
+}
+
+/** Reads and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const rate = integer(env, 'RATE_LIMIT_PER_SECOND', 1000, 0, 1_000_000);
+  return Object.freeze({
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    databaseUrl: databaseUrl(env),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    basePath: basePath(env),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    workers: integer(env, 'WORKERS', availableParallelism(), 1, 256),
+    jsonCasing: oneOf(env, 'JSON_CASING', ['pascal', 'camel'] as const, 'pascal', { pascalcase: 'pascal', camelcase: 'camel' }),
+    dateFormat: oneOf(env, 'DATE_FORMAT', ['wcf', 'iso8601'] as const, 'wcf', { iso: 'iso8601', microsoft: 'wcf', dotnet: 'wcf' }),
+    bootstrapKey: bootstrapKey(env),
+    trustProxy: trustProxy(env),
+    tls: tls(env),
+    rateLimitPerSecond: rate,
+    rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', rate * 2, 0, 10_000_000),
+    redisUrl: text(env, 'REDIS_URL'),
+    allowApiKeyInQuery: boolean(env, 'ALLOW_APIKEY_IN_QUERY', false),
+  });
+}

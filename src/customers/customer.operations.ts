@@ -1,0 +1,45 @@
+import { Type } from '@sinclair/typebox';
+import type { Store } from '../store/store.js';
+import { formatWireDate } from '../wire/dates.js';
+import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
+import { Customer, SearchCustomersRequest, UpsertCustomerRequest } from './customer.schemas.js';
+import { searchCustomers, upsertCustomer } from './customer.service.js';
+
+export const SYNC_WATERMARK_HEADER = 'X-Sync-Watermark';
+
+/** The customer operations: the spec's SearchCustomers and the operator's upsert. */
+export function customerOperations(store: Store): AnyOperation[] {
+  return [
+    defineOperation({
+      name: 'SearchCustomers',
+      tag: 'Customers',
+      summary: 'Search customers by identifier or modification date; doubles as an incremental sync feed.',
+      description:
+        'Identifiers match CustomerId or ExternalId exactly (union). LastModifiedAfter is strict. Both filters combine with AND; ' +
+        'neither returns every customer. Ordered by modification time, then CustomerId. The whole result is streamed unless Take/Skip page it. ' +
+        'The X-Sync-Watermark response header is the LastModifiedAfter of the next sync.',
+      routes: [
+        { method: 'GET', path: '/customer/' },
+        { method: 'POST', path: '/customer/' },
+      ],
+      permission: 'all',
+      request: SearchCustomersRequest,
+      response: Type.Array(Customer),
+      async handle(req, call) {
+        const result = await searchCustomers(store, req);
+        call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(result.watermark, call.dateStyle));
+        return Array.isArray(result.customers) ? result.customers : new StreamedArray(result.customers);
+      },
+    }),
+    defineOperation({
+      name: 'UpsertCustomer',
+      tag: 'Operator',
+      summary: 'Create or replace a customer (operator).',
+      routes: [{ method: 'PUT', path: '/customer/{CustomerId}' }],
+      permission: 'admin',
+      request: UpsertCustomerRequest,
+      response: Customer,
+      handle: (req) => upsertCustomer(store, req),
+    }),
+  ];
+}

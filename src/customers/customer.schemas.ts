@@ -1,0 +1,65 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, WireDate } from '../wire/schema-types.js';
+
+/** The 14 spec fields, in the spec's order. */
+export const CUSTOMER_FIELDS = [
+  'CustomerId', 'ExternalId', 'Salutation', 'FirstName', 'LastName', 'PostalCode', 'City', 'Country',
+  'Street', 'StreetNumber', 'Company', 'Company2', 'AdditionToAddress', 'Quarter',
+] as const;
+export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
+
+const str = (description: string) => Nullable(Type.String({ description }));
+
+/** Customer as every response shows it: exactly the 14 spec fields, strings or null. */
+export const Customer = Type.Object(
+  {
+    CustomerId: Type.String({ description: 'Id of the customer.' }),
+    ExternalId: str('Identifier of the customer in an external system (ERP, shop).'),
+    Salutation: str('Salutation.'),
+    FirstName: str('First name.'),
+    LastName: str('Last name.'),
+    PostalCode: str('Postal code.'),
+    City: str('City.'),
+    Country: str('Country.'),
+    Street: str('Street.'),
+    StreetNumber: str('Street number.'),
+    Company: str('Company.'),
+    Company2: str('Second company line.'),
+    AdditionToAddress: str('Addition to the address.'),
+    Quarter: str('Quarter (district).'),
+  },
+  { $id: 'Customer', additionalProperties: false },
+);
+export type Customer = Static<typeof Customer>;
+
+export const SearchCustomersRequest = Type.Object(
+  {
+    Identifiers: Type.Optional(Type.Array(Type.String(), { description: 'Customer ids or external ids; each matches exactly. Empty or omitted: no identifier filter.', maxItems: 1000 })),
+    LastModifiedAfter: Type.Optional(WireDate({ description: 'Only customers modified strictly after this date. Pass the X-Sync-Watermark of the previous answer to sync incrementally.' })),
+    Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default).' })),
+    Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip before the page.' })),
+  },
+  { $id: 'SearchCustomers' },
+);
+export type SearchCustomersRequest = Static<typeof SearchCustomersRequest>;
+
+export const UpsertCustomerRequest = Type.Object(
+  {
+    CustomerId: Type.String({ description: 'Id of the customer (path).' }),
+    ExternalId: Type.Optional(Type.String()),
+    Salutation: Type.Optional(Type.String()),
+    FirstName: Type.Optional(Type.String()),
+    LastName: Type.Optional(Type.String()),
+    PostalCode: Type.Optional(Type.String()),
+    City: Type.Optional(Type.String()),
+    Country: Type.Optional(Type.String()),
+    Street: Type.Optional(Type.String()),
+    StreetNumber: Type.Optional(Type.String()),
+    Company: Type.Optional(Type.String()),
+    Company2: Type.Optional(Type.String()),
+    AdditionToAddress: Type.Optional(Type.String()),
+    Quarter: Type.Optional(Type.String()),
+  },
+  { $id: 'UpsertCustomer' },
+);
+export type UpsertCustomerRequest = Static<typeof UpsertCustomerRequest>;

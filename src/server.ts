@@ -1,0 +1,86 @@
+import cluster from 'node:cluster';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { ensureBootstrapKey } from './auth/key-service.js';
+import type { Config } from './config.js';
+import { migrateToLatest } from './store/migrate.js';
+import { openStore } from './store/open-store.js';
+import type { Store } from './store/store.js';
+
+const openConfiguredStore = (config: Config): Store =>
+  openStore(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    onPoolError: (err) => process.stderr.write(`ordergate: store connection lost: ${err.message}\n`),
+  });
+
+/** Migrates and makes sure a first key exists; a generated key is printed once to stderr. */
+export async function prepareStore(config: Config): Promise<void> {
+  const store = openConfiguredStore(config);
+  try {
+    await migrateToLatest(store);
+    const boot = await ensureBootstrapKey(store, config.bootstrapKey);
+    if (boot.key) {
+      process.stderr.write(`ordergate: no API key existed; created one with permissions all,admin. It is shown only this once:\n${boot.key}\n`);
+    } else if (boot.created) {
+      process.stderr.write('ordergate: registered ORDERGATE_BOOTSTRAP_KEY as the first API key (all,admin)\n');
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** One serving process: app on the shared port, closed gracefully on SIGTERM/SIGINT. */
+export async function runWorker(config: Config): Promise<FastifyInstance> {
+  const store = openConfiguredStore(config);
+  const app = await buildApp({ config, store });
+  let closing = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => process.exit(1), 15_000);
+    timer.unref();
+    try {
+      await app.close();
+      await store.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  return app;
+}
+
+/** `ordergate serve`: migrate once, then WORKERS processes share the port (cluster). */
+export async function serve(config: Config): Promise<void> {
+  if (!cluster.isPrimary) {
+    await runWorker(config);
+    return;
+  }
+  await prepareStore(config);
+  if (config.workers <= 1) {
+    await runWorker(config);
+    return;
+  }
+  let stopping = false;
+  const fork = (): void => void cluster.fork();
+  for (let i = 0; i < config.workers; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`ordergate: worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
+    setTimeout(fork, 500).unref();
+  });
+  const stop = (signal: NodeJS.Signals): void => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
+    const check = setInterval(() => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    }, 100);
+    setTimeout(() => process.exit(1), 20_000).unref();
+    check.unref();
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}

@@ -1,0 +1,94 @@
+import type { Generated } from 'kysely';
+
+/** Row types of every table; API shapes live in each module's schemas and are mapped in services. */
+export interface CustomerRow {
+  customer_id: string;
+  external_id: string | null;
+  salutation: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  postal_code: string | null;
+  city: string | null;
+  country: string | null;
+  street: string | null;
+  street_number: string | null;
+  company: string | null;
+  company2: string | null;
+  addition_to_address: string | null;
+  quarter: string | null;
+  /** Sync stamp in epoch ms: strictly increasing in commit order (see store/sync-clock.ts). */
+  modified_at: number;
+  created_at: number;
+  /** Bumped by every custom-field write; the custom-field ETag. */
+  custom_fields_version: number;
+}
+
+export interface OrderRow {
+  order_id: Generated<number>;
+  order_number: string;
+  status: 'Open' | 'Confirmed' | 'Cancelled';
+  note: string | null;
+  customer_id: string | null;
+  created_at: number;
+  confirmed_at: number | null;
+  cancelled_at: number | null;
+  /** The confirmed request as JSON (bank data included; masked whenever shown). */
+  confirmation: string | null;
+  /** Hash of the normalized confirmation request, to tell a retry from a different body. */
+  confirmation_hash: string | null;
+}
+
+export interface IdempotencyRow {
+  api_key_id: string;
+  idempotency_key: string;
+  operation: string;
+  request_hash: string;
+  state: 'running' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: number;
+}
+
+export interface CustomFieldDefRow {
+  number: number;
+  label: string;
+  field_type: string;
+  is_read_only: number;
+  /** JSON array of strings, or null. */
+  allowed_values: string | null;
+  sort: number;
+  updated_at: number;
+}
+
+export interface CustomFieldValueRow {
+  customer_id: string;
+  number: number;
+  /** The value as JSON text. */
+  value: string;
+  updated_at: number;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  /** SHA-256 of the whole key, hex. Keys carry ≥ 256 random bits, so a fast hash is enough. */
+  key_hash: string;
+  permissions: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface SyncClockRow {
+  id: number;
+  last_stamp: number;
+}
+
+export interface Database {
+  customers: CustomerRow;
+  orders: OrderRow;
+  idempotency_keys: IdempotencyRow;
+  custom_field_defs: CustomFieldDefRow;
+  custom_field_values: CustomFieldValueRow;
+  api_keys: ApiKeyRow;
+  sync_clock: SyncClockRow;
+}

@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
+import type { Database } from './database.js';
+import type { Store } from './store.js';
+
+function open(file: string, readonly: boolean): BetterSqlite3.Database {
+  const conn = new BetterSqlite3(file, { fileMustExist: readonly });
+  conn.pragma('busy_timeout = 10000');
+  if (!readonly) conn.pragma('journal_mode = WAL');
+  // FULL: a commit has reached the disk before the caller is told it succeeded.
+  conn.pragma('synchronous = FULL');
+  conn.pragma('foreign_keys = ON');
+  return conn;
+}
+
+/** SQLite through better-sqlite3: WAL, FULL sync, a writer connection and a reader connection. */
+export function createSqliteStore(file: string): Store {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const writerConn = open(file, false);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writerConn }) });
+  // The reader is opened lazily: the file must exist (and be migrated) before it is useful.
+  let readerDb: Kysely<Database> | undefined;
+  const reader = (): Kysely<Database> => {
+    readerDb ??= file === ':memory:' ? db : new Kysely<Database>({ dialect: new SqliteDialect({ database: open(file, true) }) });
+    return readerDb;
+  };
+
+  return {
+    dialect: 'sqlite',
+    db,
+    get reader() {
+      return reader();
+    },
+    async writeTransaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+      // Kysely's transaction() issues a deferred BEGIN; IMMEDIATE takes the write lock up front so
+      // that writers in other processes wait on busy_timeout instead of failing with SQLITE_BUSY.
+      return db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const result = await fn(conn as unknown as Transaction<Database>);
+          await sql`commit`.execute(conn);
+          return result;
+        } catch (err) {
+          await sql`rollback`.execute(conn).catch(() => undefined);
+          throw err;
+        }
+      });
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      if (readerDb && readerDb !== db) await readerDb.destroy();
+      await db.destroy();
+    },
+  };
+}

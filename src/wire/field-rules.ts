@@ -1,0 +1,72 @@
+import { ValidationError, type FieldError } from '../errors.js';
+
+// Simple but strict enough: one @, no spaces, a dot in the domain, no empty labels.
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/**
+ * Collects FluentValidation-style failures for one request. Each field is reported once, with its
+ * first failing rule; `throwIfAny()` raises them all together.
+ */
+export class FieldRules {
+  readonly errors: FieldError[] = [];
+  readonly #failed = new Set<string>();
+
+  fail(fieldName: string, errorCode: string, message: string): this {
+    if (!this.#failed.has(fieldName)) {
+      this.#failed.add(fieldName);
+      this.errors.push({ errorCode, fieldName, message });
+    }
+    return this;
+  }
+
+  hasFailed(fieldName: string): boolean {
+    return this.#failed.has(fieldName);
+  }
+
+  notEmpty(fieldName: string, value: unknown): this {
+    const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+    return empty ? this.fail(fieldName, 'NotEmpty', `'${fieldName}' must not be empty.`) : this;
+  }
+
+  notNull(fieldName: string, value: unknown): this {
+    return value === undefined || value === null ? this.fail(fieldName, 'NotNull', `'${fieldName}' must not be empty.`) : this;
+  }
+
+  maxLength(fieldName: string, value: unknown, max: number): this {
+    if (typeof value === 'string' && value.length > max) {
+      this.fail(fieldName, 'Length', `The length of '${fieldName}' must be ${max} characters or fewer. You entered ${value.length} characters.`);
+    }
+    return this;
+  }
+
+  email(fieldName: string, value: unknown): this {
+    if (typeof value === 'string' && value !== '' && !EMAIL.test(value)) this.fail(fieldName, 'Email', `'${fieldName}' is not a valid email address.`);
+    return this;
+  }
+
+  oneOf(fieldName: string, value: unknown, allowed: readonly unknown[]): this {
+    if (value !== undefined && value !== null && !allowed.includes(value)) {
+      this.fail(fieldName, 'Enum', `'${fieldName}' has a range of values which does not include '${String(value).slice(0, 40)}'.`);
+    }
+    return this;
+  }
+
+  atLeast(fieldName: string, value: unknown, min: number): this {
+    if (typeof value === 'number' && value < min) this.fail(fieldName, 'GreaterThanOrEqual', `'${fieldName}' must be greater than or equal to '${min}'.`);
+    return this;
+  }
+
+  atMost(fieldName: string, value: unknown, max: number): this {
+    if (typeof value === 'number' && value > max) this.fail(fieldName, 'LessThanOrEqual', `'${fieldName}' must be less than or equal to '${max}'.`);
+    return this;
+  }
+
+  maxItems(fieldName: string, value: unknown, max: number): this {
+    if (Array.isArray(value) && value.length > max) this.fail(fieldName, 'Length', `'${fieldName}' must have ${max} items or fewer. You sent ${value.length}.`);
+    return this;
+  }
+
+  throwIfAny(): void {
+    if (this.errors.length > 0) throw new ValidationError(this.errors);
+  }
+}

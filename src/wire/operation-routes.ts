@@ -1,0 +1,170 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Authenticator, presentedKey, requirePermission } from '../auth/authenticator.js';
+import { AppError, SerializationError } from '../errors.js';
+import { compileBinder, type Binder, type BindSources } from './binder.js';
+import { negotiate, type WireDefaults, type WireFormat } from './negotiation.js';
+import { StreamedArray, type AnyOperation, type HttpMethod, type OperationCall } from './operation.js';
+import { sendStream, sendValue } from './responses.js';
+import { mayContainDates } from './schema-types.js';
+
+export interface WireOptions {
+  readonly defaults: WireDefaults;
+  readonly authenticator: Authenticator;
+  readonly allowApiKeyInQuery: boolean;
+}
+
+interface Compiled {
+  readonly op: AnyOperation;
+  readonly bind: Binder;
+  readonly mayHaveDates: boolean;
+}
+
+const ALL_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const FORM = 'application/x-www-form-urlencoded';
+
+/** `/customer/{CustomerId}/customfields/` → `/customer/:CustomerId/customfields/`. */
+export const toFastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+function makeCall(request: FastifyRequest, reply: FastifyReply, format: WireFormat, key: OperationCall['key'], body: OperationCall['bodyFields']): OperationCall {
+  let controller: AbortController | undefined;
+  return {
+    key,
+    bodyFields: body,
+    dateStyle: format.dateStyle,
+    log: request.log,
+    header: (name) => {
+      const v = request.headers[name.toLowerCase()];
+      return Array.isArray(v) ? v.join(', ') : v;
+    },
+    setHeader: (name, value) => void reply.header(name, value),
+    setStatus: (code) => void reply.code(code),
+    get signal() {
+      if (!controller) {
+        const c = new AbortController();
+        controller = c;
+        request.raw.once('close', () => {
+          if (!reply.raw.writableFinished) c.abort();
+        });
+      }
+      return controller.signal;
+    },
+  };
+}
+
+async function authorize(request: FastifyRequest, op: AnyOperation, wire: WireOptions): Promise<OperationCall['key']> {
+  const q = wire.allowApiKeyInQuery ? (request.query as Record<string, unknown>).apikey : undefined;
+  const key = await wire.authenticator.authenticate(presentedKey(request.headers, typeof q === 'string' ? q : undefined));
+  requirePermission(key, op.permission);
+  return key;
+}
+
+async function run(c: Compiled, sources: BindSources, request: FastifyRequest, reply: FastifyReply, format: WireFormat, key: OperationCall['key']): Promise<unknown> {
+  const bound = c.bind(sources);
+  return c.op.handle(bound.request, makeCall(request, reply, format, key, bound.body));
+}
+
+function send(c: Compiled, reply: FastifyReply, format: WireFormat, result: unknown): FastifyReply {
+  const status = reply.statusCode !== 200 ? reply.statusCode : (c.op.successStatus ?? 200);
+  if (result instanceof StreamedArray) return sendStream(reply, format, status, result, c.mayHaveDates);
+  if (result === undefined) return reply.code(204).send();
+  return sendValue(reply, format, status, result, c.mayHaveDates);
+}
+
+function isForm(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').toLowerCase().startsWith(FORM);
+}
+
+/** A custom route: path variables, query string, and a JSON or form body. */
+function customRoute(c: Compiled, method: HttpMethod, wire: WireOptions) {
+  const readsQueryFirst = method === 'GET' || method === 'DELETE';
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const format = negotiate(request, wire.defaults);
+    const key = await authorize(request, c.op, wire);
+    const form = isForm(request);
+    const sources: BindSources = {
+      body: form ? undefined : request.body,
+      path: request.params as Record<string, string>,
+      query: request.query as BindSources['query'],
+      form: form ? (request.body as BindSources['form']) : undefined,
+      queryOverrides: readsQueryFirst,
+    };
+    return send(c, reply, format, await run(c, sources, request, reply, format, key));
+  };
+}
+
+async function materialize(result: unknown): Promise<unknown> {
+  if (!(result instanceof StreamedArray)) return result;
+  const out: unknown[] = [];
+  for await (const item of result.items) out.push(item);
+  return out;
+}
+
+/**
+ * ServiceStack's predefined routes, `/api/<Operation>` and `/json/reply/<Operation>`, any verb:
+ * GET/DELETE bind the query string, other verbs the body as JSON whatever its Content-Type.
+ * `<Operation>[]` runs a batch from a JSON array and answers an array.
+ */
+function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOptions) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const format = negotiate(request, wire.defaults);
+    let name = (request.params as { operation: string }).operation;
+    const batch = name.endsWith('[]');
+    if (batch) name = name.slice(0, -2);
+    const c = byName.get(name.toLowerCase());
+    if (!c) throw new AppError('method-not-allowed', 'NotImplementedException', 'The operation does not exist for this service');
+    const key = await authorize(request, c.op, wire);
+    const method = request.method as HttpMethod;
+    const query = request.query as BindSources['query'];
+    const viaQuery = method === 'GET' || method === 'DELETE';
+    const form = isForm(request);
+    if (!batch) {
+      const sources: BindSources = viaQuery
+        ? { path: {}, query, queryOverrides: true }
+        : { body: form ? undefined : request.body, form: form ? (request.body as BindSources['form']) : undefined, query, queryOverrides: false };
+      return send(c, reply, format, await run(c, sources, request, reply, format, key));
+    }
+    if (!Array.isArray(request.body)) {
+      throw new SerializationError(c.op.name, [{ errorCode: 'SerializationException', fieldName: '', message: 'A batch request body must be a JSON array' }]);
+    }
+    const results: unknown[] = [];
+    for (const item of request.body) {
+      results.push(await materialize(await run(c, { body: item, queryOverrides: false }, request, reply, format, key)));
+    }
+    return sendValue(reply, format, 200, results, c.mayHaveDates);
+  };
+}
+
+/**
+ * Registers every operation's custom routes, a 405 for the other verbs on those paths, and the
+ * predefined routes — all from the one operation table.
+ */
+export function registerOperations(app: FastifyInstance, ops: readonly AnyOperation[], wire: WireOptions): void {
+  const byName = new Map<string, Compiled>();
+  const methodsByPath = new Map<string, Set<HttpMethod>>();
+  for (const op of ops) {
+    const c: Compiled = { op, bind: compileBinder(op.name, op.request), mayHaveDates: mayContainDates(op.response) };
+    byName.set(op.name.toLowerCase(), c);
+    for (const route of op.routes) {
+      const url = toFastifyPath(route.path);
+      app.route({ method: route.method, url, handler: customRoute(c, route.method, wire) });
+      const methods = methodsByPath.get(url) ?? new Set<HttpMethod>();
+      methods.add(route.method);
+      methodsByPath.set(url, methods);
+    }
+  }
+  for (const [url, methods] of methodsByPath) {
+    const others = ALL_METHODS.filter((m) => !methods.has(m));
+    if (others.length === 0) continue;
+    const allow = [...methods].join(', ');
+    app.route({
+      method: others,
+      url,
+      handler: async (_req, reply) => {
+        reply.header('allow', allow);
+        throw new AppError('method-not-allowed', 'MethodNotAllowed', `This route accepts ${allow}`);
+      },
+    });
+  }
+  const predefined = predefinedRoute(byName, wire);
+  for (const url of ['/api/:operation', '/json/reply/:operation']) app.route({ method: [...ALL_METHODS], url, handler: predefined });
+}

@@ -1,0 +1,53 @@
+import type { TObject, TSchema, Static } from '@sinclair/typebox';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthenticatedKey, Permission } from '../auth/api-keys.js';
+import type { DateStyle } from './dates.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A custom route of an operation; `{Name}` marks a path variable, as in ServiceStack's [Route]. */
+export interface RouteDef {
+  readonly method: HttpMethod;
+  readonly path: string;
+}
+
+/** What a handler may know of and do to its HTTP exchange, without seeing Fastify. */
+export interface OperationCall {
+  readonly key: AuthenticatedKey;
+  /** Fields the JSON body alone carried (bound and typed), for rules comparing body and path. */
+  readonly bodyFields: Readonly<Record<string, unknown>> | undefined;
+  readonly dateStyle: DateStyle;
+  readonly log: FastifyBaseLogger;
+  header(name: string): string | undefined;
+  setHeader(name: string, value: string): void;
+  setStatus(code: number): void;
+  /** Resolves when the client goes away, so long work can stop early. */
+  readonly signal: AbortSignal;
+}
+
+/** A response array produced item by item and streamed to the client with constant memory. */
+export class StreamedArray<T = unknown> {
+  constructor(readonly items: AsyncIterable<T>) {}
+}
+
+/** One operation of the service: its name (for predefined routes), routes, permission and schemas. */
+export interface Operation<Req extends TObject = TObject, Res extends TSchema = TSchema> {
+  readonly name: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: string;
+  readonly routes: readonly RouteDef[];
+  readonly permission: Permission;
+  readonly request: Req;
+  readonly response: Res;
+  /** Status of a success; 200 unless said otherwise (the handler may still set another). */
+  readonly successStatus?: number;
+  handle(request: Static<Req>, call: OperationCall): Promise<Static<Res> | StreamedArray | unknown>;
+}
+
+/** Identity helper that keeps the request type of a handler tied to its schema. */
+export const defineOperation = <Req extends TObject, Res extends TSchema>(op: Operation<Req, Res>): Operation<Req, Res> => op;
+
+// Operations of different schemas live in one table; the handler types are checked at definition.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<any, any>;

@@ -1,0 +1,100 @@
+import { after, before, describe } from 'node:test';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Writable } from 'node:stream';
+import { buildApp } from '../../src/app.js';
+import { createKey } from '../../src/auth/key-service.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Store } from '../../src/store/store.js';
+import { BACKENDS, createTestStore, type Backend } from './test-store.js';
+
+export interface TestKeys {
+  /** Permissions all,admin. */
+  readonly admin: string;
+  /** Permission all only. */
+  readonly all: string;
+  /** Permission admin only. */
+  readonly adminOnly: string;
+}
+
+export interface TestApp {
+  readonly backend: Backend;
+  readonly app: FastifyInstance;
+  readonly store: Store;
+  readonly config: Config;
+  readonly keys: TestKeys;
+  /** Every log line the app wrote, as text. */
+  readonly logs: string[];
+  /** Injects with `Authorization: Bearer <keys.admin>` unless headers say otherwise. */
+  inject(opts: InjectOptions | string): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
+
+/** A whole app on a fresh database of the backend, with three keys; env adds configuration. */
+export async function createTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+  const { store, close: closeStore, database } = await createTestStore(backend);
+  const config = loadConfig({ LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '0', ...env, DATABASE_URL: database.url });
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const app = await buildApp({ config, store, logStream });
+  const keys: TestKeys = {
+    admin: (await createKey(store, 'test-admin', 'all,admin')).key,
+    all: (await createKey(store, 'test-all', 'all')).key,
+    adminOnly: (await createKey(store, 'test-admin-only', 'admin')).key,
+  };
+  return {
+    backend,
+    app,
+    store,
+    config,
+    keys,
+    logs,
+    inject(opts) {
+      const o: InjectOptions = typeof opts === 'string' ? { url: opts } : opts;
+      const headers = { ...bearer(keys.admin), ...(o.headers ?? {}) } as Record<string, string>;
+      for (const [k, v] of Object.entries(headers)) if (v === undefined) delete headers[k];
+      return app.inject({ ...o, headers });
+    },
+    async close() {
+      await app.close();
+      await closeStore();
+    },
+  };
+}
+
+/**
+ * Runs a suite once per backend with one app shared by its tests (`t()` returns it). Tests must
+ * use their own ids so that they do not depend on each other's data.
+ */
+export function describeEachBackend(name: string, suite: (t: () => TestApp, backend: Backend) => void, env: Record<string, string> = {}): void {
+  for (const backend of BACKENDS) {
+    describe(`${name} [${backend}]`, () => {
+      let current: TestApp | undefined;
+      before(async () => {
+        current = await createTestApp(backend, env);
+      });
+      after(async () => {
+        await current?.close();
+      });
+      suite(() => {
+        if (!current) throw new Error('test app not ready');
+        return current;
+      }, backend);
+    });
+  }
+}
+
+/** Parses a JSON response body, failing the test with the body text when it is not JSON. */
+export function json<T = any>(res: LightMyRequestResponse): T {
+  try {
+    return JSON.parse(res.body) as T;
+  } catch {
+    throw new Error(`not JSON (status ${res.statusCode}): ${res.body.slice(0, 200)}`);
+  }
+}
