@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from '../config.js';
+import { backupCommand, restoreCommand } from '../backup/backup.commands.js';
 import { UsageError, type Command } from './command.js';
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './keys-command.js';
 import { migrateCommand } from './migrate-command.js';
@@ -16,6 +17,8 @@ export const COMMANDS: readonly Command[] = [
   keysListCommand,
   keysRevokeCommand,
   seedCommand,
+  backupCommand,
+  restoreCommand,
   ...customerCommands,
   ...orderCommands,
   ...customfieldCommands,

@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+
+/** What a backup or restore did, for the operator. */
+export interface BackupReport {
+  readonly file: string;
+  readonly tables: Record<string, number>;
+}
+
+const TABLES = ['customers', 'orders', 'custom_field_defs', 'custom_field_values', 'api_keys'];
+
+export function sqliteFileOf(databaseUrl: string): string | undefined {
+  return databaseUrl.startsWith('sqlite:') ? resolve(databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '')) : undefined;
+}
+
+function countRows(file: string): Record<string, number> {
+  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  try {
+    const check = db.pragma('integrity_check', { simple: true });
+    if (check !== 'ok') throw new Error(`integrity check of ${file} failed: ${String(check)}`);
+    const tables: Record<string, number> = {};
+    for (const t of TABLES) tables[t] = Number((db.prepare(`select count(*) as n from ${t}`).get() as { n: number }).n);
+    return tables;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Online SQLite backup through SQLite's backup API: a consistent snapshot while the service keeps
+ * serving. Written to a temporary name and renamed, so a half-written backup never has the name.
+ */
+export async function backupSqlite(source: string, destination: string): Promise<BackupReport> {
+  if (!existsSync(source)) throw new Error(`no database at ${source}`);
+  mkdirSync(dirname(destination), { recursive: true });
+  const partial = `${destination}.partial`;
+  rmSync(partial, { force: true });
+  const db = new BetterSqlite3(source, { fileMustExist: true });
+  try {
+    await db.backup(partial);
+  } finally {
+    db.close();
+  }
+  const tables = countRows(partial);
+  renameSync(partial, destination);
+  return { file: destination, tables };
+}
+
+/**
+ * Restores a SQLite backup into the database file, also while servers use it: the backup API
+ * copies under the database lock and running connections see the restored content.
+ */
+export async function restoreSqlite(backupFile: string, target: string): Promise<BackupReport> {
+  countRows(backupFile); // refuse a damaged backup before touching the target
+  mkdirSync(dirname(target), { recursive: true });
+  const source = new BetterSqlite3(backupFile, { readonly: true, fileMustExist: true });
+  try {
+    await source.backup(target);
+  } finally {
+    source.close();
+  }
+  return { file: target, tables: countRows(target) };
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', (err) => reject(new Error(`${command} could not start: ${err.message} (install the PostgreSQL client tools)`)));
+    child.on('close', (code) => (code === 0 ? resolveRun() : reject(new Error(`${command} failed (${code}): ${stderr.trim().slice(0, 500)}`))));
+  });
+}
+
+/** PostgreSQL: pg_dump in its custom format (consistent snapshot, online). */
+export async function backupPostgres(url: string, destination: string): Promise<{ file: string }> {
+  mkdirSync(dirname(destination), { recursive: true });
+  const partial = `${destination}.partial`;
+  await run('pg_dump', ['--format=custom', '--no-owner', '--file', partial, '--dbname', url]);
+  renameSync(partial, destination);
+  return { file: destination };
+}
+
+/** PostgreSQL: pg_restore over the database, replacing the objects the dump holds. */
+export async function restorePostgres(url: string, file: string): Promise<{ file: string }> {
+  await run('pg_restore', ['--clean', '--if-exists', '--no-owner', '--single-transaction', '--dbname', url, file]);
+  return { file };
+}
