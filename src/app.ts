@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
 import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config.js';
@@ -38,6 +38,8 @@ function loggerOptions(config: Config, stream: Writable | undefined): FastifySer
   };
 }
 
+const wireDefaults = (config: Config): WireDefaults => ({ casing: config.jsonCasing, dateStyle: config.dateFormat });
+
 /** Builds the whole service as one Fastify instance, without listening (tests inject into it). */
 export async function buildApp({ config, store, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -45,6 +47,8 @@ export async function buildApp({ config, store, logStream }: AppOptions): Promis
     bodyLimit: BODY_LIMIT,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2000 },
     rewriteUrl: stripFormatSuffix,
+    // Router-level failures (bad URL encoding, over-long path parameters) skip setErrorHandler.
+    frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => sendError(request, reply, err, wireDefaults(config)),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
@@ -54,7 +58,7 @@ export async function buildApp({ config, store, logStream }: AppOptions): Promis
     ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
   } as FastifyServerOptions);
 
-  const defaults: WireDefaults = { casing: config.jsonCasing, dateStyle: config.dateFormat };
+  const defaults = wireDefaults(config);
 
   // JSON bodies arrive as application/json, as text/plain (JsonApiClient) or with no type at all.
   const parseJson = app.getDefaultJsonParser('error', 'ignore');

@@ -21,6 +21,7 @@ export type ErrorKind =
   | 'precondition-failed'
   | 'unprocessable'
   | 'payload-too-large'
+  | 'uri-too-long'
   | 'unsupported-media-type'
   | 'rate-limited'
   | 'unavailable'

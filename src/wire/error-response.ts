@@ -12,6 +12,7 @@ const STATUS: Record<ErrorKind, number> = {
   conflict: 409,
   'precondition-failed': 412,
   'payload-too-large': 413,
+  'uri-too-long': 414,
   'unsupported-media-type': 415,
   unprocessable: 422,
   'rate-limited': 429,
@@ -72,6 +73,8 @@ export function toAppError(err: unknown): AppError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError('serialization', 'SerializationException', 'The request body is not valid JSON');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('uri-too-long', 'UriTooLong', 'A path segment is longer than the limit');
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return new AppError('serialization', 'SerializationException', 'The request URL cannot be read');
