@@ -1,0 +1,15 @@
+import { createHash } from 'node:crypto';
+import type { Store } from '../../src/store/store.js';
+
+const TABLES = ['customers', 'orders', 'idempotency_keys', 'custom_field_defs', 'custom_field_values', 'api_keys', 'sync_clock'] as const;
+
+/** A digest of every row of every table: equal digests mean an unchanged store. */
+export async function storeDigest(store: Store): Promise<string> {
+  const hash = createHash('sha256');
+  for (const table of TABLES) {
+    const rows = await store.db.selectFrom(table).selectAll().execute();
+    const lines = rows.map((r) => JSON.stringify(r)).sort();
+    hash.update(`${table}:${lines.length}\n${lines.join('\n')}\n`);
+  }
+  return hash.digest('hex');
+}
