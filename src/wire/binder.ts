@@ -52,6 +52,7 @@ function fromText(text: string, kind: Kind): Coerced {
   if (text.trim() === '' && kind.t !== 'string' && kind.t !== 'any') return kind.t === 'array' ? [] : undefined;
   switch (kind.t) {
     case 'string':
+      return text.includes('\u0000') ? INVALID : text;
     case 'any':
       return text;
     case 'integer': {
@@ -88,7 +89,9 @@ function fromJson(value: unknown, kind: Kind, path: string, errors: FieldError[]
     case 'any':
       return value;
     case 'string':
-      return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : INVALID;
+      // NUL cannot be stored (PostgreSQL text refuses it) and is never meaningful in these fields.
+      if (typeof value === 'string') return value.includes('\u0000') ? INVALID : value;
+      return typeof value === 'number' || typeof value === 'boolean' ? String(value) : INVALID;
     case 'integer':
       if (typeof value === 'number') return Number.isSafeInteger(value) ? value : INVALID;
       return typeof value === 'string' ? fromText(value, kind) : INVALID;
