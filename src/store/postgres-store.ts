@@ -23,6 +23,9 @@ export function createPostgresStore(
   const pool = new pg.Pool({ connectionString, max: poolSize, types, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', onPoolError);
+  // pg only listens for errors on idle clients; a checked-out client whose connection drops would
+  // otherwise raise an uncaught 'error' and take the process down. The failing query still rejects.
+  pool.on('connect', (client) => client.on('error', onPoolError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     dialect: 'postgres',
