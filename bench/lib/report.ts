@@ -1,0 +1,112 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Machine } from './machine.js';
+import { TARGETS, type RowData, type TargetResult } from './targets.js';
+
+export interface RunData {
+  readonly date: string;
+  readonly command: string;
+  readonly machine: Machine;
+  readonly customers: number;
+  readonly seconds: number;
+  readonly yardstick: { readonly reqPerSec: number; readonly p50: number; readonly p99: number; readonly runs: readonly number[] };
+  readonly rows: readonly RowData[];
+  readonly targets: readonly TargetResult[];
+  readonly seeding: Readonly<Record<string, number>>;
+}
+
+const MARK = 'bench-data';
+
+export function evaluateTargets(rows: readonly RowData[]): TargetResult[] {
+  const byKey = new Map(rows.map((r) => [r.key, r]));
+  return TARGETS.map((t) => t(byKey));
+}
+
+/** The previous run stored in BENCHMARKS.md (machine-readable, in an HTML comment), if any. */
+export function readPrevious(file: string): RunData | undefined {
+  if (!existsSync(file)) return undefined;
+  const m = new RegExp(`<!-- ${MARK}\\n([\\s\\S]*?)\\n-->`).exec(readFileSync(file, 'utf8'));
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1]!) as RunData;
+  } catch {
+    return undefined;
+  }
+}
+
+const n0 = (v: number | undefined): string => (v === undefined ? '–' : Math.round(v).toLocaleString('en-US'));
+const n2 = (v: number | undefined): string => (v === undefined ? '–' : v.toFixed(2));
+const verdict = (t: TargetResult): string => (t.pass === undefined ? 'not measured' : t.pass ? 'pass' : 'MISS');
+
+function extraText(r: RowData): string {
+  const e = r.extra ?? {};
+  const parts: string[] = [];
+  if (e.customersPerSec !== undefined) parts.push(`${n0(e.customersPerSec)} customers/s over ${e.streams} full syncs of ${n0(e.tableSize)}`);
+  if (e.rssGrowthMb !== undefined) parts.push(`RSS +${n0(e.rssGrowthMb)} MB (+${n0(e.rssGrowthWithLookupsMb)} MB with lookups)`);
+  if (e.lookupP99 !== undefined) parts.push(`id lookups during sync p50 ${n2(e.lookupP50)} / p99 ${n2(e.lookupP99)} ms`);
+  if (e.maxWorkerRssMb !== undefined) parts.push(`after start ${n0(e.afterStartMb)} MB, after the load ${n0(e.maxWorkerRssMb)} MB per worker`);
+  return parts.join('; ');
+}
+
+function scenarioTable(run: RunData, previous: RunData | undefined): string {
+  const prev = new Map((previous?.rows ?? []).map((r) => [r.key, r]));
+  const lines = [
+    '| backend/scenario | what | req/s | p50 ms | p99 ms | ratio | server/generator cores | previous req/s | previous ratio | notes |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    `| yardstick | bare node:http, one customer | ${n0(run.yardstick.reqPerSec)} | ${n2(run.yardstick.p50)} | ${n2(run.yardstick.p99)} | 1.00 | | ${n0(previous?.yardstick.reqPerSec)} | | runs: ${run.yardstick.runs.map(n0).join(', ')} |`,
+  ];
+  for (const r of run.rows) {
+    const p = prev.get(r.key);
+    const cores = r.serverCores === undefined ? '' : `${n2(r.serverCores)} / ${n2(r.generatorCores)}`;
+    const notes = [r.status === 'ok' ? '' : r.status, extraText(r), r.note ?? ''].filter(Boolean).join('; ');
+    lines.push(`| ${r.key} | ${r.label} | ${n0(r.reqPerSec)} | ${n2(r.p50)} | ${n2(r.p99)} | ${n2(r.ratio)} | ${cores} | ${n0(p?.reqPerSec)} | ${n2(p?.ratio)} | ${notes} |`);
+  }
+  return lines.join('\n');
+}
+
+function targetTable(run: RunData, previous: RunData | undefined): string {
+  const prev = new Map((previous?.targets ?? []).map((t) => [t.id, t]));
+  const lines = ['| target | goal | this run | result | previous run |', '| --- | --- | --- | --- | --- |'];
+  for (const t of run.targets) {
+    const p = prev.get(t.id);
+    lines.push(`| ${t.label} | ${t.goal} | ${t.display} | ${verdict(t)} | ${p ? `${p.display} (${verdict(p)})` : '–'} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The console summary of a run. */
+export function printSummary(run: RunData, previous: RunData | undefined): void {
+  process.stdout.write(`\n${targetTable(run, previous)}\n\n${scenarioTable(run, previous)}\n`);
+}
+
+/** BENCHMARKS.md: machine, command, targets, every figure, and the previous run beside this one. */
+export function writeBenchmarks(file: string, run: RunData, previous: RunData | undefined, context: string): void {
+  const m = run.machine;
+  const text = `# Benchmarks
+
+Run \`${run.command}\` on ${run.date.slice(0, 10)}: ${run.customers.toLocaleString('en-US')} seeded customers per backend, 10 connections,
+${run.seconds} s measured per scenario after a warm-up. Servers run as separate processes
+(\`node bin/ordergate.js serve\`, \`LOG_LEVEL=warn\`, \`RATE_LIMIT_PER_SECOND=0\`); the load generator
+(autocannon) runs in the benchmark process on the same cores. Ratios are against the bare \`node:http\`
+yardstick of the same run. How the suite works and what the profiles say: docs/performance.md.
+
+Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGb} GB memory, Node ${m.node}, Linux ${m.kernel}.
+Load average (1 min): ${n2(m.loadAtStart)} at the start, ${n2(m.loadAtEnd)} at the end.
+${context}
+
+## Targets
+
+${targetTable(run, previous)}
+
+## Every scenario
+
+${scenarioTable(run, previous)}
+
+${previous ? `"previous" is the run of ${previous.date.slice(0, 16).replace('T', ' ')} UTC (load average ${n2(previous.machine.loadAtStart)} at its start).` : 'No previous run was recorded.'}
+Seeding: ${Object.entries(run.seeding).map(([k, v]) => `${k} ${n0(v)}/s`).join(', ')}.
+
+<!-- ${MARK}
+${JSON.stringify(run)}
+-->
+`;
+  writeFileSync(file, text);
+}

@@ -1,0 +1,60 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { summarise } from './lib/cpuprofile.js';
+import { createDatabase, openOrderIds, seed } from './lib/database.js';
+import { startService } from './lib/processes.js';
+import { CUSTOMERS, type Backend } from './lib/settings.js';
+import { customerScenarios } from './scenarios/customers.js';
+import { customFieldScenarios } from './scenarios/customfields.js';
+import { orderScenarios } from './scenarios/orders.js';
+
+// Usage: node --import tsx bench/profile.ts [--scenario search-get] [--backend sqlite] [--workers 1]
+//        node --import tsx bench/profile.ts --summarise file.cpuprofile
+// Runs one scenario against a server started with --cpu-prof and prints the top self-time functions.
+
+const { values } = parseArgs({
+  options: {
+    scenario: { type: 'string', default: 'search-get' },
+    backend: { type: 'string', default: 'sqlite' },
+    summarise: { type: 'string' },
+    top: { type: 'string', default: '30' },
+  },
+});
+
+function print(file: string): void {
+  const { total, functions, areas } = summarise(file, Number(values.top));
+  const pct = (s: number): string => `${(s * 100).toFixed(1).padStart(5)} %`;
+  process.stdout.write(`\n${file}\nbusy CPU in the profile: ${(total / 1000).toFixed(2)} s\n\nby package / area:\n`);
+  for (const a of areas.slice(0, 15)) process.stdout.write(`  ${pct(a.share)}  ${a.name}\n`);
+  process.stdout.write('\ntop self time:\n');
+  for (const f of functions) process.stdout.write(`  ${pct(f.share)}  ${f.name}  ${f.where}\n`);
+}
+
+async function profile(): Promise<void> {
+  const all = [...customerScenarios, ...customFieldScenarios, ...orderScenarios];
+  const scenario = all.find((s) => s.id === values.scenario);
+  if (!scenario) throw new Error(`unknown scenario ${values.scenario}; one of ${all.map((s) => s.id).join(', ')}`);
+  const backend = values.backend as Backend;
+  const db = await createDatabase(backend, 'profile');
+  const dir = mkdtempSync(join(tmpdir(), 'ordergate-cpuprof-'));
+  try {
+    await seed(db, CUSTOMERS, scenario.id === 'confirm' ? 60_000 : 0);
+    const openOrders = await openOrderIds(db);
+    const server = await startService({ databaseUrl: db.url, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+    try {
+      const result = await scenario.run({ backend, server, db, customers: CUSTOMERS, openOrders });
+      const l = result.load;
+      process.stdout.write(`${scenario.id} [${backend}] ${result.status}${l ? `: ${Math.round(l.reqPerSec)} req/s, p50 ${l.p50.toFixed(2)} ms, p99 ${l.p99.toFixed(2)} ms` : ''} ${result.note ?? ''}\n`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await db.drop();
+  }
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.cpuprofile'))) print(join(dir, f));
+}
+
+if (values.summarise) print(values.summarise);
+else await profile();

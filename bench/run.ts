@@ -1,0 +1,144 @@
+import { join } from 'node:path';
+import { createDatabase, openOrderIds, seed } from './lib/database.js';
+import { load, type LoadResult } from './lib/load.js';
+import { currentLoad, describeMachine } from './lib/machine.js';
+import { startService, startYardstick, type ServerProcess } from './lib/processes.js';
+import { evaluateTargets, printSummary, readPrevious, writeBenchmarks, type RunData } from './lib/report.js';
+import { BACKENDS, CUSTOMERS, QUICK, ROOT, TIMING, type Backend } from './lib/settings.js';
+import type { RowData } from './lib/targets.js';
+import { customerScenarios, searchGet } from './scenarios/customers.js';
+import { customFieldScenarios } from './scenarios/customfields.js';
+import { orderScenarios } from './scenarios/orders.js';
+import type { Scenario, ScenarioContext, ScenarioResult } from './scenarios/scenario.js';
+
+// Reads first, then the writes (they change the data the reads would see).
+const SCENARIOS: readonly Scenario[] = [...customerScenarios, ...customFieldScenarios, ...orderScenarios];
+const ORDERS = QUICK ? 5_000 : 60_000;
+const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
+
+const log = (line: string): void => void process.stdout.write(`${line}\n`);
+const f0 = (v: number): string => Math.round(v).toLocaleString('en-US');
+
+async function yardstick(): Promise<LoadResult> {
+  const server = await startYardstick();
+  try {
+    const result = await load({ url: server.url, requests: [{ path: '/customer/' }], servingPids: server.servingPids });
+    log(`yardstick: ${f0(result.reqPerSec)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
+
+function toRow(key: string, label: string, r: ScenarioResult, yardstickRps: number): RowData {
+  const l = r.load;
+  return {
+    key,
+    label,
+    status: r.status,
+    ...(l ? { reqPerSec: l.reqPerSec, p50: l.p50, p99: l.p99, ratio: l.reqPerSec / yardstickRps, serverCores: l.serverCores, generatorCores: l.generatorCores } : {}),
+    ...(r.extra ? { extra: r.extra } : {}),
+    ...(r.note ? { note: r.note } : {}),
+  };
+}
+
+async function runScenario(s: Scenario, ctx: ScenarioContext): Promise<ScenarioResult> {
+  try {
+    return await s.run(ctx);
+  } catch (err) {
+    return { status: 'failed', note: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function show(key: string, row: RowData): void {
+  if (row.status !== 'ok') return log(`${key}: ${row.status}${row.note ? ` (${row.note})` : ''}`);
+  const e = row.extra;
+  const main = row.reqPerSec !== undefined ? `${f0(row.reqPerSec)} req/s, p50 ${row.p50!.toFixed(2)} ms, p99 ${row.p99!.toFixed(2)} ms, ratio ${row.ratio!.toFixed(2)}` : '';
+  const sync = e?.customersPerSec !== undefined ? `${f0(e.customersPerSec)} customers/s, RSS +${f0(e.rssGrowthMb!)} MB, lookups during sync p99 ${e.lookupP99!.toFixed(2)} ms` : '';
+  log(`${key}: ${[main, sync, row.note].filter(Boolean).join('; ')}`);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const maxRss = (server: ServerProcess): number => Math.max(...server.rssMb());
+
+async function runBackend(backend: Backend, yardstickRps: () => number, seeding: Record<string, number>): Promise<RowData[]> {
+  const rows: RowData[] = [];
+  const db = await createDatabase(backend);
+  try {
+    const seeded = await seed(db, CUSTOMERS, ORDERS);
+    seeding[`${backend} customers+orders`] = (seeded.customers + seeded.orders) / seeded.seconds;
+    log(`${backend}: seeded ${f0(CUSTOMERS)} customers and ${f0(ORDERS)} orders in ${seeded.seconds.toFixed(1)} s`);
+    const openOrders = await openOrderIds(db);
+    let server = await startService({ databaseUrl: db.url });
+    try {
+      await sleep(1000);
+      const afterStart = maxRss(server);
+      const ctx: ScenarioContext = { backend, server, db, customers: CUSTOMERS, openOrders };
+      for (const s of SCENARIOS) {
+        const row = toRow(`${backend}/${s.id}`, s.label, await runScenario(s, ctx), yardstickRps());
+        show(row.key, row);
+        rows.push(row);
+      }
+      await sleep(2000);
+      const idle: RowData = { key: `${backend}/idle-rss`, label: 'idle RSS per worker', status: 'ok', extra: { afterStartMb: afterStart, maxWorkerRssMb: maxRss(server) } };
+      log(`${idle.key}: ${f0(afterStart)} MB after start, ${f0(idle.extra!.maxWorkerRssMb!)} MB idle after the load`);
+      rows.push(idle);
+      if (backend === 'sqlite') {
+        // WORKERS: the same search with two processes on the port (the load generator shares the cores).
+        await server.stop();
+        server = await startService({ databaseUrl: db.url, workers: 2 });
+        const row = toRow('sqlite/search-get@2workers', 'search by 1 identifier, GET, WORKERS=2', await runScenario(searchGet, { ...ctx, server }), yardstickRps());
+        show(row.key, row);
+        rows.push(row);
+      }
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await db.drop();
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const machine = describeMachine();
+  const started = performance.now();
+  log(`ordergate benchmark${QUICK ? ' (BENCH_QUICK smoke run)' : ''}: ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAtStart.toFixed(2)}`);
+  const yard: LoadResult[] = [await yardstick()];
+  const yardstickRps = (): number => yard.reduce((s, y) => s + y.reqPerSec, 0) / yard.length;
+  const rows: RowData[] = [];
+  const seeding: Record<string, number> = {};
+  for (const backend of BACKENDS) rows.push(...(await runBackend(backend, yardstickRps, seeding)));
+  // The yardstick again at the end: drift between the two shows how steady the machine was.
+  yard.push(await yardstick());
+  // Ratios use the mean of both yardstick runs.
+  const mean = yardstickRps();
+  const final = rows.map((r) => (r.reqPerSec !== undefined ? { ...r, ratio: r.reqPerSec / mean } : r));
+  machine.loadAtEnd = currentLoad();
+  const run: RunData = {
+    date: new Date().toISOString(),
+    command: QUICK ? 'BENCH_QUICK=1 npm run bench' : 'npm run bench',
+    machine,
+    customers: CUSTOMERS,
+    seconds: TIMING.seconds,
+    yardstick: { reqPerSec: mean, p50: yard[0]!.p50, p99: yard[0]!.p99, runs: yard.map((y) => y.reqPerSec) },
+    rows: final,
+    targets: evaluateTargets(final),
+    seeding,
+  };
+  const previous = readPrevious(BENCHMARKS_FILE);
+  printSummary(run, previous);
+  if (!QUICK && process.env.BENCH_WRITE !== '0') {
+    const busy = machine.loadAtStart > 0.5 ? `The machine was busy with other work when this run started (load average ${machine.loadAtStart.toFixed(2)}); figures are lower and noisier than on an idle machine.` : '';
+    writeBenchmarks(BENCHMARKS_FILE, run, previous, busy);
+    log(`\nwrote ${BENCHMARKS_FILE}`);
+  }
+  log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const failed = final.filter((r) => r.status === 'failed');
+  if (failed.length > 0) {
+    log(`failed: ${failed.map((r) => r.key).join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+await main();

@@ -1,0 +1,87 @@
+import type { BenchDatabase } from '../lib/database.js';
+import { authHeaders, type LoadResult } from '../lib/load.js';
+import type { ServerProcess } from '../lib/processes.js';
+import type { Backend } from '../lib/settings.js';
+
+export interface ScenarioContext {
+  readonly backend: Backend;
+  readonly server: ServerProcess;
+  readonly db: BenchDatabase;
+  /** Seeded customers C00000001…, external ids EXT-1…. */
+  readonly customers: number;
+  /** Open orders, each to be confirmed once; scenarios take from the front. */
+  readonly openOrders: number[];
+}
+
+export interface ScenarioResult {
+  readonly status: 'ok' | 'not available' | 'failed';
+  readonly note?: string;
+  readonly load?: LoadResult;
+  /** Figures beyond req/s and latency, such as customers/s of a sync. */
+  readonly extra?: Readonly<Record<string, number>>;
+}
+
+export interface Scenario {
+  readonly id: string;
+  readonly label: string;
+  run(ctx: ScenarioContext): Promise<ScenarioResult>;
+}
+
+export const notAvailable = (what: string): ScenarioResult => ({ status: 'not available', note: `${what} not available` });
+
+export interface Answer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** One request to the service, with the bench key. */
+export async function call(server: ServerProcess, method: string, path: string, body?: unknown): Promise<Answer> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...authHeaders(), 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text for the message
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** Whether an answer says the route or operation does not exist (yet), rather than a domain 404. */
+export function isMissingRoute(answer: Answer): boolean {
+  const rs = (answer.body as { ResponseStatus?: { ErrorCode?: string; Message?: string } } | undefined)?.ResponseStatus;
+  if (answer.status === 404) return (rs?.Message ?? '').startsWith('Handler for Request not found');
+  return answer.status === 405 && rs?.ErrorCode === 'NotImplementedException';
+}
+
+export function describe(answer: Answer): string {
+  return `HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`;
+}
+
+/** The demo customer id of seed number n. */
+export const customerId = (n: number): string => `C${String(n).padStart(8, '0')}`;
+
+/** A deterministic spread of customer numbers 1..max (the same in every run, so runs compare). */
+export function spread(count: number, max: number, seed = 1): number[] {
+  const out: number[] = [];
+  let x = seed;
+  for (let i = 0; i < count; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out.push((x % max) + 1);
+  }
+  return out;
+}
+
+/** A load failure of any kind (non-2xx, socket errors) makes its figures suspect: say so. */
+export function loadNote(load: LoadResult): string | undefined {
+  if (load.non2xx === 0 && load.errors === 0) return undefined;
+  const codes = Object.entries(load.statusCodes)
+    .filter(([c]) => !c.startsWith('2'))
+    .map(([c, n]) => `${n}× ${c}`)
+    .join(', ');
+  return `errors: ${[codes, load.errors > 0 ? `${load.errors} socket errors` : ''].filter(Boolean).join(', ')}`;
+}
