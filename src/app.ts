@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
 import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config.js';
+import { registerDocs } from './docs/docs-routes.js';
 import { notFound } from './errors.js';
 import { allOperations } from './operations.js';
 import { registerHealth } from './ops/health.js';
+import { loggerOptions } from './ops/logging.js';
 import { registerMetrics } from './ops/metrics.js';
 import type { Store } from './store/store.js';
+import { clientErrorHandler, frameworkErrorHandler } from './wire/framework-errors.js';
 import { stripFormatSuffix, type WireDefaults } from './wire/negotiation.js';
+import type { AnyOperation } from './wire/operation.js';
 import { registerOperations } from './wire/operation-routes.js';
 import { sendError } from './wire/responses.js';
 
@@ -20,45 +25,32 @@ export interface AppOptions {
   readonly store: Store;
   /** Where JSON log lines go (stdout by default); tests pass a collector. */
   readonly logStream?: Writable;
+  /** The operation table; the service's own (src/operations.ts) unless given. */
+  readonly operations?: readonly AnyOperation[];
 }
-
-function loggerOptions(config: Config, stream: Writable | undefined): FastifyServerOptions['logger'] {
-  return {
-    level: config.logLevel,
-    ...(stream ? { stream } : {}),
-    // Bank data, e-mail and keys travel in bodies and headers: log neither, and no query strings.
-    redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'], censor: '[redacted]' },
-    serializers: {
-      req: (req: { method: string; url: string; id?: string; ip?: string }) => ({
-        method: req.method,
-        url: req.url.split('?')[0],
-        remoteAddress: req.ip,
-      }),
-    },
-  };
-}
-
-const wireDefaults = (config: Config): WireDefaults => ({ casing: config.jsonCasing, dateStyle: config.dateFormat });
 
 /** Builds the whole service as one Fastify instance, without listening (tests inject into it). */
-export async function buildApp({ config, store, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, logStream, operations }: AppOptions): Promise<FastifyInstance> {
+  const defaults: WireDefaults = { casing: config.jsonCasing, dateStyle: config.dateFormat };
   const app = Fastify({
     logger: loggerOptions(config, logStream),
     bodyLimit: BODY_LIMIT,
-    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 2000 },
+    // Path parameters may be as long as a URL can be; length rules belong to validation (400 naming the field).
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 16_384 },
     rewriteUrl: stripFormatSuffix,
-    // Router-level failures (bad URL encoding, over-long path parameters) skip setErrorHandler.
-    frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => sendError(request, reply, err, wireDefaults(config)),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
+    // While draining, requests still on open connections are served (with Connection: close)
+    // rather than refused with a body of Fastify's own shape.
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler(defaults),
+    clientErrorHandler: clientErrorHandler(defaults) as (error: Error, socket: Socket) => void,
     ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
   } as FastifyServerOptions);
-
-  const defaults = wireDefaults(config);
 
   // JSON bodies arrive as application/json, as text/plain (JsonApiClient) or with no type at all.
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
@@ -78,12 +70,15 @@ export async function buildApp({ config, store, logStream }: AppOptions): Promis
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err, defaults));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, notFound(`Handler for Request not found: ${request.method} ${request.url.split('?')[0]}`), defaults));
 
+  // Counted at the root so that 404s and every other error response are measured too.
+  const metrics = registerMetrics(app);
   const authenticator = new Authenticator(store);
   await app.register(
     async (scope) => {
       registerHealth(scope, store);
-      registerMetrics(scope);
-      registerOperations(scope, allOperations(store), { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery });
+      scope.get('/metrics', metrics.handler);
+      registerOperations(scope, operations ?? allOperations(store), { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery });
+      await registerDocs(scope, operations ?? allOperations(store), config);
     },
     { prefix: config.basePath },
   );

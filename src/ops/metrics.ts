@@ -1,8 +1,18 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Prometheus metrics: requests by route and status, a latency histogram, and Node's own. */
-export function registerMetrics(app: FastifyInstance): Registry {
+export interface Metrics {
+  readonly registry: Registry;
+  /** The `/metrics` route handler (Prometheus text format). */
+  handler(request: FastifyRequest, reply: FastifyReply): Promise<string>;
+}
+
+/**
+ * Prometheus metrics: requests by method, route and status, a latency histogram with the same
+ * labels, and Node's own. The route label is the route pattern (`/customer/:CustomerId`) or
+ * `unmatched`, so its values stay few whatever clients send.
+ */
+export function registerMetrics(app: FastifyInstance): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'ordergate_' });
   const requests = new Counter({
@@ -13,19 +23,21 @@ export function registerMetrics(app: FastifyInstance): Registry {
   });
   const latency = new Histogram({
     name: 'ordergate_http_request_duration_seconds',
-    help: 'HTTP request latency by method and route',
-    labelNames: ['method', 'route'] as const,
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
   app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: request.method, route, status: reply.statusCode });
-    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', async (_req, reply) => {
-    reply.header('content-type', registry.contentType);
-    return registry.metrics();
-  });
-  return registry;
+  return {
+    registry,
+    async handler(_request, reply) {
+      reply.header('content-type', registry.contentType);
+      return registry.metrics();
+    },
+  };
 }

@@ -6,9 +6,12 @@ const SQLITE_UNAVAILABLE = new Set([
   'SQLITE_PROTOCOL', 'SQLITE_NOLFS',
 ]);
 const NODE_NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
-// PostgreSQL SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention) and
-// the read-only transaction error of a standby.
-const PG_CLASSES = ['08', '53', '57'];
+// PostgreSQL SQLSTATE classes 08 (connection), 28 (authorization), 53 (resources), 57 (operator
+// intervention), a database that does not exist (3D000) and the read-only error of a standby (25006).
+const PG_CLASSES = ['08', '28', '53', '57'];
+const PG_CODES = new Set(['3D000', '25006']);
+// A store handle that was closed under the service: Kysely, better-sqlite3 and pg each say so in words.
+const CLOSED = /driver has already been destroyed|database connection is not open|Cannot use a pool after calling end/i;
 
 export function isStoreUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
@@ -17,7 +20,8 @@ export function isStoreUnavailable(err: unknown): boolean {
   if (typeof code === 'string') {
     if (SQLITE_UNAVAILABLE.has(code) || [...SQLITE_UNAVAILABLE].some((c) => code.startsWith(c + '_'))) return true;
     if (NODE_NET.has(code)) return true;
-    if (/^[0-9A-Z]{5}$/.test(code) && (PG_CLASSES.includes(code.slice(0, 2)) || code === '25006')) return true;
+    if (/^[0-9A-Z]{5}$/.test(code) && (PG_CLASSES.includes(code.slice(0, 2)) || PG_CODES.has(code))) return true;
   }
+  if (CLOSED.test(message)) return true;
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection.*(closed|ended)/i.test(message);
 }

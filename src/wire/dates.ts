@@ -1,17 +1,21 @@
 /** Output style for dates: ServiceStack's WCF JSON form (the spec's samples) or ISO 8601. */
 export type DateStyle = 'wcf' | 'iso8601';
 
-const WCF = /^\\?\/Date\((-?\d{1,16})([+-]\d{4})?\)\\?\/$/;
+// An unencoded `+` in a query string arrives as a space; in the offset position it can only be a `+`.
+const WCF = /^\\?\/Date\((-?\d{1,16})([+\- ]\d{4})?\)\\?\/$/;
 // ISO 8601 date or date-time; no zone means UTC (as ServiceStack treats unspecified values).
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+\- ]\d{2}(?::?\d{2})?)?)?$/i;
 
 function isoToMs(m: RegExpExecArray): number | undefined {
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
   const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
-  let ms = Date.UTC(year, month - 1, day, hour, minute, second, Number(frac.padEnd(3, '0').slice(0, 3)));
-  const check = new Date(Date.UTC(year, month - 1, day));
-  if (check.getUTCDate() !== day) return undefined; // 2023-02-30 and the like
+  // setUTCFullYear, unlike Date.UTC, does not read years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCDate() !== day) return undefined; // 2023-02-30 and the like
+  date.setUTCHours(hour, minute, second, Number(frac.padEnd(3, '0').slice(0, 3)));
+  let ms = date.getTime();
   if (zone && zone.toUpperCase() !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');

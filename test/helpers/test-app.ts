@@ -4,7 +4,9 @@ import { Writable } from 'node:stream';
 import { buildApp } from '../../src/app.js';
 import { createKey } from '../../src/auth/key-service.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { allOperations } from '../../src/operations.js';
 import type { Store } from '../../src/store/store.js';
+import type { AnyOperation } from '../../src/wire/operation.js';
 import { BACKENDS, createTestStore, type Backend } from './test-store.js';
 
 export interface TestKeys {
@@ -31,8 +33,13 @@ export interface TestApp {
 
 export const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
 
+export interface TestAppOptions {
+  /** Operations added to the service's own (test-only operations, e.g. from wire-test-operations.ts). */
+  readonly extraOperations?: (store: Store) => AnyOperation[];
+}
+
 /** A whole app on a fresh database of the backend, with three keys; env adds configuration. */
-export async function createTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(backend: Backend, env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const { store, close: closeStore, database } = await createTestStore(backend);
   const config = loadConfig({ LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '0', ...env, DATABASE_URL: database.url });
   const logs: string[] = [];
@@ -42,7 +49,8 @@ export async function createTestApp(backend: Backend, env: Record<string, string
       cb();
     },
   });
-  const app = await buildApp({ config, store, logStream });
+  const operations = options.extraOperations ? [...allOperations(store), ...options.extraOperations(store)] : undefined;
+  const app = await buildApp({ config, store, logStream, ...(operations ? { operations } : {}) });
   const keys: TestKeys = {
     admin: (await createKey(store, 'test-admin', 'all,admin')).key,
     all: (await createKey(store, 'test-all', 'all')).key,
@@ -72,12 +80,17 @@ export async function createTestApp(backend: Backend, env: Record<string, string
  * Runs a suite once per backend with one app shared by its tests (`t()` returns it). Tests must
  * use their own ids so that they do not depend on each other's data.
  */
-export function describeEachBackend(name: string, suite: (t: () => TestApp, backend: Backend) => void, env: Record<string, string> = {}): void {
+export function describeEachBackend(
+  name: string,
+  suite: (t: () => TestApp, backend: Backend) => void,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): void {
   for (const backend of BACKENDS) {
     describe(`${name} [${backend}]`, () => {
       let current: TestApp | undefined;
       before(async () => {
-        current = await createTestApp(backend, env);
+        current = await createTestApp(backend, env, options);
       });
       after(async () => {
         await current?.close();

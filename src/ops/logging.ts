@@ -1,0 +1,53 @@
+import type { Writable } from 'node:stream';
+import type { FastifyServerOptions } from 'fastify';
+import type { Config } from '../config.js';
+
+// Defence in depth: bodies and headers are never logged, but an error message may quote a value a
+// client sent (a driver error naming the offending input, say). Every line is scrubbed of e-mail
+// addresses, IBAN-shaped tokens and API keys before it leaves the process.
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
+const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g;
+const API_KEY = /\bog_[A-Za-z0-9_-]{16,}/g;
+
+/** Masks e-mail addresses, IBANs and API keys in one log line. */
+export function scrubLogLine(line: string): string {
+  return line.replace(EMAIL, '[email]').replace(IBAN, '[iban]').replace(API_KEY, '[key]');
+}
+
+interface LoggedRequest {
+  method: string;
+  url: string;
+  ip?: string;
+}
+
+interface LoggedError {
+  name?: string;
+  message?: string;
+  stack?: string;
+  code?: unknown;
+  kind?: unknown;
+}
+
+/**
+ * Pino options for the service: no query strings (they may carry search terms or `?apikey=`), no
+ * headers, and errors reduced to type, code, message and stack (driver errors carry `detail` and
+ * `parameters` fields that quote stored values).
+ */
+export function loggerOptions(config: Pick<Config, 'logLevel'>, stream: Writable | undefined): NonNullable<FastifyServerOptions['logger']> {
+  return {
+    level: config.logLevel,
+    ...(stream ? { stream } : {}),
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'], censor: '[redacted]' },
+    hooks: { streamWrite: scrubLogLine },
+    serializers: {
+      req: (req: LoggedRequest) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+      err: (err: LoggedError) => ({
+        type: err.name ?? 'Error',
+        message: err.message ?? '',
+        ...(typeof err.code === 'string' ? { code: err.code } : {}),
+        ...(typeof err.kind === 'string' ? { kind: err.kind } : {}),
+        stack: err.stack ?? '',
+      }),
+    },
+  };
+}
