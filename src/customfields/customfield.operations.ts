@@ -1,7 +1,95 @@
+import { Type } from '@sinclair/typebox';
+import { ValidationError } from '../errors.js';
 import type { Store } from '../store/store.js';
-import type { AnyOperation } from '../wire/operation.js';
+import { defineOperation, type AnyOperation, type OperationCall } from '../wire/operation.js';
+import { definitionOperations } from './customfield.definition-operations.js';
+import { ifMatchAccepts } from './customfield.etag.js';
+import {
+  CustomField, GetCustomerCustomFieldsRequest, PatchCustomerCustomFieldsRequest, SetCustomerCustomFieldRequest,
+} from './customfield.schemas.js';
+import { customFieldReader, writeCustomFields, type FieldsResult, type WriteOptions } from './customfield.service.js';
 
-/** The custom-field operations (GetCustomerCustomFields, writes and definitions). */
-export function customFieldOperations(_store: Store): AnyOperation[] {
-  return [];
+/** A body CustomId, when given, must name the customer of the path (ServiceStack DTOs carry both). */
+function checkBodyCustomerId(call: OperationCall, customerId: string): void {
+  const sent = call.bodyFields?.CustomerId;
+  if (sent === undefined || sent === null || sent === '' || sent === customerId) return;
+  throw new ValidationError([{ errorCode: 'Equal', fieldName: 'CustomerId', message: `'CustomerId' must be equal to '${customerId.slice(0, 100)}' (the customer of the path).` }]);
+}
+
+function writeOptions(call: OperationCall, unknownIsNotFound: boolean): WriteOptions {
+  const ifMatch = call.header('if-match');
+  return {
+    mayWriteReadOnly: call.key.permissions.has('admin'),
+    ...(unknownIsNotFound ? { unknownIsNotFound } : { entriesField: 'Values' }),
+    ...(ifMatch !== undefined ? { precondition: (etag: string) => ifMatchAccepts(ifMatch, etag) } : {}),
+  };
+}
+
+function withETag<T>(call: OperationCall, result: FieldsResult, body: T): T {
+  call.setHeader('ETag', result.etag);
+  return body;
+}
+
+/** The custom-field operations: the spec's GetCustomerCustomFields, value writes and definitions. */
+export function customFieldOperations(store: Store): AnyOperation[] {
+  const read = customFieldReader(store);
+  return [
+    defineOperation({
+      name: 'GetCustomerCustomFields',
+      tag: 'Custom fields',
+      summary: "Read a customer's custom fields: all, or those with the given numbers.",
+      description:
+        'Sorted by Sort, then Number. Numbers with no definition are left out. An unset Value is null; Value has the JSON type of its FieldType. ' +
+        'POST reads too (body {CustomerId, CustomFieldNumbers}). The ETag header can be sent back as If-Match on a write.',
+      routes: [
+        { method: 'GET', path: '/customer/{CustomerId}/customfields/' },
+        { method: 'GET', path: '/customer/{CustomerId}/customfields/{CustomFieldNumbers}' },
+        { method: 'POST', path: '/customer/{CustomerId}/customfields/' },
+      ],
+      permission: 'all',
+      request: GetCustomerCustomFieldsRequest,
+      response: Type.Array(CustomField),
+      async handle(req, call) {
+        checkBodyCustomerId(call, req.CustomerId);
+        const result = await read(req.CustomerId, req.CustomFieldNumbers);
+        return withETag(call, result, result.fields);
+      },
+    }),
+    defineOperation({
+      name: 'SetCustomerCustomField',
+      tag: 'Custom fields',
+      summary: 'Write one custom field of a customer ({Value}; null clears it).',
+      description: 'Read-only fields need the admin permission. Optional If-Match with the ETag of the last read (412 when the fields changed since).',
+      routes: [{ method: 'PUT', path: '/customer/{CustomerId}/customfields/{Number}' }],
+      permission: 'all',
+      request: SetCustomerCustomFieldRequest,
+      response: CustomField,
+      async handle(req, call) {
+        checkBodyCustomerId(call, req.CustomerId);
+        const entry = { number: req.Number, value: req.Value, numberField: 'Number', valueField: 'Value' };
+        const result = await writeCustomFields(store, req.CustomerId, [entry], writeOptions(call, true));
+        return withETag(call, result, result.fields.find((f) => f.Number === req.Number));
+      },
+    }),
+    defineOperation({
+      name: 'PatchCustomerCustomFields',
+      tag: 'Custom fields',
+      summary: 'Write several custom fields of a customer, all or nothing: [{Number, Value}].',
+      description:
+        'The body is the array itself or {Values: [...]}. Every bad entry is reported (Values[i].Value); nothing is written unless all are valid. ' +
+        'Read-only fields need the admin permission. Optional If-Match (412 when the fields changed since). Answers all fields of the customer.',
+      routes: [{ method: 'PATCH', path: '/customer/{CustomerId}/customfields/' }],
+      permission: 'all',
+      arrayBody: 'Values',
+      request: PatchCustomerCustomFieldsRequest,
+      response: Type.Array(CustomField),
+      async handle(req, call) {
+        checkBodyCustomerId(call, req.CustomerId);
+        const entries = (req.Values ?? []).map((v, i) => ({ number: v.Number, value: v.Value, numberField: `Values[${i}].Number`, valueField: `Values[${i}].Value` }));
+        const result = await writeCustomFields(store, req.CustomerId, entries, writeOptions(call, false));
+        return withETag(call, result, result.fields);
+      },
+    }),
+    ...definitionOperations(store),
+  ];
 }

@@ -5,3 +5,12 @@ import type { Dialect } from './store.js';
 export function greatest(dialect: Dialect, a: RawBuilder<number> | number, b: RawBuilder<number> | number): RawBuilder<number> {
   return dialect === 'sqlite' ? sql<number>`max(${a}, ${b})` : sql<number>`greatest(${a}, ${b})`;
 }
+
+/**
+ * Locks the selected rows until the transaction ends (FOR SHARE / FOR UPDATE) on PostgreSQL.
+ * SQLite has no row locks and needs none: a write transaction there holds the whole database.
+ */
+export function lockRows<QB extends { forShare(): QB; forUpdate(): QB }>(dialect: Dialect, query: QB, mode: 'share' | 'update'): QB {
+  if (dialect === 'sqlite') return query;
+  return mode === 'share' ? query.forShare() : query.forUpdate();
+}

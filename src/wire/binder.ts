@@ -159,20 +159,22 @@ export type Binder = (sources: BindSources) => Bound;
 /**
  * Compiles a binder for one request schema: ServiceStack's order (JSON body, then path, then query,
  * then form), property names case-insensitive, unknown keys ignored, JSV lists for text sources.
- * A value of the wrong type is a SerializationException naming the property.
+ * A value of the wrong type is a SerializationException naming the property. With `arrayBody`, a
+ * JSON array body binds to that property instead of being refused.
  */
-export function compileBinder(operation: string, schema: TObject): Binder {
+export function compileBinder(operation: string, schema: TObject, arrayBody?: string): Binder {
   const props = propertyMap(schema);
   return (src) => {
     const errors: FieldError[] = [];
     let body: Record<string, unknown> | undefined;
-    if (src.body !== undefined && src.body !== null && src.body !== '') {
-      if (typeof src.body !== 'object' || Array.isArray(src.body)) {
+    const raw = arrayBody !== undefined && Array.isArray(src.body) ? { [arrayBody]: src.body } : src.body;
+    if (raw !== undefined && raw !== null && raw !== '') {
+      if (typeof raw !== 'object' || Array.isArray(raw)) {
         throw new SerializationError(operation, [
           { errorCode: 'SerializationException', fieldName: '', message: `The request body must be a JSON object for '${operation}'` },
         ]);
       }
-      body = bindObject(src.body as Record<string, unknown>, props, '', errors);
+      body = bindObject(raw as Record<string, unknown>, props, '', errors);
     }
     const request: Record<string, unknown> = { ...body };
     const applyText = (source: Record<string, string | string[] | undefined> | undefined, override: boolean, skipReserved: boolean): void => {

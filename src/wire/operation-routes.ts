@@ -140,19 +140,21 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
  */
 export function registerOperations(app: FastifyInstance, ops: readonly AnyOperation[], wire: WireOptions): void {
   const byName = new Map<string, Compiled>();
-  const methodsByPath = new Map<string, Set<HttpMethod>>();
+  const methodsByPath = new Map<string, { url: string; methods: Set<HttpMethod> }>();
   for (const op of ops) {
-    const c: Compiled = { op, bind: compileBinder(op.name, op.request), mayHaveDates: mayContainDates(op.response) };
+    const c: Compiled = { op, bind: compileBinder(op.name, op.request, op.arrayBody), mayHaveDates: mayContainDates(op.response) };
     byName.set(op.name.toLowerCase(), c);
     for (const route of op.routes) {
       const url = toFastifyPath(route.path);
       app.route({ method: route.method, url, handler: customRoute(c, route.method, wire) });
-      const methods = methodsByPath.get(url) ?? new Set<HttpMethod>();
-      methods.add(route.method);
-      methodsByPath.set(url, methods);
+      // The router matches case-insensitively and ignores variable names: `/x/:A` and `/X/:B` are one path.
+      const shape = url.toLowerCase().replace(/:\w+/g, ':');
+      const entry = methodsByPath.get(shape) ?? { url, methods: new Set<HttpMethod>() };
+      entry.methods.add(route.method);
+      methodsByPath.set(shape, entry);
     }
   }
-  for (const [url, methods] of methodsByPath) {
+  for (const { url, methods } of methodsByPath.values()) {
     const others = ALL_METHODS.filter((m) => !methods.has(m));
     if (others.length === 0) continue;
     const allow = [...methods].join(', ');

@@ -40,6 +40,8 @@ export interface Operation<Req extends TObject = TObject, Res extends TSchema = 
   readonly permission: Permission;
   readonly request: Req;
   readonly response: Res;
+  /** A top-level JSON array body binds to this request property (e.g. a PATCH sent as `[{…}]`). */
+  readonly arrayBody?: string;
   /** Status of a success; 200 unless said otherwise (the handler may still set another). */
   readonly successStatus?: number;
   handle(request: Static<Req>, call: OperationCall): Promise<Static<Res> | StreamedArray | unknown>;

@@ -1,0 +1,49 @@
+import { Type } from '@sinclair/typebox';
+import type { Store } from '../store/store.js';
+import { defineOperation, type AnyOperation } from '../wire/operation.js';
+import { defineCustomField, deleteCustomField, listDefinitions } from './customfield.definitions.js';
+import { CustomFieldDefinitionSchema, CustomFieldNumberRequest, DefineCustomFieldRequest } from './customfield.schemas.js';
+
+/** The operator's custom-field definition operations. */
+export function definitionOperations(store: Store): AnyOperation[] {
+  return [
+    defineOperation({
+      name: 'GetCustomFieldDefinitions',
+      tag: 'Custom fields',
+      summary: 'List every custom-field definition, by Sort then Number.',
+      routes: [{ method: 'GET', path: '/customfields/' }],
+      permission: 'all',
+      request: Type.Object({}, { $id: 'GetCustomFieldDefinitions' }),
+      response: Type.Array(CustomFieldDefinitionSchema),
+      handle: () => listDefinitions(store),
+    }),
+    defineOperation({
+      name: 'DefineCustomField',
+      tag: 'Operator',
+      summary: 'Create (201) or replace (200) a custom-field definition (operator).',
+      description:
+        'FieldType cannot change once the field has values, and an allowed value still chosen by a customer cannot be removed (409). ' +
+        'AllowedValues: required for Select and MultiSelect, null for the other types.',
+      routes: [{ method: 'PUT', path: '/customfields/{Number}' }],
+      permission: 'admin',
+      request: DefineCustomFieldRequest,
+      response: CustomFieldDefinitionSchema,
+      async handle(req, call) {
+        const { definition, created } = await defineCustomField(store, req);
+        if (created) call.setStatus(201);
+        return definition;
+      },
+    }),
+    defineOperation({
+      name: 'DeleteCustomField',
+      tag: 'Operator',
+      summary: 'Delete a custom-field definition and all its values (operator); 204.',
+      routes: [{ method: 'DELETE', path: '/customfields/{Number}' }],
+      permission: 'admin',
+      request: CustomFieldNumberRequest,
+      response: Type.Null(),
+      successStatus: 204,
+      handle: (req) => deleteCustomField(store, req.Number),
+    }),
+  ];
+}

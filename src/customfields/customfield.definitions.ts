@@ -1,0 +1,120 @@
+import { conflict, notFound } from '../errors.js';
+import { customerRepository } from '../customers/customer.repository.js';
+import type { Executor, Store } from '../store/store.js';
+import { nextStamp } from '../store/sync-clock.js';
+import { FieldRules } from '../wire/field-rules.js';
+import { toDefinition, toDefinitionRow } from './customfield.mapping.js';
+import { customFieldRepository as repo } from './customfield.repository.js';
+import type { DefineCustomFieldRequest } from './customfield.schemas.js';
+import {
+  FIELD_TYPES, INT32_MAX, INT32_MIN, MAX_ALLOWED_VALUES, MAX_LABEL_LENGTH, isDefinitionNumber, isSelectType,
+  type CustomFieldDefinition, type FieldType,
+} from './customfield.types.js';
+
+const CHUNK = 1000;
+
+function between(rules: FieldRules, field: string, value: number | undefined, min: number, max: number): void {
+  if (value !== undefined && (value < min || value > max)) {
+    rules.fail(field, 'InclusiveBetween', `'${field}' must be between ${min} and ${max}. You entered ${value}.`);
+  }
+}
+
+/** Throws a 404 unless the number can name a definition (1 … 2147483647). */
+export function checkNumber(number: number): void {
+  if (!isDefinitionNumber(number)) throw notFound(`Custom field ${number} is not defined`);
+}
+
+function checkAllowedValues(rules: FieldRules, type: FieldType | undefined, values: readonly string[]): void {
+  if (type === undefined) return; // the FieldType error says enough
+  if (!isSelectType(type)) {
+    if (values.length > 0) rules.fail('AllowedValues', 'Null', `'AllowedValues' must be empty for a ${type} field.`);
+    return;
+  }
+  rules.notEmpty('AllowedValues', values);
+  rules.maxItems('AllowedValues', values, MAX_ALLOWED_VALUES);
+  values.forEach((v, i) => {
+    const field = `AllowedValues[${i}]`;
+    rules.notEmpty(field, v).maxLength(field, v, MAX_LABEL_LENGTH);
+    if (values.indexOf(v) !== i) rules.fail(field, 'Unique', `'${field}' repeats '${v.slice(0, 40)}'.`);
+  });
+}
+
+/** Validates a definition request; returns the definition it describes (FieldType in its canonical case). */
+export function validateDefinition(req: DefineCustomFieldRequest): CustomFieldDefinition {
+  const rules = new FieldRules();
+  between(rules, 'Number', req.Number, 1, INT32_MAX);
+  rules.notEmpty('Label', req.Label).maxLength('Label', req.Label, MAX_LABEL_LENGTH);
+  const type = FIELD_TYPES.find((t) => t.toLowerCase() === req.FieldType?.trim().toLowerCase());
+  rules.notEmpty('FieldType', req.FieldType).oneOf('FieldType', type ?? req.FieldType, FIELD_TYPES);
+  const allowed = (req.AllowedValues ?? []).map((v) => v.trim());
+  checkAllowedValues(rules, type, allowed);
+  between(rules, 'Sort', req.Sort, INT32_MIN, INT32_MAX);
+  rules.throwIfAny();
+  return {
+    Number: req.Number,
+    Label: req.Label!.trim(),
+    FieldType: type!,
+    IsReadOnly: req.IsReadOnly ?? false,
+    AllowedValues: isSelectType(type!) ? allowed : null,
+    Sort: req.Sort ?? 0,
+  };
+}
+
+/** The choices still stored somewhere among those a new definition drops. */
+async function removedInUse(trx: Executor, old: CustomFieldDefinition, next: CustomFieldDefinition): Promise<string[]> {
+  const removed = (old.AllowedValues ?? []).filter((v) => !(next.AllowedValues ?? []).includes(v));
+  if (removed.length === 0) return [];
+  const used = new Set<string>();
+  for (const text of await repo.distinctValues(trx, old.Number)) {
+    const v: unknown = JSON.parse(text);
+    for (const choice of Array.isArray(v) ? v : [v]) used.add(String(choice));
+  }
+  return removed.filter((v) => used.has(v));
+}
+
+/** Every definition, by Sort then Number. */
+export async function listDefinitions(store: Store): Promise<CustomFieldDefinition[]> {
+  return (await repo.listDefinitions(store.reader)).map(toDefinition);
+}
+
+/**
+ * Creates or replaces a definition. Refused (409) when it would change the type of a field that
+ * has values, or drop a choice that some customer has chosen.
+ */
+export async function defineCustomField(store: Store, req: DefineCustomFieldRequest): Promise<{ definition: CustomFieldDefinition; created: boolean }> {
+  const next = validateDefinition(req);
+  return store.writeTransaction(async (trx) => {
+    const row = await repo.findDefinitionForUpdate(trx, store.dialect, next.Number);
+    const old = row ? toDefinition(row) : undefined;
+    if (old && old.FieldType !== next.FieldType && (await repo.hasValues(trx, next.Number))) {
+      throw conflict(`Custom field ${next.Number} has values: its FieldType stays ${old.FieldType}`, 'FieldTypeImmutable', 'FieldType');
+    }
+    if (old && old.FieldType === next.FieldType) {
+      const inUse = await removedInUse(trx, old, next);
+      if (inUse.length > 0) {
+        throw conflict(`Allowed values still in use cannot be removed: ${inUse.join(', ')}`, 'AllowedValueInUse', 'AllowedValues');
+      }
+    }
+    await repo.saveDefinition(trx, toDefinitionRow(next, Date.now()));
+    return { definition: next, created: !old };
+  });
+}
+
+/**
+ * Deletes a definition and every value of it. Customers that had a value get a new custom-field
+ * version and modification stamp, so ETags and the sync feed show the change.
+ */
+export async function deleteCustomField(store: Store, number: number): Promise<void> {
+  checkNumber(number);
+  await store.writeTransaction(async (trx) => {
+    const row = await repo.findDefinitionForUpdate(trx, store.dialect, number);
+    if (!row) throw notFound(`Custom field ${number} is not defined`);
+    const customers = await repo.customersWithValues(trx, number);
+    await repo.deleteValuesOfField(trx, number);
+    await repo.deleteDefinition(trx, number);
+    if (customers.length === 0) return;
+    for (let i = 0; i < customers.length; i += CHUNK) await repo.bumpVersions(trx, customers.slice(i, i + CHUNK));
+    const stamp = await nextStamp(store.dialect, trx);
+    for (let i = 0; i < customers.length; i += CHUNK) await customerRepository.touch(trx, customers.slice(i, i + CHUNK), stamp);
+  });
+}
