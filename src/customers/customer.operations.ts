@@ -6,6 +6,7 @@ import { Customer, SearchCustomersRequest, UpsertCustomerRequest } from './custo
 import { searchCustomers, upsertCustomer } from './customer.service.js';
 
 export const SYNC_WATERMARK_HEADER = 'X-Sync-Watermark';
+export const SYNC_CURSOR_HEADER = 'X-Sync-Cursor';
 
 /** The customer operations: the spec's SearchCustomers and the operator's upsert. */
 export function customerOperations(store: Store): AnyOperation[] {
@@ -17,7 +18,8 @@ export function customerOperations(store: Store): AnyOperation[] {
       description:
         'Identifiers match CustomerId or ExternalId exactly (union). LastModifiedAfter is strict. Both filters combine with AND; ' +
         'neither returns every customer. Ordered by modification time, then CustomerId. The whole result is streamed unless Take/Skip page it. ' +
-        'The X-Sync-Watermark response header is the LastModifiedAfter of the next sync.',
+        'The X-Sync-Watermark response header is the LastModifiedAfter of the next sync. A page cut by Take carries X-Sync-Cursor: ' +
+        'pass it as Cursor to continue right after the page.',
       routes: [
         { method: 'GET', path: '/customer/' },
         { method: 'POST', path: '/customer/' },
@@ -28,6 +30,7 @@ export function customerOperations(store: Store): AnyOperation[] {
       async handle(req, call) {
         const result = await searchCustomers(store, req);
         call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(result.watermark, call.dateStyle));
+        if (result.cursor) call.setHeader(SYNC_CURSOR_HEADER, result.cursor);
         return Array.isArray(result.customers) ? result.customers : new StreamedArray(result.customers);
       },
     }),

@@ -36,8 +36,9 @@ export const SearchCustomersRequest = Type.Object(
   {
     Identifiers: Type.Optional(Type.Array(Type.String(), { description: 'Customer ids or external ids; each matches exactly. Empty or omitted: no identifier filter.', maxItems: 1000 })),
     LastModifiedAfter: Type.Optional(WireDate({ description: 'Only customers modified strictly after this date. Pass the X-Sync-Watermark of the previous answer to sync incrementally.' })),
-    Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default).' })),
-    Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip before the page.' })),
+    Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default). When rows remain, the X-Sync-Cursor header continues after this page.' })),
+    Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip before the page (for browsing; a sync pages with Cursor, as Skip does not advance the watermark).' })),
+    Cursor: Type.Optional(Type.String({ description: 'The X-Sync-Cursor header of the previous page: continue right after its last row.' })),
   },
   { $id: 'SearchCustomers' },
 );

@@ -1,0 +1,93 @@
+import type { Store } from '../store/store.js';
+import { committedWatermark } from '../store/sync-clock.js';
+import { FieldRules } from '../wire/field-rules.js';
+import { customerRepository, type CustomerFilter } from './customer.repository.js';
+import { toCustomer } from './customer.mapping.js';
+import type { Customer, SearchCustomersRequest } from './customer.schemas.js';
+import { decodeCursor, encodeCursor, pageWatermark, type Position } from './sync-cursor.js';
+
+export const MAX_IDENTIFIERS = 1000;
+const MAX_IDENTIFIER_LENGTH = 255;
+/** Rows per keyset query while streaming: big enough to amortise a query, small enough to yield often. */
+export const CHUNK = 1000;
+
+export interface SearchResult {
+  /** X-Sync-Watermark: pass it as the next LastModifiedAfter; no change after it can be missed. */
+  readonly watermark: number;
+  /** X-Sync-Cursor: set when rows remain after this page; pass it as the next Cursor. */
+  readonly cursor?: string;
+  /** The matching customers in sync order; big results are read in keyset chunks as they are sent. */
+  readonly customers: AsyncIterable<Customer> | Customer[];
+}
+
+function validate(req: SearchCustomersRequest): Position | undefined {
+  const rules = new FieldRules();
+  rules.maxItems('Identifiers', req.Identifiers, MAX_IDENTIFIERS);
+  for (const [i, id] of (req.Identifiers ?? []).entries()) rules.maxLength(`Identifiers[${i}]`, id, MAX_IDENTIFIER_LENGTH);
+  rules.atLeast('Take', req.Take, 0);
+  rules.atLeast('Skip', req.Skip, 0);
+  const after = req.Cursor === undefined || req.Cursor === '' ? undefined : decodeCursor(req.Cursor);
+  if (req.Cursor && !after) rules.fail('Cursor', 'Predicate', "'Cursor' is not a cursor issued by this service (use the X-Sync-Cursor header of a previous answer).");
+  rules.throwIfAny();
+  return after;
+}
+
+/** Rows in (filter.after, filter.through], read CHUNK at a time with a keyset: constant memory. */
+async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number): AsyncGenerator<Customer> {
+  let after = filter.after;
+  let offset = skip;
+  for (;;) {
+    const rows = await customerRepository.search(store.reader, { ...filter, after }, CHUNK, offset);
+    offset = 0;
+    for (const row of rows) yield toCustomer(row);
+    if (rows.length < CHUNK) return;
+    const last = rows[rows.length - 1]!;
+    after = { modifiedAt: Number(last.modified_at), customerId: last.customer_id };
+  }
+}
+
+const positionOf = (row: { modified_at: number; customer_id: string }): Position => ({ modifiedAt: Number(row.modified_at), customerId: row.customer_id });
+
+/**
+ * SearchCustomers. The committed watermark is read first and only rows stamped at or below it are
+ * returned (store/sync-clock.ts explains why no later commit can land below it). A page (Take) is
+ * delimited before it is streamed, so that its headers can name its watermark and cursor.
+ */
+export async function searchCustomers(store: Store, req: SearchCustomersRequest): Promise<SearchResult> {
+  const after = validate(req);
+  const committed = await committedWatermark(store.reader);
+  const identifiers = req.Identifiers?.filter((s) => s !== '');
+  const filter: CustomerFilter = { identifiers, modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed, after };
+  const skip = req.Skip ?? 0;
+  const base = { committed, modifiedAfter: req.LastModifiedAfter, after, skipped: skip > 0 };
+
+  if (identifiers && identifiers.length > 0) {
+    // At most 2 × MAX_IDENTIFIERS rows (each identifier matches one id and one external id).
+    const rows = await customerRepository.search(store.reader, filter);
+    if (req.Take === undefined) return { watermark: pageWatermark(base), customers: rows.slice(skip).map(toCustomer) };
+    const end = skip + req.Take;
+    const last = req.Take > 0 ? rows[end - 1] : undefined;
+    const cut = rows.length > end ? { last: last && positionOf(last), next: positionOf(rows[end]!) } : undefined;
+    return {
+      watermark: pageWatermark({ ...base, cut }),
+      cursor: cut?.last && encodeCursor(cut.last),
+      customers: rows.slice(skip, end).map(toCustomer),
+    };
+  }
+
+  if (req.Take === undefined) return { watermark: pageWatermark(base), customers: keysetChunks(store, filter, skip) };
+
+  // Delimit the page first: its last row and the row after it (index-only reads).
+  if (req.Take === 0) {
+    const [next] = await customerRepository.positionsAt(store.reader, filter, skip, 1);
+    return { watermark: pageWatermark({ ...base, cut: next && { next } }), customers: [] };
+  }
+  const [last, next] = await customerRepository.positionsAt(store.reader, filter, skip + req.Take - 1, 2);
+  const cut = last && next ? { last, next } : undefined;
+  return {
+    watermark: pageWatermark({ ...base, cut }),
+    cursor: cut && encodeCursor(cut.last),
+    // A short page has no last row: it runs to the end of the result.
+    customers: keysetChunks(store, last ? { ...filter, through: last } : filter, skip),
+  };
+}
