@@ -1,3 +1,4 @@
+import { n2 } from './lib/format.js';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +47,7 @@ async function profile(): Promise<void> {
     try {
       const result = await scenario.run({ backend, server, db, customers: CUSTOMERS, openOrders });
       const l = result.load;
-      process.stdout.write(`${scenario.id} [${backend}] ${result.status}${l ? `: ${Math.round(l.reqPerSec)} req/s, p50 ${l.p50.toFixed(2)} ms, p99 ${l.p99.toFixed(2)} ms` : ''} ${result.note ?? ''}\n`);
+      process.stdout.write(`${scenario.id} [${backend}] ${result.status}${l ? `: ${Math.round(l.reqPerSec)} req/s, p50 ${n2(l.p50)} ms, p99 ${n2(l.p99)} ms` : ''} ${result.note ?? ''}\n`);
     } finally {
       await server.stop();
     }

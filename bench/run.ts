@@ -1,3 +1,4 @@
+import { n2 } from './lib/format.js';
 import { join } from 'node:path';
 import { createDatabase, openOrderIds, seed } from './lib/database.js';
 import { load, type LoadResult } from './lib/load.js';
@@ -23,7 +24,7 @@ async function yardstick(): Promise<LoadResult> {
   const server = await startYardstick();
   try {
     const result = await load({ url: server.url, requests: [{ path: '/customer/' }], servingPids: server.servingPids });
-    log(`yardstick: ${f0(result.reqPerSec)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+    log(`yardstick: ${f0(result.reqPerSec)} req/s, p50 ${n2(result.p50)} ms, p99 ${n2(result.p99)} ms`);
     return result;
   } finally {
     await server.stop();
@@ -53,8 +54,8 @@ async function runScenario(s: Scenario, ctx: ScenarioContext): Promise<ScenarioR
 function show(key: string, row: RowData): void {
   if (row.status !== 'ok') return log(`${key}: ${row.status}${row.note ? ` (${row.note})` : ''}`);
   const e = row.extra;
-  const main = row.reqPerSec !== undefined ? `${f0(row.reqPerSec)} req/s, p50 ${row.p50!.toFixed(2)} ms, p99 ${row.p99!.toFixed(2)} ms, ratio ${row.ratio!.toFixed(2)}` : '';
-  const sync = e?.customersPerSec !== undefined ? `${f0(e.customersPerSec)} customers/s, RSS +${f0(e.rssGrowthMb!)} MB, lookups during sync p99 ${e.lookupP99!.toFixed(2)} ms` : '';
+  const main = row.reqPerSec !== undefined ? `${f0(row.reqPerSec)} req/s, p50 ${n2(row.p50)} ms, p99 ${n2(row.p99)} ms, ratio ${n2(row.ratio)}` : '';
+  const sync = e?.customersPerSec !== undefined ? `${f0(e.customersPerSec)} customers/s, RSS +${f0(e.rssGrowthMb!)} MB, lookups during sync p99 ${n2(e.lookupP99)} ms` : '';
   log(`${key}: ${[main, sync, row.note].filter(Boolean).join('; ')}`);
 }
 

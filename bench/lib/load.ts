@@ -77,7 +77,8 @@ function once(spec: LoadSpec, seconds: number): Promise<LoadResult> {
         if (err) return reject(err);
         const cpu = meter();
         const elapsed = Math.min(seconds, (performance.now() - started) / 1000);
-        const pct = (p: number): number => (latency.count === 0 ? 0 : latency.percentile(p) / 1000);
+        // No successful answer at all: the latency is unknown, not zero.
+        const pct = (p: number): number => (latency.count === 0 ? NaN : latency.percentile(p) / 1000);
         resolve({
           seconds: elapsed,
           reqPerSec: ok / elapsed,

@@ -1,4 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { n0, n2 } from './format.js';
+import { blockData, dataComment, readBlock, wrapBlock } from './blocks.js';
+import { writeFileSync } from 'node:fs';
 import type { Machine } from './machine.js';
 import { TARGETS, type RowData, type TargetResult } from './targets.js';
 
@@ -14,7 +16,7 @@ export interface RunData {
   readonly seeding: Readonly<Record<string, number>>;
 }
 
-const MARK = 'bench-data';
+const BLOCK = 'bench';
 
 export function evaluateTargets(rows: readonly RowData[]): TargetResult[] {
   const byKey = new Map(rows.map((r) => [r.key, r]));
@@ -23,18 +25,9 @@ export function evaluateTargets(rows: readonly RowData[]): TargetResult[] {
 
 /** The previous run stored in BENCHMARKS.md (machine-readable, in an HTML comment), if any. */
 export function readPrevious(file: string): RunData | undefined {
-  if (!existsSync(file)) return undefined;
-  const m = new RegExp(`<!-- ${MARK}\\n([\\s\\S]*?)\\n-->`).exec(readFileSync(file, 'utf8'));
-  if (!m) return undefined;
-  try {
-    return JSON.parse(m[1]!) as RunData;
-  } catch {
-    return undefined;
-  }
+  return blockData<RunData>(readBlock(file, BLOCK));
 }
 
-const n0 = (v: number | undefined): string => (v === undefined ? '–' : Math.round(v).toLocaleString('en-US'));
-const n2 = (v: number | undefined): string => (v === undefined ? '–' : v.toFixed(2));
 const verdict = (t: TargetResult): string => (t.pass === undefined ? 'not measured' : t.pass ? 'pass' : 'MISS');
 
 function extraText(r: RowData): string {
@@ -81,9 +74,7 @@ export function printSummary(run: RunData, previous: RunData | undefined): void 
 /** BENCHMARKS.md: machine, command, targets, every figure, and the previous run beside this one. */
 export function writeBenchmarks(file: string, run: RunData, previous: RunData | undefined, context: string): void {
   const m = run.machine;
-  const text = `# Benchmarks
-
-Run \`${run.command}\` on ${run.date.slice(0, 10)}: ${run.customers.toLocaleString('en-US')} seeded customers per backend, 10 connections,
+  const body = `Run \`${run.command}\` on ${run.date.slice(0, 10)}: ${run.customers.toLocaleString('en-US')} seeded customers per backend, 10 connections,
 ${run.seconds} s measured per scenario after a warm-up. Servers run as separate processes
 (\`node bin/ordergate.js serve\`, \`LOG_LEVEL=warn\`, \`RATE_LIMIT_PER_SECOND=0\`); the load generator
 (autocannon) runs in the benchmark process on the same cores. Ratios are against the bare \`node:http\`
@@ -104,9 +95,8 @@ ${scenarioTable(run, previous)}
 ${previous ? `"previous" is the run of ${previous.date.slice(0, 16).replace('T', ' ')} UTC (load average ${n2(previous.machine.loadAtStart)} at its start).` : 'No previous run was recorded.'}
 Seeding: ${Object.entries(run.seeding).map(([k, v]) => `${k} ${n0(v)}/s`).join(', ')}.
 
-<!-- ${MARK}
-${JSON.stringify(run)}
--->
-`;
-  writeFileSync(file, text);
+${dataComment(run)}`;
+  // The scale section (`npm run bench:scale`) is kept as it was.
+  const scale = readBlock(file, 'scale');
+  writeFileSync(file, `# Benchmarks\n\n${wrapBlock(BLOCK, body)}\n${scale ? `\n${scale}\n` : ''}`);
 }

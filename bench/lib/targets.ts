@@ -25,6 +25,9 @@ export interface TargetResult {
 
 type Rows = ReadonlyMap<string, RowData>;
 
+/** A figure that was not measured (no successful answer: NaN, stored as null) counts as absent. */
+const finite = (v: number | null | undefined): number | undefined => (v === null || v === undefined || !Number.isFinite(v) ? undefined : v);
+
 const ok = (rows: Rows, key: string): RowData | undefined => {
   const r = rows.get(key);
   return r?.status === 'ok' ? r : undefined;
@@ -32,7 +35,7 @@ const ok = (rows: Rows, key: string): RowData | undefined => {
 
 function atLeast(id: string, label: string, goal: number, pick: (rows: Rows) => number | undefined, fmt: (v: number) => string) {
   return (rows: Rows): TargetResult => {
-    const value = pick(rows);
+    const value = finite(pick(rows));
     return { id, label, goal: `≥ ${fmt(goal)}`, value, display: value === undefined ? 'not measured' : fmt(value), pass: value === undefined ? undefined : value >= goal };
   };
 }
@@ -63,7 +66,7 @@ function worst(rows: Rows, keys: readonly string[], pick: (r: RowData) => number
   let best: { value: number; where: string } | undefined;
   for (const key of keys) {
     const r = ok(rows, key);
-    const v = r ? pick(r) : undefined;
+    const v = r ? finite(pick(r)) : undefined;
     if (v !== undefined && (!best || v > best.value)) best = { value: v, where: key };
   }
   return best;
@@ -78,11 +81,11 @@ export const TARGETS: ReadonlyArray<(rows: Rows) => TargetResult> = [
   atMost('p99', 'SQLite p99 latency, worst scenario', 5, (r) => worst(r, P99_SCENARIOS.map((s) => `sqlite/${s}`), (x) => x.p99), ms),
   atLeast('sync', 'SQLite sync stream, customers/s', 100_000, (r) => ok(r, 'sqlite/sync')?.extra?.customersPerSec, perSec),
   atMost('sync-rss', 'SQLite sync RSS growth (constant memory)', 100, (r) => {
-    const v = ok(r, 'sqlite/sync')?.extra?.rssGrowthMb;
+    const v = finite(ok(r, 'sqlite/sync')?.extra?.rssGrowthMb);
     return v === undefined ? undefined : { value: v, where: '' };
   }, mb),
   atMost('sync-lookups', 'SQLite id lookup p99 while a sync streams', 20, (r) => {
-    const v = ok(r, 'sqlite/sync')?.extra?.lookupP99;
+    const v = finite(ok(r, 'sqlite/sync')?.extra?.lookupP99);
     return v === undefined ? undefined : { value: v, where: '' };
   }, ms),
   atLeast('pg-search-get', 'PostgreSQL search GET / yardstick', 0.35, (r) => ok(r, 'postgres/search-get')?.ratio, ratio),
