@@ -1,5 +1,6 @@
-import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { createSecureContext } from 'node:tls';
 
 /** Everything the service reads from its environment, validated once at boot. */
 export interface Config {
@@ -102,7 +103,30 @@ function tls(env: Env): Config['tls'] {
       throw new ConfigError(name, `cannot read file '${file}'`);
     }
   };
-  return { cert: read('TLS_CERT', cert), key: read('TLS_KEY', key) };
+  const pair = { cert: read('TLS_CERT', cert), key: read('TLS_KEY', key) };
+  try {
+    createSecureContext(pair);
+  } catch (err) {
+    throw new ConfigError('TLS_CERT', `TLS_CERT and TLS_KEY are not a usable PEM certificate and key (${err instanceof Error ? err.message : String(err)})`);
+  }
+  return pair;
+}
+
+// A host name, an IPv4 address or an IPv6 address (optionally in brackets).
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[?[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*\]?)$/;
+
+function host(env: Env): string {
+  const raw = text(env, 'HOST');
+  if (raw === undefined) return '127.0.0.1';
+  if (!HOST.test(raw)) throw new ConfigError('HOST', `expected a host name or an IP address, got '${raw}'`);
+  return raw.replace(/^\[(.*)\]$/, '$1');
+}
+
+function redisUrl(env: Env): string | undefined {
+  const raw = text(env, 'REDIS_URL');
+  if (raw === undefined) return undefined;
+  if (!/^rediss?:\/\/[^\s]+$/.test(raw)) throw new ConfigError('REDIS_URL', `expected redis://… or rediss://…, got '${raw.replace(/:[^:@/]*@/, ':***@')}'`);
+  return raw;
 }
 
 function bootstrapKey(env: Env): string | undefined {
@@ -119,7 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
   const rate = integer(env, 'RATE_LIMIT_PER_SECOND', 1000, 0, 1_000_000);
   return Object.freeze({
     port: integer(env, 'PORT', 8080, 0, 65535),
-    host: text(env, 'HOST') ?? '127.0.0.1',
+    host: host(env),
     databaseUrl: databaseUrl(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     basePath: basePath(env),
@@ -132,7 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     tls: tls(env),
     rateLimitPerSecond: rate,
     rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', rate * 2, 0, 10_000_000),
-    redisUrl: text(env, 'REDIS_URL'),
+    redisUrl: redisUrl(env),
     allowApiKeyInQuery: boolean(env, 'ALLOW_APIKEY_IN_QUERY', false),
   });
 }

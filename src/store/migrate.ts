@@ -1,4 +1,5 @@
-import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import type { Database } from './database.js';
 import * as m001 from './migrations/001-initial.js';
 import type { Store } from './store.js';
 
@@ -7,15 +8,36 @@ const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': m001,
 };
 
-/** Applies every pending migration; safe to run from several processes at once (Kysely locks). */
-export async function migrateToLatest(store: Store): Promise<string[]> {
+async function run(db: Kysely<Database>, disableTransactions: boolean): Promise<string[]> {
   const migrator = new Migrator({
-    db: store.db,
+    db,
     provider: { getMigrations: async () => MIGRATIONS },
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
+    disableTransactions,
   });
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Applies every pending migration, all or nothing; safe to run from several processes at once.
+ * PostgreSQL: Kysely's migrator holds an advisory lock in its transaction. SQLite: Kysely takes no
+ * lock there (it assumes one process), so the whole run, migration bookkeeping included, happens
+ * in one BEGIN IMMEDIATE transaction: a second process waits for it, then finds nothing to do.
+ */
+export async function migrateToLatest(store: Store): Promise<string[]> {
+  if (store.dialect !== 'sqlite') return run(store.db, false);
+  return store.db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const applied = await run(conn, true);
+      await sql`commit`.execute(conn);
+      return applied;
+    } catch (err) {
+      await sql`rollback`.execute(conn).catch(() => undefined);
+      throw err;
+    }
+  });
 }

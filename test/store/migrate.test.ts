@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { BACKENDS, createTestDatabase } from '../helpers/test-store.js';
+
+const TABLES = ['api_keys', 'custom_field_defs', 'custom_field_values', 'customers', 'idempotency_keys', 'orders', 'sync_clock'];
+const INDEXES = ['customers_external_id', 'customers_sync_order', 'orders_customer_id', 'idempotency_keys_created_at', 'custom_field_values_number'];
+
+async function indexNames(store: Store): Promise<string[]> {
+  const rows =
+    store.dialect === 'sqlite'
+      ? (await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(store.db)).rows
+      : (await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'public'`.execute(store.db)).rows;
+  return rows.map((r) => r.name);
+}
+
+async function pragma(store: Store, name: string): Promise<unknown> {
+  const rows = (await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(store.db)).rows;
+  return Object.values(rows[0] ?? {})[0];
+}
+
+for (const backend of BACKENDS) {
+  describe(`migrations [${backend}]`, () => {
+    test('migrate applies every migration once; a second run applies nothing; tables and indexes exist', async () => {
+      const database = await createTestDatabase(backend);
+      const store = openStore(database.url, { poolSize: 2 });
+      try {
+        const first = await migrateToLatest(store);
+        assert.equal(first[0], '001-initial');
+        assert.deepEqual([...first].sort(), first, 'applied in name order');
+        assert.deepEqual(await migrateToLatest(store), [], 'idempotent');
+        const tables = (await store.db.introspection.getTables()).map((t) => t.name);
+        for (const table of TABLES) assert.ok(tables.includes(table), `table ${table}`);
+        assert.ok(tables.includes('schema_migrations'));
+        const indexes = await indexNames(store);
+        for (const index of INDEXES) assert.ok(indexes.includes(index), `index ${index}`);
+        const customers = (await store.db.introspection.getTables()).find((t) => t.name === 'customers')!;
+        assert.ok(customers.columns.some((c) => c.name === 'modified_at' && !c.isNullable));
+        const clock = await store.db.selectFrom('sync_clock').selectAll().execute();
+        assert.equal(clock.length, 1, 'the sync clock row is seeded');
+      } finally {
+        await store.close();
+        await database.drop();
+      }
+    });
+
+    test('`ordergate migrate` from two processes at once: both succeed, one applies, the other finds it up to date', async () => {
+      assertBuilt();
+      const database = await createTestDatabase(backend);
+      try {
+        const results = await Promise.all([runCli(['migrate'], { DATABASE_URL: database.url }), runCli(['migrate'], { DATABASE_URL: database.url })]);
+        for (const r of results) assert.equal(r.code, 0, r.stderr);
+        const applied = results.filter((r) => r.stdout.startsWith('applied: 001-initial'));
+        assert.equal(applied.length, 1, results.map((r) => r.stdout).join(' | '));
+        assert.ok(results.some((r) => r.stdout === 'up to date\n'));
+      } finally {
+        await database.drop();
+      }
+    });
+
+    if (backend === 'sqlite') {
+      test('SQLite runs with WAL, foreign keys, a busy timeout and synchronous=FULL', async () => {
+        const database = await createTestDatabase(backend);
+        const store = openStore(database.url);
+        try {
+          await migrateToLatest(store);
+          assert.equal(await pragma(store, 'journal_mode'), 'wal');
+          assert.equal(await pragma(store, 'foreign_keys'), 1);
+          assert.equal(await pragma(store, 'synchronous'), 2);
+          assert.ok(Number(await pragma(store, 'busy_timeout')) >= 1000);
+        } finally {
+          await store.close();
+          await database.drop();
+        }
+      });
+    }
+  });
+}
+
+describe('migrate against a store that cannot be reached', () => {
+  test('`ordergate migrate` exits 1 with a message, no stack trace', async () => {
+    assertBuilt();
+    const res = await runCli(['migrate'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /^ordergate: /);
+    assert.doesNotMatch(res.stderr, /\n\s+at /);
+  });
+});
