@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from '../config.js';
+import { notFound } from '../errors.js';
+import type { AnyOperation } from '../wire/operation.js';
+import { csharpDtos } from './csharp-dtos.js';
+import { metadataIndex, metadataOperation, type MetadataPageOptions } from './metadata-page.js';
+import { metadataTypes } from './metadata-types.js';
+import { openApiDocument } from './openapi.js';
+import { buildApiModel } from './type-model.js';
+import { typescriptDtos, type DtoHeader } from './typescript-dtos.js';
+
+function packageVersion(): string {
+  try {
+    // src/docs and dist/docs both sit two levels below package.json.
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+// Swagger UI needs inline styles; everything else it loads is its own files. No upgrade-insecure-
+// requests: the service often runs on plain HTTP behind a TLS proxy or on localhost.
+const DOCS_CSP =
+  "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; frame-ancestors 'self'; " +
+  "img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'";
+
+/**
+ * The public routes that describe the API (no key needed): `/openapi.json`, `/docs`, `/metadata`,
+ * `/json/metadata?op=`, `/types/typescript`, `/types/csharp`, `/types/metadata`. All of them are
+ * generated from the operation table, so a new operation shows up everywhere by itself.
+ */
+export async function registerDocs(app: FastifyInstance, ops: readonly AnyOperation[], config: Config): Promise<void> {
+  const model = buildApiModel(ops);
+  const version = packageVersion();
+  const style = { casing: config.jsonCasing, dateStyle: config.dateFormat };
+  const pageOptions: MetadataPageOptions = { ...style, basePath: config.basePath };
+  const document = openApiDocument(model, { ...style, basePath: config.basePath, version });
+  const openApiJson = JSON.stringify(document);
+  const header = (request: FastifyRequest): DtoHeader => ({
+    baseUrl: `${request.protocol}://${request.host}${config.basePath}`,
+    version,
+    date: new Date(),
+  });
+  const text = 'text/plain; charset=utf-8';
+
+  // `/openapi.json` arrives as `/openapi`: the wire layer strips format suffixes before routing.
+  app.get('/openapi', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openApiJson));
+  app.get('/types/typescript', async (req, reply) => reply.type(text).send(typescriptDtos(model, config.jsonCasing, header(req))));
+  app.get('/types/csharp', async (req, reply) => reply.type(text).send(csharpDtos(model, config.jsonCasing, header(req))));
+  app.get('/types/metadata', async (req, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(metadataTypes(model, config.jsonCasing, header(req).baseUrl))));
+  app.get('/metadata', async (_req, reply) => reply.type('text/html; charset=utf-8').send(metadataIndex(model, pageOptions)));
+  app.get('/json/metadata', async (req, reply) => {
+    const name = String((req.query as Record<string, unknown>).op ?? '').toLowerCase();
+    const m = model.operations.find((x) => x.op.name.toLowerCase() === name);
+    if (!m) throw notFound(`No operation named '${name.slice(0, 100)}'; see ${config.basePath}/metadata`);
+    return reply.type('text/html; charset=utf-8').send(metadataOperation(model, m, pageOptions));
+  });
+
+  await app.register(async (docs) => {
+    await docs.register(swagger, { mode: 'static', specification: { document: document as never } });
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      indexPrefix: config.basePath,
+      staticCSP: DOCS_CSP,
+      uiConfig: { docExpansion: 'list', displayOperationId: true, displayRequestDuration: true, tryItOutEnabled: false, deepLinking: true },
+      theme: { title: 'ordergate API reference' },
+    });
+  });
+}

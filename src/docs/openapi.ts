@@ -1,0 +1,144 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { RouteDef } from '../wire/operation.js';
+import { openApiComponents } from './openapi-components.js';
+import { SchemaConverter } from './openapi-schemas.js';
+import { sampleOf, wireName, type SampleStyle } from './samples.js';
+import type { ApiModel, OperationModel } from './type-model.js';
+
+type Json = Record<string, unknown>;
+
+export interface OpenApiOptions extends SampleStyle {
+  readonly basePath: string;
+  readonly version: string;
+}
+
+const pathVariables = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+
+/** The request property a path variable binds to (case-insensitive, as the binder does). */
+function propertyOf(request: TSchema, variable: string): [string, TSchema] | undefined {
+  const props = ((request as Json).properties ?? {}) as Record<string, TSchema>;
+  return Object.entries(props).find(([n]) => n.toLowerCase() === variable.toLowerCase());
+}
+
+/** Parameters carry the description themselves; their schema repeating it only adds noise. */
+function withoutDescription(schema: Json): Json {
+  const { description: _, ...rest } = schema;
+  return rest;
+}
+
+function operationId(m: OperationModel, route: RouteDef, index: number): string {
+  if (index === 0) return m.op.name;
+  const sameVerb = m.op.routes.filter((r) => r.method === route.method).length > 1;
+  return `${m.op.name}_${route.method}${sameVerb ? `_${index + 1}` : ''}`;
+}
+
+function parameters(m: OperationModel, route: RouteDef, conv: SchemaConverter, style: SampleStyle): { params: Json[]; inPath: Set<string> } {
+  const inPath = new Set<string>();
+  const params: Json[] = [];
+  const required = new Set(((m.op.request as Json).required as string[] | undefined) ?? []);
+  for (const variable of pathVariables(route.path)) {
+    const found = propertyOf(m.op.request, variable);
+    if (found) inPath.add(found[0]);
+    const schema = found ? withoutDescription(conv.convert(found[1])) : { type: 'string' };
+    const isArray = found && (found[1] as Json).type === 'array';
+    params.push({
+      name: variable,
+      in: 'path',
+      required: true,
+      description: found?.[1].description ?? (isArray ? 'Comma-separated list' : undefined),
+      schema,
+      ...(isArray ? { style: 'simple', explode: false } : {}),
+      example: found ? sampleOf(found[1], style) : 'string',
+    });
+  }
+  if (route.method === 'GET' || route.method === 'DELETE') {
+    for (const [name, prop] of Object.entries(((m.op.request as Json).properties ?? {}) as Record<string, TSchema>)) {
+      if (inPath.has(name)) continue;
+      const isArray = (prop as Json).type === 'array';
+      params.push({
+        name: wireName(name, style.casing),
+        in: 'query',
+        required: required.has(name),
+        description: prop.description,
+        schema: withoutDescription(conv.convert(prop)),
+        ...(isArray ? { style: 'form', explode: false } : {}),
+      });
+    }
+  }
+  return { params: params.map((p) => JSON.parse(JSON.stringify(p)) as Json), inPath };
+}
+
+/** The request schema without its path variables: what a body carries. */
+function bodySchemaOf(request: TSchema, inPath: ReadonlySet<string>): TSchema {
+  const r = request as Json;
+  const props = Object.entries((r.properties ?? {}) as Record<string, TSchema>).filter(([n]) => !inPath.has(n));
+  const required = ((r.required as string[] | undefined) ?? []).filter((n) => !inPath.has(n));
+  return { type: 'object', properties: Object.fromEntries(props), required } as unknown as TSchema;
+}
+
+function requestBody(m: OperationModel, inPath: Set<string>, conv: SchemaConverter, style: SampleStyle): Json {
+  const arrayProp = m.op.arrayBody ? propertyOf(m.op.request, m.op.arrayBody) : undefined;
+  const body = arrayProp ? arrayProp[1] : bodySchemaOf(m.op.request, inPath);
+  const schema = arrayProp ? conv.convert(body) : conv.body(body);
+  const required = arrayProp !== undefined || (Array.isArray(schema.required) && schema.required.length > 0);
+  return {
+    required,
+    description: arrayProp ? `A JSON array: the ${arrayProp[0]} of the request.` : undefined,
+    content: { 'application/json': { schema: { title: m.op.name, ...schema }, example: sampleOf(body, style) } },
+  };
+}
+
+function responses(m: OperationModel, conv: SchemaConverter, style: SampleStyle): Json {
+  const status = String(m.op.successStatus ?? (m.response.kind === 'void' ? 204 : 200));
+  const success: Json =
+    m.response.kind === 'void'
+      ? { description: 'Done; no content.' }
+      : { description: 'Success.', content: { 'application/json': { schema: conv.convert(m.op.response), example: sampleOf(m.op.response, style) } } };
+  return {
+    [status]: success,
+    '400': { $ref: '#/components/responses/BadRequest' },
+    '401': { $ref: '#/components/responses/Unauthorized' },
+    '403': { $ref: '#/components/responses/Forbidden' },
+    default: { $ref: '#/components/responses/Error' },
+  };
+}
+
+function operation(m: OperationModel, route: RouteDef, index: number, conv: SchemaConverter, style: SampleStyle): Json {
+  const { params, inPath } = parameters(m, route, conv, style);
+  const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+  const permission = m.op.permission === 'admin' ? 'Needs an API key with the `admin` permission.' : 'Needs an API key with the `all` permission.';
+  return JSON.parse(
+    JSON.stringify({
+      operationId: operationId(m, route, index),
+      tags: [m.op.tag],
+      summary: m.op.summary,
+      description: [m.op.description, permission, `ServiceStack clients: \`${m.op.name}\` at \`/api/${m.op.name}\` or \`/json/reply/${m.op.name}\`.`].filter(Boolean).join('\n\n'),
+      parameters: params.length > 0 ? params : undefined,
+      requestBody: hasBody ? requestBody(m, inPath, conv, style) : undefined,
+      responses: responses(m, conv, style),
+      'x-permission': m.op.permission,
+    }),
+  ) as Json;
+}
+
+/** The OpenAPI 3.1 document of the whole operation table: every custom route of every operation. */
+export function openApiDocument(model: ApiModel, options: OpenApiOptions): Json {
+  const conv = new SchemaConverter(model.typeNames, options.casing);
+  const paths: Record<string, Json> = {};
+  for (const m of model.operations) {
+    m.op.routes.forEach((route, i) => {
+      const item = (paths[route.path] ??= {});
+      item[route.method.toLowerCase()] = operation(m, route, i, conv, options);
+    });
+  }
+  const schemas: Json = {};
+  for (const t of model.types) schemas[t.name] = { title: t.name, ...conv.body(t.schema), example: sampleOf(t.schema, options) };
+  const tags = [...new Set(model.operations.map((m) => m.op.tag))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    ...openApiComponents(options, schemas),
+    servers: [{ url: options.basePath || '/', description: 'This service' }],
+    tags,
+    paths,
+  };
+}
