@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+
+for (const backend of BACKENDS) {
+  describe(`ordergate keys … against a running server [${backend}]`, () => {
+    let database: TestDatabase;
+    let store: Store;
+    let app: FastifyInstance;
+    const env = (): Record<string, string> => ({ DATABASE_URL: database.url });
+    const search = (key: string) => app.inject({ url: '/customer/?Identifiers=none', headers: { authorization: `Bearer ${key}` } });
+
+    before(async () => {
+      assertBuilt();
+      database = await createTestDatabase(backend);
+      store = openStore(database.url, { poolSize: 2 });
+      await migrateToLatest(store);
+      app = await buildApp({ config: loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), store });
+    });
+    after(async () => {
+      await app?.close();
+      await store?.close();
+      await database?.drop();
+    });
+
+    test('create prints the key alone on the last line; it works at once with its permissions; list shows it; revoke stops it within a second', async () => {
+      const [created, reader] = await Promise.all([
+        runCli(['keys', 'create', '--name', 'cli-user', '--permissions', 'all,admin'], env()),
+        runCli(['keys', 'create', '--name', 'reader'], env()),
+      ]);
+      assert.equal(created.code, 0, created.stderr);
+      const lines = created.stdout.trimEnd().split('\n');
+      const key = lines[lines.length - 1]!;
+      assert.match(key, /^og_[A-Za-z0-9_-]{54}$/);
+      assert.equal(created.stdout.split(key).length, 2, 'the key is printed once');
+      assert.ok(!created.stderr.includes(key));
+      assert.equal((await search(key)).statusCode, 200, 'works against the running server at once');
+      assert.equal((await app.inject({ method: 'PUT', url: '/customer/cli-1', headers: { authorization: `Bearer ${key}` }, payload: {} })).statusCode, 200);
+
+      // Without --permissions a key gets `all` only: no admin operations.
+      assert.equal(reader.code, 0, reader.stderr);
+      const readerKey = reader.stdout.trimEnd().split('\n').pop()!;
+      assert.match(reader.stdout, /with permissions all;/);
+      assert.equal((await search(readerKey)).statusCode, 200);
+      assert.equal((await app.inject({ method: 'PUT', url: '/customer/cli-2', headers: { authorization: `Bearer ${readerKey}` }, payload: {} })).statusCode, 403);
+
+      const id = key.slice(0, 12);
+      const listed = await runCli(['keys', 'list'], env());
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.ok(!listed.stdout.includes(key), 'the key is never shown again');
+      const line = listed.stdout.split('\n').find((l) => l.startsWith(`${id} `));
+      assert.match(line ?? '', new RegExp(`^${id} cli-user all,admin \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$`));
+
+      const revoked = await runCli(['keys', 'revoke', id], env());
+      const revokedAt = Date.now();
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.equal(revoked.stdout, `revoked ${id}\n`);
+      let status = 200;
+      while (status !== 401 && Date.now() - revokedAt < 1500) {
+        status = (await search(key)).statusCode;
+        if (status !== 401) await sleep(50);
+      }
+      assert.equal(status, 401);
+      assert.ok(Date.now() - revokedAt < 1000, `refused after ${Date.now() - revokedAt} ms`);
+
+      const [again, relisted] = await Promise.all([runCli(['keys', 'revoke', id], env()), runCli(['keys', 'list'], env())]);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, new RegExp(`no active key with id ${id}`));
+      assert.match(relisted.stdout, new RegExp(`^${id} cli-user all,admin \\S+ revoked$`, 'm'));
+    });
+  });
+}
+
+describe('ordergate usage errors', () => {
+  test('missing or wrong arguments exit 2 with the usage line; nothing is printed on stdout', async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      const env = { DATABASE_URL: database.url };
+      const [noName, badPermission, noId, unknown] = await Promise.all([
+        runCli(['keys', 'create'], env),
+        runCli(['keys', 'create', '--name', 'x', '--permissions', 'all,root'], env),
+        runCli(['keys', 'revoke'], env),
+        runCli(['keys', 'rotate'], env),
+      ]);
+      assert.equal(noName.code, 2);
+      assert.match(noName.stderr, /--name is required\nusage: ordergate keys create --name NAME --permissions all\[,admin\]/);
+      assert.equal(badPermission.code, 2);
+      assert.match(badPermission.stderr, /unknown permission 'root'/);
+      assert.equal(noId.code, 2);
+      assert.match(noId.stderr, /the key id is required/);
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.stderr, /unknown command: keys rotate/);
+      for (const r of [noName, badPermission, noId]) assert.equal(r.stdout, '');
+    } finally {
+      await database.drop();
+    }
+  });
+});
