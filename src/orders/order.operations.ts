@@ -1,7 +1,73 @@
 import type { Store } from '../store/store.js';
-import type { AnyOperation } from '../wire/operation.js';
+import { defineOperation, type AnyOperation } from '../wire/operation.js';
+import { IDEMPOTENCY_HEADER } from './idempotency.js';
+import { toConfirmResponse, toOrderView } from './order.mapping.js';
+import {
+  ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderIdRequest, OrderView,
+} from './order.schemas.js';
+import { openOrderWrites } from './order-writes.js';
+import { getOrder } from './order.service.js';
+import { validateConfirmation, validateCreateOrder, validateOrderId } from './order.validation.js';
 
-/** The order operations (ConfirmOrder and the operator's order routes). */
-export function orderOperations(_store: Store): AnyOperation[] {
-  return [];
+/** The order operations: the spec's ConfirmOrder and the operator's order routes. */
+export function orderOperations(store: Store): AnyOperation[] {
+  const writes = openOrderWrites(store);
+  return [
+    defineOperation({
+      name: 'ConfirmOrder',
+      tag: 'Orders',
+      summary: 'Confirm an open order with customer, delivery, bank and payment data.',
+      description:
+        'Validates every field at once (400 with one Errors entry per field). The customer is CustomerId, else the customer whose ' +
+        'ExternalId is ExternalCustomerId, else a new one; its name and address are updated. 404 unknown order, 409 cancelled or ' +
+        'confirmed with different data; the same body again answers the same 200. An Idempotency-Key header (kept 24 h) replays ' +
+        'the first answer; the same key with a different body is a 422, and 409 while the first is still running.',
+      routes: [{ method: 'POST', path: '/orders/{OrderId}/confirm' }],
+      permission: 'all',
+      request: ConfirmOrderRequest,
+      response: ConfirmOrderResponse,
+      async handle(req, call) {
+        const key = call.header(IDEMPOTENCY_HEADER)?.trim() || undefined;
+        const valid = validateConfirmation(req, call.bodyFields, key);
+        const outcome = await writes.confirm(valid, key === undefined ? undefined : { apiKeyId: call.key.id, key });
+        if (outcome.replayed) call.setHeader('Idempotent-Replayed', 'true');
+        return toConfirmResponse(outcome.answer);
+      },
+    }),
+    defineOperation({
+      name: 'CreateOrder',
+      tag: 'Operator',
+      summary: 'Create an open order (operator).',
+      description: 'OrderNumber is generated (ORD-000123) when absent; a given one must be unique (409 otherwise).',
+      routes: [{ method: 'POST', path: '/orders' }],
+      permission: 'admin',
+      request: CreateOrderRequest,
+      response: CreateOrderResponse,
+      successStatus: 201,
+      handle: (req) => {
+        validateCreateOrder(req);
+        return writes.create(req);
+      },
+    }),
+    defineOperation({
+      name: 'GetOrder',
+      tag: 'Orders',
+      summary: 'An order: status, customer and confirmation data (IBAN masked).',
+      routes: [{ method: 'GET', path: '/orders/{OrderId}' }],
+      permission: 'all',
+      request: OrderIdRequest('GetOrder'),
+      response: OrderView,
+      handle: async (req) => toOrderView(await getOrder(store, validateOrderId(req.OrderId))),
+    }),
+    defineOperation({
+      name: 'CancelOrder',
+      tag: 'Operator',
+      summary: 'Cancel an open or confirmed order (operator); cancelling again changes nothing.',
+      routes: [{ method: 'POST', path: '/orders/{OrderId}/cancel' }],
+      permission: 'admin',
+      request: OrderIdRequest('CancelOrder'),
+      response: OrderView,
+      handle: async (req) => toOrderView(await writes.cancel(validateOrderId(req.OrderId))),
+    }),
+  ];
 }

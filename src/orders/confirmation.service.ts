@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import { ValidationError, conflict, notFound } from '../errors.js';
+import type { Database } from '../store/database.js';
+import { RetryWork, type GroupCommit, type WorkContext } from './group-commit.js';
+import type { IdempotencyKeys, KeyRef } from './idempotency.js';
+import { addressOf, answerOf, canonicalJson, sha256, type ConfirmAnswer } from './order.mapping.js';
+import { orderRepository } from './order.repository.js';
+import type { ConfirmationData, ValidConfirmation } from './order.validation.js';
+
+export const CONFIRM_OPERATION = 'ConfirmOrder';
+
+/** A new customer's id: a random UUID, so it can never collide with imported or seeded ids. */
+export const newCustomerId = (): string => randomUUID();
+
+export interface ConfirmOutcome {
+  readonly answer: ConfirmAnswer;
+  /** True when an Idempotency-Key replayed an earlier answer. */
+  readonly replayed: boolean;
+}
+
+function unknownCustomer(): ValidationError {
+  return new ValidationError([{ errorCode: 'Predicate', fieldName: 'CustomerId', message: "'CustomerId' does not name an existing customer." }]);
+}
+
+/**
+ * CustomerId → that customer; else ExternalCustomerId matching an ExternalId → that customer; else a
+ * new one. Either way its name and address are written from the request.
+ */
+async function resolveCustomer(trx: Transaction<Database>, ctx: WorkContext, data: ConfirmationData, now: number): Promise<string> {
+  const address = addressOf(data);
+  let customerId = data.CustomerId;
+  if (customerId) {
+    if (!(await orderRepository.updateCustomer(trx, customerId, address))) throw unknownCustomer();
+  } else {
+    customerId = await orderRepository.upsertCustomerByExternalId(trx, newCustomerId(), data.ExternalCustomerId || null, address, now);
+  }
+  ctx.touchCustomer(customerId);
+  return customerId;
+}
+
+/** The confirmation itself: one unit of work in a group-commit transaction. */
+async function confirmInTransaction(trx: Transaction<Database>, ctx: WorkContext, c: ValidConfirmation, hash: string): Promise<ConfirmAnswer> {
+  const order = await orderRepository.find(trx, c.orderId);
+  if (!order) throw notFound(`Order ${c.orderId} does not exist`);
+  if (order.status === 'Cancelled') throw conflict(`Order ${c.orderId} is cancelled and cannot be confirmed`, 'OrderCancelled');
+  if (order.status === 'Confirmed') {
+    if (order.confirmation_hash === hash) return answerOf(order);
+    throw conflict(`Order ${c.orderId} is already confirmed with different data`, 'AlreadyConfirmed');
+  }
+  const now = Date.now();
+  const customerId = await resolveCustomer(trx, ctx, c.data, now);
+  const state = { customer_id: customerId, confirmed_at: now, confirmation: JSON.stringify(c.data), confirmation_hash: hash };
+  // Another instance confirmed it since the read: run again, and answer as the order now stands.
+  if (!(await orderRepository.markConfirmed(trx, c.orderId, state))) throw new RetryWork('order changed meanwhile');
+  return answerOf({ ...order, ...state, status: 'Confirmed' });
+}
+
+/** Confirms orders exactly once: safe retries by body, and by Idempotency-Key. */
+export class ConfirmationService {
+  constructor(private readonly commits: GroupCommit, private readonly keys: IdempotencyKeys) {}
+
+  async confirm(c: ValidConfirmation, idempotencyKey?: KeyRef): Promise<ConfirmOutcome> {
+    const bodyHash = sha256(canonicalJson(c.data));
+    if (!idempotencyKey) {
+      return { answer: await this.commits.run((trx, ctx) => confirmInTransaction(trx, ctx, c, bodyHash)), replayed: false };
+    }
+    const claim = await this.keys.claim(idempotencyKey, CONFIRM_OPERATION, sha256(`${c.orderId}\n${bodyHash}`));
+    if (claim.kind === 'replay') return { answer: claim.body as ConfirmAnswer, replayed: true };
+    try {
+      const answer = await this.commits.run(async (trx, ctx) => {
+        const a = await confirmInTransaction(trx, ctx, c, bodyHash);
+        await this.keys.complete(trx, idempotencyKey, 200, a);
+        return a;
+      });
+      return { answer, replayed: false };
+    } catch (err) {
+      // Only answers are replayed: a failed request frees its key, so that its retry runs again
+      // (if the store cannot even do that, the key's lease runs out instead).
+      await this.keys.release(idempotencyKey).catch(() => undefined);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../store/database.js';
+import { isStoreUnavailable } from '../store/store-errors.js';
+import type { Store } from '../store/store.js';
+
+/** Thrown by a unit of work that lost a race: it is rolled back to its savepoint and run again. */
+export class RetryWork extends Error {
+  constructor(reason = 'retry') {
+    super(reason);
+    this.name = 'RetryWork';
+  }
+}
+
+/** What one unit of work may tell the batch it runs in. */
+export interface WorkContext {
+  /** The customer changed: its modification stamp moves when the batch commits. */
+  touchCustomer(customerId: string): void;
+}
+
+export type Work<T> = (trx: Transaction<Database>, ctx: WorkContext) => Promise<T>;
+
+export interface GroupCommitOptions {
+  /** Most units of work in one transaction. */
+  readonly maxBatch?: number;
+  /** Transactions in flight at once (1 on SQLite: there is one writer anyway). */
+  readonly concurrency?: number;
+  /** Runs last in every transaction, with the customers its units of work changed. */
+  readonly finish?: (trx: Transaction<Database>, touchedCustomers: ReadonlySet<string>) => Promise<void>;
+}
+
+interface Pending {
+  readonly work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+const RETRIES = 3;
+// PostgreSQL deadlock and serialization failures: the transaction is lost, running it again works.
+const isConflict = (err: unknown): boolean => ['40P01', '40001'].includes(String((err as { code?: unknown } | null)?.code));
+/** Errors after which the transaction cannot go on: they fail the batch, not just one unit. */
+const isFatal = (err: unknown): boolean => isConflict(err) || isStoreUnavailable(err);
+
+/**
+ * Group commit: units of work that arrive while a transaction is being written wait and are then
+ * committed together in the next one, each inside its own savepoint, so that a failing unit is
+ * rolled back alone and leaves the others untouched. A durable commit costs a disk flush whatever
+ * its size, so this raises throughput without weakening durability: every promise settles only
+ * after its transaction has committed (or failed).
+ */
+export class GroupCommit {
+  readonly #queue: Pending[] = [];
+  readonly #maxBatch: number;
+  readonly #concurrency: number;
+  #active = 0;
+  #scheduled = false;
+
+  constructor(private readonly store: Store, private readonly options: GroupCommitOptions = {}) {
+    this.#maxBatch = options.maxBatch ?? 128;
+    this.#concurrency = options.concurrency ?? 1;
+  }
+
+  /** Runs work in the next batch transaction; resolves once that transaction has committed. */
+  run<T>(work: Work<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      this.#schedule();
+    });
+  }
+
+  // setImmediate lets the requests that arrived in the same turn of the event loop join the batch.
+  #schedule(): void {
+    if (this.#scheduled || this.#active >= this.#concurrency || this.#queue.length === 0) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      while (this.#active < this.#concurrency && this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, this.#maxBatch);
+        this.#active++;
+        void this.#commit(batch).finally(() => {
+          this.#active--;
+          this.#schedule();
+        });
+      }
+    });
+  }
+
+  async #commit(batch: Pending[]): Promise<void> {
+    let outcomes: Outcome[];
+    try {
+      outcomes = await this.#transaction(batch);
+    } catch (err) {
+      if (!isConflict(err)) return batch.forEach((p) => p.reject(err));
+      // A deadlock with another process: run each unit alone, so that none waits on its neighbours.
+      outcomes = [];
+      for (const p of batch) outcomes.push(await this.#alone(p));
+    }
+    outcomes.forEach((o, i) => (o.ok ? batch[i]!.resolve(o.value) : batch[i]!.reject(o.error)));
+  }
+
+  async #alone(p: Pending): Promise<Outcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.#transaction([p]))[0]!;
+      } catch (err) {
+        if (!isConflict(err) || attempt >= RETRIES) return { ok: false, error: err };
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      }
+    }
+  }
+
+  async #transaction(batch: Pending[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    const touched = new Set<string>();
+    try {
+      await this.store.writeTransaction(async (trx) => {
+        for (const p of batch) outcomes.push(await this.#unit(trx, p, touched));
+        await this.options.finish?.(trx, touched);
+      });
+      return outcomes;
+    } catch (err) {
+      if (isConflict(err)) throw err;
+      // Nothing was committed: units that succeeded fail with the transaction; failed ones keep their error.
+      return batch.map((_, i) => {
+        const o = outcomes[i];
+        return o && !o.ok ? o : { ok: false, error: err };
+      });
+    }
+  }
+
+  async #unit(trx: Transaction<Database>, p: Pending, touched: Set<string>): Promise<Outcome> {
+    for (let attempt = 1; ; attempt++) {
+      const mine = new Set<string>();
+      const ctx: WorkContext = { touchCustomer: (id) => void mine.add(id) };
+      await sql`savepoint og_unit`.execute(trx);
+      try {
+        const value = await p.work(trx, ctx);
+        await sql`release savepoint og_unit`.execute(trx);
+        for (const id of mine) touched.add(id);
+        return { ok: true, value };
+      } catch (err) {
+        if (isFatal(err)) throw err;
+        await sql`rollback to savepoint og_unit`.execute(trx);
+        await sql`release savepoint og_unit`.execute(trx);
+        if (!(err instanceof RetryWork) || attempt >= RETRIES) return { ok: false, error: err };
+      }
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { AppError, conflict } from '../errors.js';
+import { isUniqueViolation } from '../store/unique-violation.js';
+import { RetryWork, type GroupCommit } from './group-commit.js';
+import { idempotencyRepository, type KeyRef } from './idempotency.repository.js';
+import type { Transaction } from 'kysely';
+import type { Database } from '../store/database.js';
+
+export type { KeyRef } from './idempotency.repository.js';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** How long a key is remembered: a retry within this time replays the first answer. */
+export const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A key still "running" after this long belongs to a request that died; a retry may take it over. */
+export const RUNNING_LEASE_MS = 60_000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+export type Claim = { readonly kind: 'claimed' } | { readonly kind: 'replay'; readonly status: number; readonly body: unknown };
+
+/**
+ * Idempotency keys (per API key): the first request claims its key in a committed "running" row,
+ * so that other requests — in this process or another — see it; its answer is stored in the same
+ * transaction as its effect, so "done" and the effect are committed together or not at all.
+ */
+export class IdempotencyKeys {
+  #lastPurge = 0;
+
+  constructor(private readonly commits: GroupCommit) {}
+
+  /** Claims the key for this request, or tells how to answer instead (replay, 409, 422). */
+  claim(ref: KeyRef, operation: string, requestHash: string): Promise<Claim> {
+    this.#purgeNowAndThen();
+    return this.commits.run(async (trx) => {
+      const now = Date.now();
+      const row = await idempotencyRepository.find(trx, ref);
+      if (!row) {
+        try {
+          await idempotencyRepository.insertRunning(trx, ref, operation, requestHash, now);
+        } catch (err) {
+          if (isUniqueViolation(err)) throw new RetryWork('idempotency key claimed meanwhile');
+          throw err;
+        }
+        return { kind: 'claimed' } as const;
+      }
+      const expired = row.created_at <= now - RETENTION_MS;
+      const abandoned = row.state === 'running' && row.created_at <= now - RUNNING_LEASE_MS;
+      if (expired || abandoned) {
+        if (await idempotencyRepository.replace(trx, ref, row.created_at, operation, requestHash, now)) return { kind: 'claimed' } as const;
+        throw new RetryWork('idempotency key changed meanwhile');
+      }
+      if (row.request_hash !== requestHash || row.operation !== operation) {
+        throw new AppError('unprocessable', 'IdempotencyKeyReused', `This ${IDEMPOTENCY_HEADER} was already used with a different request`);
+      }
+      if (row.state === 'running') {
+        throw conflict(`A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry it later`, 'IdempotencyKeyInUse');
+      }
+      return { kind: 'replay', status: row.response_status ?? 200, body: JSON.parse(row.response_body ?? 'null') as unknown } as const;
+    });
+  }
+
+  /** Records the answer; call it inside the transaction that makes the request's effect. */
+  async complete(trx: Transaction<Database>, ref: KeyRef, status: number, body: unknown): Promise<void> {
+    await idempotencyRepository.complete(trx, ref, status, JSON.stringify(body));
+  }
+
+  /** Frees the key of a request that failed, so that a retry runs again instead of a replay. */
+  async release(ref: KeyRef): Promise<void> {
+    await this.commits.run((trx) => idempotencyRepository.delete(trx, ref));
+  }
+
+  #purgeNowAndThen(): void {
+    const now = Date.now();
+    if (now - this.#lastPurge < PURGE_EVERY_MS) return;
+    this.#lastPurge = now;
+    // Best effort: a failed purge only leaves expired rows for the next one.
+    this.commits.run((trx) => idempotencyRepository.deleteOlderThan(trx, now - RETENTION_MS)).catch(() => undefined);
+  }
+}

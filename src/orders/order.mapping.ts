@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { wireDate, type WireDateValue } from '../wire/serializer.js';
+import type { CustomerAddress, StoredOrder } from './order.repository.js';
+import { CONFIRMATION_TEXT_FIELDS } from './order.schemas.js';
+import type { ConfirmationData } from './order.validation.js';
+
+/** What a confirmation answers (and an Idempotency-Key replays); dates in epoch ms. */
+export interface ConfirmAnswer {
+  readonly OrderId: number;
+  readonly OrderNumber: string;
+  readonly Status: 'Confirmed';
+  readonly CustomerId: string;
+  readonly ConfirmedAt: number;
+}
+
+export const toConfirmResponse = (a: ConfirmAnswer) => ({ ...a, ConfirmedAt: wireDate(a.ConfirmedAt) as WireDateValue });
+
+export const answerOf = (order: StoredOrder): ConfirmAnswer => ({
+  OrderId: order.order_id,
+  OrderNumber: order.order_number,
+  Status: 'Confirmed',
+  CustomerId: order.customer_id ?? '',
+  ConfirmedAt: order.confirmed_at ?? 0,
+});
+
+/** JSON with object keys sorted at every level: equal data, equal text (for hashing). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** `DE89370400440532013000` → `DE89********3000`: country and check digits, then the last four. */
+export function maskIban(iban: string): string {
+  return iban.length <= 8 ? '*'.repeat(iban.length) : `${iban.slice(0, 4)}********${iban.slice(-4)}`;
+}
+
+const ADDRESS: ReadonlyArray<[keyof ConfirmationData, keyof CustomerAddress]> = [
+  ['CustomerSalutation', 'salutation'], ['CustomerFirstName', 'first_name'], ['CustomerLastName', 'last_name'],
+  ['CustomerPostalCode', 'postal_code'], ['CustomerCity', 'city'], ['CustomerCountry', 'country'], ['CustomerStreet', 'street'],
+  ['CustomerStreetNumber', 'street_number'], ['CustomerCompany', 'company'], ['CustomerCompany2', 'company2'],
+  ['AdditionToAddress', 'addition_to_address'],
+];
+
+/** The customer columns a confirmation sets: fields it carries overwrite, `""` clears, absent ones stay. */
+export function addressOf(data: ConfirmationData): CustomerAddress {
+  const out: Record<string, string | null> = {};
+  for (const [field, column] of ADDRESS) {
+    const v = data[field];
+    if (typeof v === 'string') out[column] = v === '' ? null : v;
+  }
+  return out as CustomerAddress;
+}
+
+const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+
+/** The stored confirmation as GET /orders/{OrderId} shows it: every field present, IBAN masked. */
+export function toConfirmationView(json: string | null): Record<string, unknown> | null {
+  if (json === null) return null;
+  const data = JSON.parse(json) as ConfirmationData;
+  const view: Record<string, unknown> = {};
+  for (const f of CONFIRMATION_TEXT_FIELDS) view[f] = orNull(data[f]);
+  if (typeof data.CustomerIban === 'string' && data.CustomerIban !== '') view.CustomerIban = maskIban(data.CustomerIban);
+  view.CustomerSepaMandateDate = wireDate(data.CustomerSepaMandateDate);
+  view.DeliveryDate = wireDate(data.DeliveryDate);
+  const p = data.Payment;
+  view.Payment = p
+    ? { Amount: orNull(p.Amount), Name: orNull(p.Name), Date: wireDate(p.Date), ReferenceNumber: orNull(p.ReferenceNumber),
+        FinancialAccountNumber: orNull(p.FinancialAccountNumber), Type: orNull(p.Type) }
+    : null;
+  return view;
+}
+
+export function toOrderView(order: StoredOrder) {
+  return {
+    OrderId: order.order_id,
+    OrderNumber: order.order_number,
+    Status: order.status,
+    CustomerId: order.customer_id,
+    CreatedAt: wireDate(order.created_at),
+    ConfirmedAt: wireDate(order.confirmed_at),
+    CancelledAt: wireDate(order.cancelled_at),
+    Confirmation: toConfirmationView(order.confirmation),
+  };
+}

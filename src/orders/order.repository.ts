@@ -1,0 +1,86 @@
+import type { CustomerRow, OrderRow } from '../store/database.js';
+import type { Executor } from '../store/store.js';
+
+/** An order row as the service reads it (the generated id is a plain number once stored). */
+export type StoredOrder = Omit<OrderRow, 'order_id'> & { order_id: number };
+
+/** Columns of a customer that a confirmation writes (name and address). */
+export type CustomerAddress = Partial<Pick<CustomerRow,
+  'salutation' | 'first_name' | 'last_name' | 'postal_code' | 'city' | 'country' | 'street' | 'street_number' |
+  'company' | 'company2' | 'addition_to_address'>>;
+
+export interface ConfirmedState {
+  readonly customer_id: string;
+  readonly confirmed_at: number;
+  readonly confirmation: string;
+  readonly confirmation_hash: string;
+}
+
+/** All SQL about orders, and the customer writes of a confirmation. */
+export const orderRepository = {
+  async insert(db: Executor, row: { order_number: string; note: string | null; created_at: number }): Promise<number> {
+    const res = await db
+      .insertInto('orders')
+      .values({ ...row, status: 'Open', customer_id: null })
+      .returning('order_id')
+      .executeTakeFirstOrThrow();
+    return Number(res.order_id);
+  },
+
+  async setOrderNumber(db: Executor, orderId: number, orderNumber: string): Promise<void> {
+    await db.updateTable('orders').set({ order_number: orderNumber }).where('order_id', '=', orderId).execute();
+  },
+
+  async orderNumberTaken(db: Executor, orderNumber: string): Promise<boolean> {
+    return (await db.selectFrom('orders').select('order_id').where('order_number', '=', orderNumber).executeTakeFirst()) !== undefined;
+  },
+
+  async find(db: Executor, orderId: number): Promise<StoredOrder | undefined> {
+    const row = await db.selectFrom('orders').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+    return row ? { ...row, order_id: Number(row.order_id) } : undefined;
+  },
+
+  /** Open → Confirmed; false when the order is no longer open (another confirmation won). */
+  async markConfirmed(db: Executor, orderId: number, state: ConfirmedState): Promise<boolean> {
+    const res = await db
+      .updateTable('orders')
+      .set({ status: 'Confirmed', ...state })
+      .where('order_id', '=', orderId)
+      .where('status', '=', 'Open')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  },
+
+  /** Open or Confirmed → Cancelled; false when there was nothing to change. */
+  async markCancelled(db: Executor, orderId: number, at: number): Promise<boolean> {
+    const res = await db
+      .updateTable('orders')
+      .set({ status: 'Cancelled', cancelled_at: at })
+      .where('order_id', '=', orderId)
+      .where('status', '<>', 'Cancelled')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  },
+
+  /** Writes the address of an existing customer; false when there is no such customer. */
+  async updateCustomer(db: Executor, customerId: string, address: CustomerAddress): Promise<boolean> {
+    const res = await db.updateTable('customers').set(address).where('customer_id', '=', customerId).executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  },
+
+  /**
+   * Inserts a customer, or — when one already has this ExternalId — writes its address instead.
+   * Returns the id of the customer written. One statement, so concurrent confirmations naming the
+   * same new ExternalId cannot both insert (the unique index decides, without an error).
+   */
+  async upsertCustomerByExternalId(db: Executor, newId: string, externalId: string | null, address: CustomerAddress, now: number): Promise<string> {
+    const row = await db
+      .insertInto('customers')
+      // The modification stamp is set when the transaction takes its stamp (sync-clock.ts).
+      .values({ customer_id: newId, external_id: externalId, ...address, modified_at: now, created_at: now, custom_fields_version: 0 })
+      .onConflict((oc) => oc.column('external_id').doUpdateSet(address))
+      .returning('customer_id')
+      .executeTakeFirstOrThrow();
+    return row.customer_id;
+  },
+};

@@ -1,0 +1,107 @@
+import { Worker } from 'node:worker_threads';
+import { AppError, type ErrorKind, type FieldError } from '../errors.js';
+import type { OrderWrites } from './order.service.js';
+
+/** An error as it crosses between threads (class identity does not survive structured cloning). */
+export type ThreadError =
+  | { readonly app: { kind: ErrorKind; code: string; message: string; fieldErrors: readonly FieldError[] } }
+  | { readonly other: { name: string; message: string; code?: unknown } };
+
+export type WriteOp = 'confirm' | 'create' | 'cancel';
+export interface WriteRequest { readonly id: number; readonly op: WriteOp; readonly args: unknown[] }
+export type WriteReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: ThreadError };
+
+export function toThreadError(err: unknown): ThreadError {
+  if (err instanceof AppError) return { app: { kind: err.kind, code: err.code, message: err.message, fieldErrors: [...err.fieldErrors] } };
+  const e = (err ?? {}) as { name?: unknown; message?: unknown; code?: unknown };
+  return { other: { name: String(e.name ?? 'Error'), message: String(e.message ?? err), code: e.code } };
+}
+
+export function fromThreadError(t: ThreadError): Error {
+  if ('app' in t) return new AppError(t.app.kind, t.app.code, t.app.message, t.app.fieldErrors);
+  // Keeps the driver's code, so that store outages still map to 503.
+  return Object.assign(new Error(t.other.message), { name: t.other.name, code: t.other.code });
+}
+
+const IDLE_MS = 5000;
+
+function spawn(file: string): Worker {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    // Running from source (tests): the worker compiles TypeScript through the same loader.
+    const entry = new URL('./write-thread.worker.ts', here).href;
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+    return new Worker(boot, { eval: true, workerData: { file } });
+  }
+  return new Worker(new URL('./write-thread.worker.js', here), { workerData: { file } });
+}
+
+/**
+ * The order writes of a SQLite store, run in a worker thread with a writer connection of its own.
+ * better-sqlite3 is synchronous: a durable commit waits for the disk inside the calling thread. Off
+ * the main thread, that wait no longer stalls HTTP, so requests keep arriving and forming the next
+ * group commit meanwhile. The worker starts on the first write and stops after a few idle seconds.
+ */
+export class WriteThread implements OrderWrites {
+  readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  #worker: Worker | undefined;
+  #nextId = 1;
+  #idle: NodeJS.Timeout | undefined;
+
+  constructor(private readonly file: string) {}
+
+  confirm(...args: Parameters<OrderWrites['confirm']>): ReturnType<OrderWrites['confirm']> {
+    return this.#call('confirm', args) as ReturnType<OrderWrites['confirm']>;
+  }
+
+  create(...args: Parameters<OrderWrites['create']>): ReturnType<OrderWrites['create']> {
+    return this.#call('create', args) as ReturnType<OrderWrites['create']>;
+  }
+
+  cancel(...args: Parameters<OrderWrites['cancel']>): ReturnType<OrderWrites['cancel']> {
+    return this.#call('cancel', args) as ReturnType<OrderWrites['cancel']>;
+  }
+
+  #call(op: WriteOp, args: unknown[]): Promise<unknown> {
+    const worker = this.#worker ?? this.#start();
+    const id = this.#nextId++;
+    clearTimeout(this.#idle);
+    worker.ref();
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      worker.postMessage({ id, op, args } satisfies WriteRequest);
+    });
+  }
+
+  #start(): Worker {
+    const worker = spawn(this.file);
+    this.#worker = worker;
+    worker.on('message', (reply: WriteReply) => {
+      const p = this.#pending.get(reply.id);
+      this.#pending.delete(reply.id);
+      if (reply.ok) p?.resolve(reply.value);
+      else p?.reject(fromThreadError(reply.error));
+      if (this.#pending.size === 0) this.#rest(worker);
+    });
+    const fail = (err: Error): void => {
+      if (this.#worker === worker) this.#worker = undefined;
+      for (const p of this.#pending.values()) p.reject(err);
+      this.#pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the order write thread stopped (exit code ${code})`)));
+    return worker;
+  }
+
+  // Idle: the worker must not keep the process alive, and goes away after a while.
+  #rest(worker: Worker): void {
+    worker.unref();
+    this.#idle = setTimeout(() => {
+      if (this.#pending.size > 0 || this.#worker !== worker) return;
+      this.#worker = undefined;
+      void worker.terminate();
+    }, IDLE_MS);
+    this.#idle.unref();
+  }
+}
