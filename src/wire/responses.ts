@@ -29,6 +29,10 @@ export function sendStream(reply: FastifyReply, format: WireFormat, status: numb
       if (batch.length >= 64 * 1024) {
         yield batch;
         batch = '';
+        // A socket that keeps accepting writes never pushes back, and rows that come from the store
+        // as resolved promises keep this loop in microtasks: without a macrotask turn here a big
+        // sync would hold the event loop until it ends and starve every other request.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
     yield batch + (format.jsonp ? '])' : ']');
