@@ -1,7 +1,7 @@
 import { n2 } from './lib/format.js';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { summarise } from './lib/cpuprofile.js';
 import { createDatabase, openOrderIds, seed } from './lib/database.js';
@@ -11,7 +11,7 @@ import { customerScenarios } from './scenarios/customers.js';
 import { customFieldScenarios } from './scenarios/customfields.js';
 import { orderScenarios } from './scenarios/orders.js';
 
-// Usage: node --import tsx bench/profile.ts [--scenario search-get] [--backend sqlite] [--workers 1]
+// Usage: node --import tsx bench/profile.ts [--scenario search-get] [--backend sqlite] [--root <built checkout>]
 //        node --import tsx bench/profile.ts --summarise file.cpuprofile
 // Runs one scenario against a server started with --cpu-prof and prints the top self-time functions.
 
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     backend: { type: 'string', default: 'sqlite' },
     summarise: { type: 'string' },
     top: { type: 'string', default: '30' },
+    root: { type: 'string' },
   },
 });
 
@@ -43,7 +44,7 @@ async function profile(): Promise<void> {
   try {
     await seed(db, CUSTOMERS, scenario.id === 'confirm' ? 60_000 : 0);
     const openOrders = await openOrderIds(db);
-    const server = await startService({ databaseUrl: db.url, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+    const server = await startService({ databaseUrl: db.url, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`], ...(values.root ? { root: resolve(values.root) } : {}) });
     try {
       const result = await scenario.run({ backend, server, db, customers: CUSTOMERS, openOrders });
       const l = result.load;

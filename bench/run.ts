@@ -1,10 +1,10 @@
-import { n2 } from './lib/format.js';
+import { n0, n2 } from './lib/format.js';
 import { join } from 'node:path';
 import { createDatabase, openOrderIds, seed } from './lib/database.js';
 import { load, type LoadResult } from './lib/load.js';
 import { currentLoad, describeMachine } from './lib/machine.js';
 import { startService, startYardstick, type ServerProcess } from './lib/processes.js';
-import { evaluateTargets, printSummary, readPrevious, writeBenchmarks, type RunData } from './lib/report.js';
+import { cpuPerRequest, evaluateTargets, printSummary, readPrevious, writeBenchmarks, type RunData } from './lib/report.js';
 import { BACKENDS, CUSTOMERS, QUICK, ROOT, TIMING, type Backend } from './lib/settings.js';
 import type { RowData } from './lib/targets.js';
 import { customerScenarios, searchGet } from './scenarios/customers.js';
@@ -24,7 +24,7 @@ async function yardstick(): Promise<LoadResult> {
   const server = await startYardstick();
   try {
     const result = await load({ url: server.url, requests: [{ path: '/customer/' }], servingPids: server.servingPids });
-    log(`yardstick: ${f0(result.reqPerSec)} req/s, p50 ${n2(result.p50)} ms, p99 ${n2(result.p99)} ms`);
+    log(`yardstick: ${f0(result.reqPerSec)} req/s, p50 ${n2(result.p50)} ms, p99 ${n2(result.p99)} ms, server ${n0((result.serverCores * 1e6) / result.reqPerSec)} µs CPU/req`);
     return result;
   } finally {
     await server.stop();
@@ -54,7 +54,7 @@ async function runScenario(s: Scenario, ctx: ScenarioContext): Promise<ScenarioR
 function show(key: string, row: RowData): void {
   if (row.status !== 'ok') return log(`${key}: ${row.status}${row.note ? ` (${row.note})` : ''}`);
   const e = row.extra;
-  const main = row.reqPerSec !== undefined ? `${f0(row.reqPerSec)} req/s, p50 ${n2(row.p50)} ms, p99 ${n2(row.p99)} ms, ratio ${n2(row.ratio)}` : '';
+  const main = row.reqPerSec !== undefined ? `${f0(row.reqPerSec)} req/s, p50 ${n2(row.p50)} ms, p99 ${n2(row.p99)} ms, ratio ${n2(row.ratio)}, server ${n0(cpuPerRequest(row))} µs CPU/req` : '';
   const sync = e?.customersPerSec !== undefined ? `${f0(e.customersPerSec)} customers/s, RSS +${f0(e.rssGrowthMb!)} MB, lookups during sync p99 ${n2(e.lookupP99)} ms` : '';
   log(`${key}: ${[main, sync, row.note].filter(Boolean).join('; ')}`);
 }
@@ -122,7 +122,13 @@ async function main(): Promise<void> {
     machine,
     customers: CUSTOMERS,
     seconds: TIMING.seconds,
-    yardstick: { reqPerSec: mean, p50: yard[0]!.p50, p99: yard[0]!.p99, runs: yard.map((y) => y.reqPerSec) },
+    yardstick: {
+      reqPerSec: mean,
+      p50: yard[0]!.p50,
+      p99: yard[0]!.p99,
+      runs: yard.map((y) => y.reqPerSec),
+      cpuUsPerRequest: yard.reduce((s, y) => s + (y.serverCores * 1e6) / y.reqPerSec, 0) / yard.length,
+    },
     rows: final,
     targets: evaluateTargets(final),
     seeding,

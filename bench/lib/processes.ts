@@ -101,13 +101,15 @@ export interface ServeOptions {
   /** Extra node flags, such as --cpu-prof. */
   readonly nodeArgs?: readonly string[];
   readonly env?: Record<string, string>;
+  /** Checkout whose build to run (default: this one), to compare a change against a baseline. */
+  readonly root?: string;
 }
 
 /** `node bin/ordergate.js serve` as its own process, with logging and the rate limit out of the way. */
 export async function startService(opts: ServeOptions): Promise<ServerProcess> {
   const port = await freePort();
   const workers = opts.workers ?? 1;
-  const { child, stderr } = spawnNode([...(opts.nodeArgs ?? []), join(ROOT, 'bin', 'ordergate.js'), 'serve'], {
+  const { child, stderr } = spawnNode([...(opts.nodeArgs ?? []), join(opts.root ?? ROOT, 'bin', 'ordergate.js'), 'serve'], {
     DATABASE_URL: opts.databaseUrl,
     HOST: '127.0.0.1',
     PORT: String(port),

@@ -10,7 +10,7 @@ export interface RunData {
   readonly machine: Machine;
   readonly customers: number;
   readonly seconds: number;
-  readonly yardstick: { readonly reqPerSec: number; readonly p50: number; readonly p99: number; readonly runs: readonly number[] };
+  readonly yardstick: { readonly reqPerSec: number; readonly p50: number; readonly p99: number; readonly runs: readonly number[]; readonly cpuUsPerRequest?: number };
   readonly rows: readonly RowData[];
   readonly targets: readonly TargetResult[];
   readonly seeding: Readonly<Record<string, number>>;
@@ -40,18 +40,25 @@ function extraText(r: RowData): string {
   return parts.join('; ');
 }
 
+/** Server CPU per successful request, in µs: steadier than req/s when other work shares the cores. */
+export const cpuPerRequest = (r: Pick<RowData, 'serverCores' | 'reqPerSec'>): number | undefined =>
+  r.serverCores === undefined || !r.reqPerSec ? undefined : (r.serverCores * 1e6) / r.reqPerSec;
+
 function scenarioTable(run: RunData, previous: RunData | undefined): string {
   const prev = new Map((previous?.rows ?? []).map((r) => [r.key, r]));
+  const y = run.yardstick;
   const lines = [
-    '| backend/scenario | what | req/s | p50 ms | p99 ms | ratio | server/generator cores | previous req/s | previous ratio | notes |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-    `| yardstick | bare node:http, one customer | ${n0(run.yardstick.reqPerSec)} | ${n2(run.yardstick.p50)} | ${n2(run.yardstick.p99)} | 1.00 | | ${n0(previous?.yardstick.reqPerSec)} | | runs: ${run.yardstick.runs.map(n0).join(', ')} |`,
+    '| backend/scenario | what | req/s | p50 ms | p99 ms | ratio | server CPU µs/req | server / generator cores | previous req/s | previous ratio | previous µs/req | notes |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    `| yardstick | bare node:http, one customer | ${n0(y.reqPerSec)} | ${n2(y.p50)} | ${n2(y.p99)} | 1.00 | ${n0(y.cpuUsPerRequest)} | | ${n0(previous?.yardstick.reqPerSec)} | | ${n0(previous?.yardstick.cpuUsPerRequest)} | runs: ${y.runs.map(n0).join(', ')} |`,
   ];
   for (const r of run.rows) {
     const p = prev.get(r.key);
     const cores = r.serverCores === undefined ? '' : `${n2(r.serverCores)} / ${n2(r.generatorCores)}`;
     const notes = [r.status === 'ok' ? '' : r.status, extraText(r), r.note ?? ''].filter(Boolean).join('; ');
-    lines.push(`| ${r.key} | ${r.label} | ${n0(r.reqPerSec)} | ${n2(r.p50)} | ${n2(r.p99)} | ${n2(r.ratio)} | ${cores} | ${n0(p?.reqPerSec)} | ${n2(p?.ratio)} | ${notes} |`);
+    lines.push(
+      `| ${r.key} | ${r.label} | ${n0(r.reqPerSec)} | ${n2(r.p50)} | ${n2(r.p99)} | ${n2(r.ratio)} | ${n0(cpuPerRequest(r))} | ${cores} | ${n0(p?.reqPerSec)} | ${n2(p?.ratio)} | ${n0(p && cpuPerRequest(p))} | ${notes} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -1,0 +1,80 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDatabase, openOrderIds, seed } from './lib/database.js';
+import { n0, n2 } from './lib/format.js';
+import { startService } from './lib/processes.js';
+import { CUSTOMERS, type Backend } from './lib/settings.js';
+import { customerScenarios } from './scenarios/customers.js';
+import { customFieldScenarios } from './scenarios/customfields.js';
+import { orderScenarios } from './scenarios/orders.js';
+
+// Before/after of a change: node --import tsx bench/compare.ts --a <baseline checkout> --b <changed checkout>
+//   [--scenario search-get] [--backend sqlite] [--rounds 3]
+// Both checkouts must be built (npm run build). A and B take turns on the same database, so that
+// other work on the machine falls on both alike; server CPU per request is the steadier figure.
+
+const { values } = parseArgs({
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string' },
+    scenario: { type: 'string', default: 'search-get' },
+    backend: { type: 'string', default: 'sqlite' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
+
+async function main(): Promise<void> {
+  if (!values.a || !values.b) throw new Error('give --a <checkout> and --b <checkout>');
+  const roots = { A: resolve(values.a), B: resolve(values.b) };
+  const scenario = [...customerScenarios, ...customFieldScenarios, ...orderScenarios].find((s) => s.id === values.scenario);
+  if (!scenario) throw new Error(`unknown scenario ${values.scenario}`);
+  const backend = values.backend as Backend;
+  const db = await createDatabase(backend, 'compare');
+  const rounds = Number(values.rounds);
+  // Per side and figure: server CPU µs per request for request/response scenarios; for the sync,
+  // customers/s and the p99 of id lookups while it streams.
+  const figures = { A: new Map<string, number[]>(), B: new Map<string, number[]>() };
+  const note = (side: 'A' | 'B', name: string, v: number | undefined): void => {
+    if (v === undefined || !Number.isFinite(v)) return;
+    figures[side].set(name, [...(figures[side].get(name) ?? []), v]);
+  };
+  try {
+    await seed(db, CUSTOMERS, scenario.id === 'confirm' ? 60_000 * rounds * 2 : 0);
+    const openOrders = await openOrderIds(db);
+    for (let round = 1; round <= rounds; round++) {
+      for (const side of round % 2 === 1 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
+        const server = await startService({ databaseUrl: db.url, root: roots[side] });
+        try {
+          const r = await scenario.run({ backend, server, db, customers: CUSTOMERS, openOrders });
+          if (r.status !== 'ok') throw new Error(`${side}: ${r.status} ${r.note ?? ''}`);
+          const l = r.load;
+          const parts: string[] = [];
+          if (l) {
+            const us = (l.serverCores * 1e6) / l.reqPerSec;
+            note(side, 'server CPU µs/req', us);
+            note(side, 'p99 ms', l.p99);
+            parts.push(`${n0(l.reqPerSec)} req/s, p50 ${n2(l.p50)} ms, p99 ${n2(l.p99)} ms, server ${n0(us)} µs CPU/req`);
+          }
+          for (const [k, v] of Object.entries(r.extra ?? {})) {
+            note(side, k, v);
+            parts.push(`${k} ${n2(v)}`);
+          }
+          process.stdout.write(`round ${round} ${side}: ${parts.join(', ')} ${r.note ?? ''}\n`);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  } finally {
+    await db.drop();
+  }
+  const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  process.stdout.write(`\n${scenario.id} [${backend}], medians of ${rounds} rounds:\n`);
+  for (const [name, as] of figures.A) {
+    const a = median(as);
+    const b = median(figures.B.get(name) ?? [NaN]);
+    process.stdout.write(`  ${name}: A ${n2(a)}, B ${n2(b)} (${n2(((b - a) / a) * 100)} %)\n`);
+  }
+}
+
+await main();
