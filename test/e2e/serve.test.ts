@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { assertBuilt, startServer, type ServerProcess } from '../helpers/cli.js';
+import { httpRequest, parseRawResponse } from '../helpers/raw-http.js';
+import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+
+const BOOTSTRAP_KEY = 'og_e2e_bootstrap_key_0123456789abcdefghijklmnop';
+const FIRST_KEY = /shown only this once:\n(og_[A-Za-z0-9_-]{54})\n/;
+
+/** A request whose body is only half sent: the server holds it in flight until `finish()`. */
+async function halfSentRequest(port: number, key: string): Promise<{ finish(): Promise<string>; socket: Socket }> {
+  const body = '{"Identifiers":["nobody"]}';
+  const socket = connect({ port, host: '127.0.0.1' });
+  await new Promise<void>((r) => socket.once('connect', () => r()));
+  let received = '';
+  socket.on('data', (c: Buffer) => (received += c.toString()));
+  const closed = new Promise<void>((r) => socket.once('close', () => r()));
+  socket.write(`POST /customer/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  return {
+    socket,
+    async finish() {
+      socket.write(body.slice(10));
+      await Promise.race([closed, sleep(5000)]);
+      return received;
+    },
+  };
+}
+
+const get = (server: ServerProcess, path: string, key?: string) =>
+  httpRequest(`${server.url}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+
+for (const backend of BACKENDS) {
+  describe(`ordergate serve over a real socket [${backend}]`, () => {
+    let database: TestDatabase;
+    const servers: ServerProcess[] = [];
+    const start = async (env: Record<string, string> = {}, db = database): Promise<ServerProcess> => {
+      const server = await startServer({ DATABASE_URL: db.url, ...env });
+      servers.push(server);
+      return server;
+    };
+    before(async () => {
+      assertBuilt();
+      database = await createTestDatabase(backend);
+    });
+    after(async () => {
+      for (const s of servers) await s.kill();
+      await database?.drop();
+    });
+
+    let firstKey = '';
+
+    test('first start prints one key once to stderr; GET /customer/ answers []; SIGTERM finishes the request in flight and exits 0', async () => {
+      const server = await start();
+      firstKey = (await server.waitForStderr(FIRST_KEY))[1]!;
+      await server.waitUntilReady();
+      assert.equal(server.stderr().split(firstKey).length, 2, 'printed once');
+      assert.ok(!server.stdout().includes(firstKey), 'not on stdout');
+      const res = await get(server, '/customer/', firstKey);
+      assert.equal(res.status, 200, res.body);
+      assert.equal(res.body, '[]');
+      assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal((await get(server, '/customer/')).status, 401);
+
+      const inFlight = await halfSentRequest(server.port, firstKey);
+      await sleep(150);
+      server.child.kill('SIGTERM');
+      await sleep(300);
+      let refused = false;
+      for (let i = 0; i < 20 && !refused; i++) {
+        refused = await httpRequest(`${server.url}/health/live`).then(() => false, () => true);
+        if (!refused) await sleep(50);
+      }
+      assert.ok(refused, 'no new connections once shutting down');
+      const answer = parseRawResponse(await inFlight.finish());
+      assert.equal(answer.status, 200, 'the request in flight completes');
+      assert.equal(answer.body, '[]');
+      assert.equal(answer.headers.connection, 'close', 'the connection is not kept alive while shutting down');
+      assert.equal(await server.exited, 0);
+    });
+
+    test('a second start prints no key; ORDERGATE_BOOTSTRAP_KEY is ignored once a key exists', async () => {
+      assert.ok(firstKey, 'depends on the first start');
+      const server = await start({ ORDERGATE_BOOTSTRAP_KEY: BOOTSTRAP_KEY });
+      await server.waitUntilReady();
+      assert.doesNotMatch(server.stderr(), /og_|ORDERGATE_BOOTSTRAP_KEY/);
+      assert.equal((await get(server, '/customer/', firstKey)).status, 200);
+      assert.equal((await get(server, '/customer/', BOOTSTRAP_KEY)).status, 401);
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0);
+    });
+
+    test('with ORDERGATE_BOOTSTRAP_KEY on a fresh store, that key is registered and not printed', async () => {
+      const fresh = await createTestDatabase(backend);
+      try {
+        const server = await start({ ORDERGATE_BOOTSTRAP_KEY: BOOTSTRAP_KEY }, fresh);
+        await server.waitUntilReady();
+        assert.match(server.stderr(), /registered ORDERGATE_BOOTSTRAP_KEY as the first API key \(all,admin\)/);
+        assert.ok(!server.stderr().includes(BOOTSTRAP_KEY) && !server.stdout().includes(BOOTSTRAP_KEY));
+        const res = await get(server, '/customer/', BOOTSTRAP_KEY);
+        assert.equal(res.status, 200);
+        assert.equal(res.body, '[]');
+        server.child.kill('SIGTERM');
+        assert.equal(await server.exited, 0);
+      } finally {
+        await fresh.drop();
+      }
+    });
+  });
+}
+
+describe('ordergate serve with WORKERS=2', () => {
+  let dir: string;
+  let server: ServerProcess | undefined;
+  before(() => {
+    assertBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'ordergate-e2e-'));
+  });
+  after(async () => {
+    await server?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('two worker processes answer on one port; SIGTERM stops both and exits 0', async () => {
+    server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, WORKERS: '2', LOG_LEVEL: 'info', ORDERGATE_BOOTSTRAP_KEY: BOOTSTRAP_KEY });
+    await server.waitUntilReady();
+    const pids = new Set<number>();
+    for (let i = 0; i < 40 && pids.size < 2; i++) {
+      const res = await httpRequest(`${server.url}/customer/?Identifiers=w${i}`, { headers: { authorization: `Bearer ${BOOTSTRAP_KEY}`, 'x-request-id': `workers-${i}` } });
+      assert.equal(res.status, 200);
+      await sleep(20);
+      const line = server.stdout().split('\n').find((l) => l.includes(`"reqId":"workers-${i}"`) && l.includes('request completed'));
+      if (line) pids.add((JSON.parse(line) as { pid: number }).pid);
+    }
+    assert.equal(pids.size, 2, `answered by ${[...pids].join(', ')}`);
+    assert.ok(!pids.has(server.child.pid!), 'the primary does not serve');
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
+    for (const pid of pids) assert.throws(() => process.kill(pid, 0), 'worker has exited');
+  });
+});
