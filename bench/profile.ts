@@ -26,12 +26,16 @@ const { values } = parseArgs({
 });
 
 function print(file: string): void {
-  const { total, functions, areas } = summarise(file, Number(values.top));
+  const { samples, intervalMs, functions, areas, inclusiveAreas } = summarise(file, Number(values.top));
   const pct = (s: number): string => `${(s * 100).toFixed(1).padStart(5)} %`;
-  process.stdout.write(`\n${file}\nbusy CPU in the profile: ${(total / 1000).toFixed(2)} s\n\nby package / area:\n`);
-  for (const a of areas.slice(0, 15)) process.stdout.write(`  ${pct(a.share)}  ${a.name}\n`);
-  process.stdout.write('\ntop self time:\n');
-  for (const f of functions) process.stdout.write(`  ${pct(f.share)}  ${f.name}  ${f.where}\n`);
+  const out = (line: string): void => void process.stdout.write(`${line}\n`);
+  out(`\n${file}\n${samples} busy samples (about ${intervalMs.toFixed(2)} ms apart)`);
+  out('\nself time by package / area:');
+  for (const a of areas.slice(0, 15)) out(`  ${pct(a.share)}  ${a.name}`);
+  out('\ninclusive (stack passes through it):');
+  for (const a of inclusiveAreas.slice(0, 15)) out(`  ${pct(a.share)}  ${a.name}`);
+  out('\ntop self time:');
+  for (const f of functions) out(`  ${pct(f.share)}  ${f.name}  ${f.where}`);
 }
 
 async function profile(): Promise<void> {
