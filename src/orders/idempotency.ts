@@ -47,11 +47,12 @@ export class IdempotencyKeys {
         if (await idempotencyRepository.replace(trx, ref, row.created_at, operation, requestHash, now)) return { kind: 'claimed' } as const;
         throw new RetryWork('idempotency key changed meanwhile');
       }
-      if (row.request_hash !== requestHash || row.operation !== operation) {
-        throw new AppError('unprocessable', 'IdempotencyKeyReused', `This ${IDEMPOTENCY_HEADER} was already used with a different request`);
-      }
+      // While the first request runs, its outcome is unknown: any other request with the key waits.
       if (row.state === 'running') {
         throw conflict(`A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry it later`, 'IdempotencyKeyInUse');
+      }
+      if (row.request_hash !== requestHash || row.operation !== operation) {
+        throw new AppError('unprocessable', 'IdempotencyKeyReused', `This ${IDEMPOTENCY_HEADER} was already used with a different request`);
       }
       return { kind: 'replay', status: row.response_status ?? 200, body: JSON.parse(row.response_body ?? 'null') as unknown } as const;
     });
