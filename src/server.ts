@@ -40,23 +40,38 @@ export async function runWorker(config: Config): Promise<FastifyInstance> {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => process.exit(1), 15_000);
     timer.unref();
+    let code = 0;
     try {
       await app.close();
       await store.close();
-    } finally {
-      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      code = 1;
     }
+    process.exit(code);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw err;
+  }
   return app;
 }
 
 /** `ordergate serve`: migrate once, then WORKERS processes share the port (cluster). */
 export async function serve(config: Config): Promise<void> {
   if (!cluster.isPrimary) {
-    await runWorker(config);
+    try {
+      await runWorker(config);
+    } catch (err) {
+      // The IPC channel to the primary would keep a failed worker alive: leave explicitly.
+      process.stderr.write(`ordergate: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    }
     return;
   }
   await prepareStore(config);
@@ -65,22 +80,34 @@ export async function serve(config: Config): Promise<void> {
     return;
   }
   let stopping = false;
+  const listening = new Set<number>();
   const fork = (): void => void cluster.fork();
   for (let i = 0; i < config.workers; i++) fork();
+  cluster.on('listening', (worker) => listening.add(worker.id));
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
+    if (!listening.has(worker.id)) {
+      // It failed before serving (port taken, store unreachable): a new one would fail the same way.
+      process.stderr.write(`ordergate: worker ${worker.process.pid} could not start (${signal ?? code}); stopping\n`);
+      stop('SIGTERM', 1);
+      return;
+    }
+    listening.delete(worker.id);
     process.stderr.write(`ordergate: worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
     setTimeout(fork, 500).unref();
   });
-  const stop = (signal: NodeJS.Signals): void => {
+  function stop(signal: NodeJS.Signals, code = 0): void {
+    if (stopping) return;
     stopping = true;
+    // The primary may end on its own once the last worker is gone, before the check below runs.
+    process.exitCode = code;
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
     const check = setInterval(() => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code);
     }, 100);
     setTimeout(() => process.exit(1), 20_000).unref();
     check.unref();
-  };
+  }
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,5 +141,27 @@ describe('ordergate serve with WORKERS=2', () => {
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, 0);
     for (const pid of pids) assert.throws(() => process.kill(pid, 0), 'worker has exited');
+  });
+
+  test('a port already in use stops the start with exit code 1, with one worker or several', async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+    const port = String((holder.address() as AddressInfo).port);
+    try {
+      const results = await Promise.all(
+        ['1', '2'].map(async (workers) => {
+          const s = await startServer({ DATABASE_URL: `sqlite:${join(dir, `inuse-${workers}.sqlite`)}`, WORKERS: workers, PORT: port });
+          const code = await Promise.race([s.exited, sleep(15_000).then(() => 'still running')]);
+          await s.kill();
+          return { workers, code, stderr: s.stderr() };
+        }),
+      );
+      for (const r of results) {
+        assert.equal(r.code, 1, `WORKERS=${r.workers}: ${r.stderr}`);
+        assert.match(r.stderr, /EADDRINUSE/);
+      }
+    } finally {
+      holder.close();
+    }
   });
 });

@@ -105,7 +105,7 @@ async function poll<T>(what: string, timeoutMs: number, fn: () => Promise<T | un
 
 /** Spawns `node bin/ordergate.js serve` on a free port with the given environment. */
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: cliEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
