@@ -56,7 +56,7 @@ export async function registerDocs(app: FastifyInstance, ops: readonly AnyOperat
   app.get('/json/metadata', async (req, reply) => {
     const name = String((req.query as Record<string, unknown>).op ?? '').toLowerCase();
     const m = model.operations.find((x) => x.op.name.toLowerCase() === name);
-    if (!m) throw notFound(`No operation named '${name.slice(0, 100)}'; see ${config.basePath}/metadata`);
+    if (!m) throw notFound(`No such operation; ${config.basePath}/metadata lists them all`);
     return reply.type('text/html; charset=utf-8').send(metadataOperation(model, m, pageOptions));
   });
 
@@ -66,7 +66,7 @@ export async function registerDocs(app: FastifyInstance, ops: readonly AnyOperat
       routePrefix: '/docs',
       indexPrefix: config.basePath,
       staticCSP: DOCS_CSP,
-      uiConfig: { docExpansion: 'list', displayOperationId: true, displayRequestDuration: true, tryItOutEnabled: false, deepLinking: true },
+      uiConfig: { layout: 'BaseLayout', docExpansion: 'list', displayOperationId: true, displayRequestDuration: true, tryItOutEnabled: false, deepLinking: true },
       theme: { title: 'ordergate API reference' },
     });
   });

@@ -70,7 +70,10 @@ function sampleExchange(m: OperationModel, o: MetadataPageOptions): string {
   });
   const method = route?.method ?? 'POST';
   const hasBody = method !== 'GET' && method !== 'DELETE';
-  const query = hasBody ? '' : Object.entries(request).map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(',') : String(v))}`).join('&');
+  // A query string of every optional filter would not be a request anyone sends: required ones and the first other.
+  const needed = new Set(((m.op.request as { required?: string[] }).required ?? []).map((n) => wireName(n, o.casing)));
+  const shown = Object.entries(request).filter(([k], i, all) => needed.has(k) || all.findIndex(([x]) => !needed.has(x)) === i);
+  const query = hasBody ? '' : shown.map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(',') : String(v))}`).join('&');
   const lines = [`${method} ${o.basePath}${path}${query ? '?' + query : ''} HTTP/1.1`, 'Host: localhost', 'Accept: application/json', 'Authorization: Bearer <key>'];
   if (hasBody) lines.push('Content-Type: application/json', '', sampleJson(request, o));
   const status = m.op.successStatus ?? (m.response.kind === 'void' ? 204 : 200);

@@ -78,10 +78,11 @@ export const WIRE_DATE_SCHEMA: Json = {
     '(the raw JSON text carries the backslashes; the parsed string is `/Date(…)/`), or ISO 8601 with ' +
     '`?jsconfig=DateHandler:ISO8601` or `DATE_FORMAT=iso8601`. Requests may send `\\/Date(ms)\\/`, ' +
     '`\\/Date(ms±hhmm)\\/`, `/Date(…)/`, ISO 8601 date-times (no zone means UTC) or plain `yyyy-MM-dd` dates.',
+  type: 'string',
   anyOf: [
-    { type: 'string', title: 'ServiceStack JSON date', pattern: '^\\\\?/Date\\(-?\\d+([+-]\\d{4})?\\)\\\\?/$' },
-    { type: 'string', title: 'ISO 8601 date-time', format: 'date-time' },
-    { type: 'string', title: 'ISO 8601 date', format: 'date' },
+    { title: 'ServiceStack JSON date', pattern: '^\\\\?/Date\\(-?\\d+([+-]\\d{4})?\\)\\\\?/$' },
+    { title: 'ISO 8601 date-time', format: 'date-time' },
+    { title: 'ISO 8601 date', format: 'date' },
   ],
   examples: ['/Date(1700000000000-0000)/', '2023-11-14T22:13:20.000Z', '2023-11-14'],
 };

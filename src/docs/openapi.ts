@@ -133,7 +133,10 @@ export function openApiDocument(model: ApiModel, options: OpenApiOptions): Json 
   }
   const schemas: Json = {};
   for (const t of model.types) schemas[t.name] = { title: t.name, ...conv.body(t.schema), example: sampleOf(t.schema, options) };
-  const tags = [...new Set(model.operations.map((m) => m.op.tag))].map((name) => ({ name }));
+  // Tags in table order, operator-only tags last: integrators look for the spec's operations first.
+  const operatorOnly = (tag: string) => model.operations.every((m) => m.op.tag !== tag || m.op.permission === 'admin');
+  const names = [...new Set(model.operations.map((m) => m.op.tag))];
+  const tags = [...names.filter((n) => !operatorOnly(n)), ...names.filter(operatorOnly)].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
     ...openApiComponents(options, schemas),

@@ -18,10 +18,19 @@ export interface SampleStyle {
 export const wireName = (name: string, casing: Casing): string =>
   casing === 'camel' && name ? name[0]!.toLowerCase() + name.slice(1) : name;
 
-function fallback(s: Json, style: SampleStyle, depth: number): unknown {
+// Fields whose sample is checked by the service: a value that passes makes try-it-out work.
+const NAMED_SAMPLES: [RegExp, string][] = [
+  [/e-?mail/i, 'jane@example.com'],
+  [/iban/i, 'DE89370400440532013000'],
+  [/bic$/i, 'COBADEFFXXX'],
+  [/country$/i, 'DE'],
+];
+
+function fallback(s: Json, style: SampleStyle, depth: number, name: string): unknown {
   switch (s.type) {
     case 'string':
-      return s.format === 'email' ? 'jane@example.com' : 'string';
+      if (s.format === 'email') return 'jane@example.com';
+      return NAMED_SAMPLES.find(([re]) => re.test(name))?.[1] ?? 'string';
     case 'integer':
       return typeof s.minimum === 'number' ? Math.max(s.minimum, 1) : 1;
     case 'number':
@@ -29,7 +38,7 @@ function fallback(s: Json, style: SampleStyle, depth: number): unknown {
     case 'boolean':
       return false;
     case 'array':
-      return [sampleOf(s.items as TSchema, style, depth + 1)];
+      return [sampleOf(s.items as TSchema, style, depth + 1, name)];
     case 'object':
       if (s.properties) return sampleObject(s, style, depth);
       if (s.patternProperties) return { key: sampleOf(Object.values(s.patternProperties as Json)[0] as TSchema, style, depth + 1) };
@@ -43,7 +52,7 @@ function sampleObject(s: Json, style: SampleStyle, depth: number): Record<string
   const out: Record<string, unknown> = {};
   if (depth > 4) return out;
   for (const [name, prop] of Object.entries(s.properties as Record<string, TSchema>)) {
-    out[wireName(name, style.casing)] = sampleOf(prop, style, depth + 1);
+    out[wireName(name, style.casing)] = sampleOf(prop, style, depth + 1, name);
   }
   return out;
 }
@@ -52,7 +61,7 @@ function sampleObject(s: Json, style: SampleStyle, depth: number): Record<string
  * A plausible value of a schema for documentation: the schema's own `examples`/`default` first,
  * then one made up from the type. Dates come out as the wire writes them (WCF form or ISO).
  */
-export function sampleOf(schema: TSchema, style: SampleStyle, depth = 0): unknown {
+export function sampleOf(schema: TSchema, style: SampleStyle, depth = 0, name = ''): unknown {
   const { schema: inner } = unwrapNullable(schema);
   const s = inner as Json;
   if (s[WIRE_DATE] === true) return formatWireDate(SAMPLE_DATE_MS, style.dateStyle);
@@ -61,7 +70,7 @@ export function sampleOf(schema: TSchema, style: SampleStyle, depth = 0): unknow
   if (s.default !== undefined) return s.default;
   const values = enumValues(inner);
   if (values) return values[0];
-  return fallback(s, style, depth);
+  return fallback(s, style, depth, name);
 }
 
 /** JSON text of a sample exactly as the wire writes it (`\/Date(…)\/` keeps its backslashes). */

@@ -1,0 +1,253 @@
+// Request and response DTOs written by hand, the way a ServiceStack user writes them (or keeps the
+// ones "Add ServiceStack Reference" once produced): classes with getTypeName(), getMethod() and
+// createResponse(). They are deliberately independent of the server's generators.
+import type { IReturn, IReturnVoid } from '@servicestack/client';
+
+export class Customer {
+  public CustomerId!: string;
+  public ExternalId!: string | null;
+  public Salutation!: string | null;
+  public FirstName!: string | null;
+  public LastName!: string | null;
+  public PostalCode!: string | null;
+  public City!: string | null;
+  public Country!: string | null;
+  public Street!: string | null;
+  public StreetNumber!: string | null;
+  public Company!: string | null;
+  public Company2!: string | null;
+  public AdditionToAddress!: string | null;
+  public Quarter!: string | null;
+  public constructor(init?: Partial<Customer>) { Object.assign(this, init); }
+}
+
+export class OrderPayment {
+  public Amount?: number;
+  public Name?: string;
+  public Date?: string;
+  public ReferenceNumber?: string;
+  public FinancialAccountNumber?: string;
+  public Type?: string;
+  public constructor(init?: Partial<OrderPayment>) { Object.assign(this, init); }
+}
+
+export class ConfirmOrderResponse {
+  public OrderId!: number;
+  public OrderNumber!: string;
+  public Status!: string;
+  public CustomerId!: string;
+  public ConfirmedAt!: string;
+}
+
+export class CreateOrderResponse {
+  public OrderId!: number;
+  public OrderNumber!: string;
+  public Status!: string;
+}
+
+export class Order {
+  public OrderId!: number;
+  public OrderNumber!: string;
+  public Status!: string;
+  public CustomerId!: string | null;
+  public CreatedAt!: string;
+  public ConfirmedAt!: string | null;
+  public CancelledAt!: string | null;
+  public Confirmation!: Record<string, unknown> | null;
+}
+
+export class CustomField {
+  public Number!: number;
+  public Label!: string;
+  public IsReadOnly!: boolean;
+  public FieldType!: string;
+  public Value!: unknown;
+  public AllowedValues!: string[] | null;
+  public Sort!: number;
+}
+
+export class CustomFieldDefinition {
+  public Number!: number;
+  public Label!: string;
+  public FieldType!: string;
+  public IsReadOnly!: boolean;
+  public AllowedValues!: string[] | null;
+  public Sort!: number;
+}
+
+export class CustomFieldValue {
+  public Number?: number;
+  public Value?: unknown;
+  public constructor(init?: Partial<CustomFieldValue>) { Object.assign(this, init); }
+}
+
+// @Route("/customer/", "GET,POST")
+export class SearchCustomers implements IReturn<Customer[]> {
+  public Identifiers?: string[];
+  public LastModifiedAfter?: string;
+  public Take?: number;
+  public Skip?: number;
+  public Cursor?: string;
+  public constructor(init?: Partial<SearchCustomers>) { Object.assign(this, init); }
+  public getTypeName() { return 'SearchCustomers'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<Customer>(); }
+}
+
+// @Route("/customer/{CustomerId}", "PUT")
+export class UpsertCustomer implements IReturn<Customer> {
+  public CustomerId?: string;
+  public ExternalId?: string;
+  public Salutation?: string;
+  public FirstName?: string;
+  public LastName?: string;
+  public PostalCode?: string;
+  public City?: string;
+  public Country?: string;
+  public Street?: string;
+  public StreetNumber?: string;
+  public Company?: string;
+  public Company2?: string;
+  public AdditionToAddress?: string;
+  public Quarter?: string;
+  public constructor(init?: Partial<UpsertCustomer>) { Object.assign(this, init); }
+  public getTypeName() { return 'UpsertCustomer'; }
+  public getMethod() { return 'PUT'; }
+  public createResponse() { return new Customer(); }
+}
+
+// @Route("/orders/{OrderId}/confirm", "POST")
+export class ConfirmOrder implements IReturn<ConfirmOrderResponse> {
+  public OrderId?: number;
+  public CustomerId?: string;
+  public CustomerSalutation?: string;
+  public CustomerFirstName?: string;
+  public CustomerLastName?: string;
+  public CustomerPostalCode?: string;
+  public CustomerCity?: string;
+  public CustomerCountry?: string;
+  public CustomerStreet?: string;
+  public CustomerStreetNumber?: string;
+  public CustomerCompany?: string;
+  public CustomerCompany2?: string;
+  public AdditionToAddress?: string;
+  public DeliveryAddressSalutation?: string;
+  public DeliveryAddressFirstName?: string;
+  public DeliveryAddressLastName?: string;
+  public DeliveryAddressPostalCode?: string;
+  public DeliveryAddressCity?: string;
+  public DeliveryAddressCountry?: string;
+  public DeliveryAddressStreet?: string;
+  public DeliveryAddressStreetNumber?: string;
+  public DeliveryAddressCompany?: string;
+  public AdditionToDeliveryAddress?: string;
+  public CustomerIban?: string;
+  public CustomerBic?: string;
+  public CustomerSepaMandateReference?: string;
+  public CustomerSepaMandateDate?: string;
+  public AccountHolderName?: string;
+  public CustomerEMail?: string;
+  public Note?: string;
+  public PaymentMethod?: string;
+  public ShippingMethod?: string;
+  public ExternalCustomerId?: string;
+  public DeliveryDate?: string;
+  public OrderNumber?: string;
+  public Payment?: OrderPayment;
+  public MediaCode?: string;
+  public constructor(init?: Partial<ConfirmOrder>) { Object.assign(this, init); }
+  public getTypeName() { return 'ConfirmOrder'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new ConfirmOrderResponse(); }
+}
+
+// @Route("/orders", "POST")
+export class CreateOrder implements IReturn<CreateOrderResponse> {
+  public OrderNumber?: string;
+  public Note?: string;
+  public constructor(init?: Partial<CreateOrder>) { Object.assign(this, init); }
+  public getTypeName() { return 'CreateOrder'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new CreateOrderResponse(); }
+}
+
+// @Route("/orders/{OrderId}", "GET")
+export class GetOrder implements IReturn<Order> {
+  public OrderId?: number;
+  public constructor(init?: Partial<GetOrder>) { Object.assign(this, init); }
+  public getTypeName() { return 'GetOrder'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Order(); }
+}
+
+// @Route("/orders/{OrderId}/cancel", "POST")
+export class CancelOrder implements IReturn<Order> {
+  public OrderId?: number;
+  public constructor(init?: Partial<CancelOrder>) { Object.assign(this, init); }
+  public getTypeName() { return 'CancelOrder'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new Order(); }
+}
+
+// @Route("/customer/{CustomerId}/customfields/", "GET,POST")
+// @Route("/customer/{CustomerId}/customfields/{CustomFieldNumbers}", "GET")
+export class GetCustomerCustomFields implements IReturn<CustomField[]> {
+  public CustomerId?: string;
+  public CustomFieldNumbers?: number[];
+  public constructor(init?: Partial<GetCustomerCustomFields>) { Object.assign(this, init); }
+  public getTypeName() { return 'GetCustomerCustomFields'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<CustomField>(); }
+}
+
+// @Route("/customer/{CustomerId}/customfields/{Number}", "PUT")
+export class SetCustomerCustomField implements IReturn<CustomField> {
+  public CustomerId?: string;
+  public Number?: number;
+  public Value?: unknown;
+  public constructor(init?: Partial<SetCustomerCustomField>) { Object.assign(this, init); }
+  public getTypeName() { return 'SetCustomerCustomField'; }
+  public getMethod() { return 'PUT'; }
+  public createResponse() { return new CustomField(); }
+}
+
+// @Route("/customer/{CustomerId}/customfields/", "PATCH")
+export class PatchCustomerCustomFields implements IReturn<CustomField[]> {
+  public CustomerId?: string;
+  public Values?: CustomFieldValue[];
+  public constructor(init?: Partial<PatchCustomerCustomFields>) { Object.assign(this, init); }
+  public getTypeName() { return 'PatchCustomerCustomFields'; }
+  public getMethod() { return 'PATCH'; }
+  public createResponse() { return new Array<CustomField>(); }
+}
+
+// @Route("/customfields/", "GET")
+export class GetCustomFieldDefinitions implements IReturn<CustomFieldDefinition[]> {
+  public constructor(init?: Partial<GetCustomFieldDefinitions>) { Object.assign(this, init); }
+  public getTypeName() { return 'GetCustomFieldDefinitions'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<CustomFieldDefinition>(); }
+}
+
+// @Route("/customfields/{Number}", "PUT")
+export class DefineCustomField implements IReturn<CustomFieldDefinition> {
+  public Number?: number;
+  public Label?: string;
+  public FieldType?: string;
+  public IsReadOnly?: boolean;
+  public AllowedValues?: string[] | null;
+  public Sort?: number;
+  public constructor(init?: Partial<DefineCustomField>) { Object.assign(this, init); }
+  public getTypeName() { return 'DefineCustomField'; }
+  public getMethod() { return 'PUT'; }
+  public createResponse() { return new CustomFieldDefinition(); }
+}
+
+// @Route("/customfields/{Number}", "DELETE")
+export class DeleteCustomField implements IReturnVoid {
+  public Number?: number;
+  public constructor(init?: Partial<DeleteCustomField>) { Object.assign(this, init); }
+  public getTypeName() { return 'DeleteCustomField'; }
+  public getMethod() { return 'DELETE'; }
+  public createResponse() {}
+}
