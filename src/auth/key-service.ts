@@ -1,4 +1,5 @@
 import type { ApiKeyRow } from '../store/database.js';
+import { lockTable } from '../store/dialect-sql.js';
 import type { Store } from '../store/store.js';
 import { generateKey, hashKey, keyId, parsePermissions, type Permission } from './api-keys.js';
 import { keyRepository } from './key-repository.js';
@@ -31,6 +32,8 @@ export async function createKey(store: Store, name: string, permissions: string,
  */
 export async function ensureBootstrapKey(store: Store, bootstrapKey: string | undefined): Promise<{ created: boolean; key?: string }> {
   return store.writeTransaction(async (trx) => {
+    // Instances starting together on one empty database must not each create a first key.
+    await lockTable(store.dialect, trx, 'api_keys');
     if ((await keyRepository.count(trx)) > 0) return { created: false };
     const key = bootstrapKey ?? generateKey();
     await keyRepository.insert(trx, {

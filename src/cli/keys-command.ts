@@ -13,6 +13,8 @@ export const keysCreateCommand: Command = {
   run: async (args, config) => {
     const { values } = parseArgs({ args, options: { name: { type: 'string' }, permissions: { type: 'string', default: 'all' } } });
     if (!values.name) throw new UsageError('--name is required');
+    // `keys list` prints one space-separated line per key: a name is one word.
+    if (!/^[A-Za-z0-9._@-]{1,64}$/.test(values.name)) throw new UsageError('--name takes 1 to 64 letters, digits or . _ @ -');
     const created = await withStore(config, async (store) => {
       try {
         return await createKey(store, values.name!, values.permissions!);

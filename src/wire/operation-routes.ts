@@ -147,8 +147,9 @@ export function registerOperations(app: FastifyInstance, ops: readonly AnyOperat
     for (const route of op.routes) {
       const url = toFastifyPath(route.path);
       app.route({ method: route.method, url, handler: customRoute(c, route.method, wire) });
-      // The router matches case-insensitively and ignores variable names: `/x/:A` and `/X/:B` are one path.
-      const shape = url.toLowerCase().replace(/:\w+/g, ':');
+      // The router matches case-insensitively, ignores variable names and a trailing slash:
+      // `/x/:A` and `/X/:B/` are one path.
+      const shape = url.toLowerCase().replace(/:\w+/g, ':').replace(/\/+$/, '');
       const entry = methodsByPath.get(shape) ?? { url, methods: new Set<HttpMethod>() };
       entry.methods.add(route.method);
       methodsByPath.set(shape, entry);
@@ -157,7 +158,7 @@ export function registerOperations(app: FastifyInstance, ops: readonly AnyOperat
   for (const { url, methods } of methodsByPath.values()) {
     const others = ALL_METHODS.filter((m) => !methods.has(m));
     if (others.length === 0) continue;
-    const allow = [...methods].join(', ');
+    const allow = ALL_METHODS.filter((m) => methods.has(m)).join(', ');
     app.route({
       method: others,
       url,

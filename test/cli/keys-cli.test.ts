@@ -84,21 +84,24 @@ describe('ordergate usage errors', () => {
     const database = await createTestDatabase('sqlite');
     try {
       const env = { DATABASE_URL: database.url };
-      const [noName, badPermission, noId, unknown] = await Promise.all([
+      const [noName, badName, badPermission, noId, unknown] = await Promise.all([
         runCli(['keys', 'create'], env),
+        runCli(['keys', 'create', '--name', 'two words'], env),
         runCli(['keys', 'create', '--name', 'x', '--permissions', 'all,root'], env),
         runCli(['keys', 'revoke'], env),
         runCli(['keys', 'rotate'], env),
       ]);
       assert.equal(noName.code, 2);
       assert.match(noName.stderr, /--name is required\nusage: ordergate keys create --name NAME --permissions all\[,admin\]/);
+      assert.equal(badName.code, 2);
+      assert.match(badName.stderr, /--name takes 1 to 64 letters/);
       assert.equal(badPermission.code, 2);
       assert.match(badPermission.stderr, /unknown permission 'root'/);
       assert.equal(noId.code, 2);
       assert.match(noId.stderr, /the key id is required/);
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /unknown command: keys rotate/);
-      for (const r of [noName, badPermission, noId]) assert.equal(r.stdout, '');
+      for (const r of [noName, badName, badPermission, noId]) assert.equal(r.stdout, '');
     } finally {
       await database.drop();
     }

@@ -124,6 +124,11 @@ describeEachBackend(
         const res = await t().inject({ url, headers: { 'x-request-id': 'client-req-42' } });
         assert.equal(res.headers['x-request-id'], 'client-req-42', url);
       }
+      // An implausible id (too long, spaces, quotes) is replaced rather than echoed and logged.
+      for (const given of ['x'.repeat(129), 'two words', 'a"b', '']) {
+        const res = await t().inject({ url: '/customer/?Identifiers=x', headers: { 'x-request-id': given } });
+        assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/, JSON.stringify(given));
+      }
     });
   },
   {},
