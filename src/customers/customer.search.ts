@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
@@ -41,6 +42,8 @@ async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number)
     offset = 0;
     for (const row of rows) yield toCustomer(row);
     if (rows.length < CHUNK) return;
+    // SQLite answers synchronously: give other requests a turn between chunks, however fast the consumer.
+    await setImmediate();
     const last = rows[rows.length - 1]!;
     after = { modifiedAt: Number(last.modified_at), customerId: last.customer_id };
   }
