@@ -102,9 +102,10 @@ async function materialize(result: unknown): Promise<unknown> {
 /**
  * ServiceStack's predefined routes, `/api/<Operation>` and `/json/reply/<Operation>`, any verb:
  * GET/DELETE bind the query string, other verbs the body as JSON whatever its Content-Type.
- * `<Operation>[]` runs a batch from a JSON array and answers an array.
+ * `<Operation>[]` runs a batch from a JSON array and answers an array. `/json/oneway/<Operation>`
+ * (where `JsonServiceClient.sendOneWay()` posts with `basePath = null`) runs it and answers 204.
  */
-function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOptions) {
+function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOptions, oneWay = false) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const format = negotiate(request, wire.defaults);
     let name = (request.params as { operation: string }).operation;
@@ -121,7 +122,9 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
       const sources: BindSources = viaQuery
         ? { path: {}, query, queryOverrides: true }
         : { body: form ? undefined : request.body, form: form ? (request.body as BindSources['form']) : undefined, query, queryOverrides: false };
-      return send(c, reply, format, await run(c, sources, request, reply, format, key));
+      const result = await run(c, sources, request, reply, format, key);
+      if (oneWay) return materialize(result).then(() => reply.code(204).send());
+      return send(c, reply, format, result);
     }
     if (!Array.isArray(request.body)) {
       throw new SerializationError(c.op.name, [{ errorCode: 'SerializationException', fieldName: '', message: 'A batch request body must be a JSON array' }]);
@@ -130,6 +133,7 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
     for (const item of request.body) {
       results.push(await materialize(await run(c, { body: item, queryOverrides: false }, request, reply, format, key)));
     }
+    if (oneWay) return reply.code(204).send();
     return sendValue(reply, format, 200, results, c.mayHaveDates);
   };
 }
@@ -170,4 +174,5 @@ export function registerOperations(app: FastifyInstance, ops: readonly AnyOperat
   }
   const predefined = predefinedRoute(byName, wire);
   for (const url of ['/api/:operation', '/json/reply/:operation']) app.route({ method: [...ALL_METHODS], url, handler: predefined });
+  app.route({ method: [...ALL_METHODS], url: '/json/oneway/:operation', handler: predefinedRoute(byName, wire, true) });
 }

@@ -107,6 +107,20 @@ for (const backend of BACKENDS) {
         }
       });
 
+      test(`${flavour}: sendOneWay runs every operation (204 on /json/oneway/)`, async (t) => {
+        for (const op of ops) {
+          await t.test(op.name, async () => {
+            const { init } = await SCENARIOS[op.name]!.valid(ctx);
+            const c = makeClient(flavour, server.baseUrl, server.t.keys.admin);
+            await c.client.sendOneWay(ctx.dto(op.name, init));
+            const oneWayPath = flavour === 'JsonServiceClient /json/reply' ? '/json/oneway/' : '/api/';
+            assert.equal(new URL(c.urls[0]!).pathname, oneWayPath + op.name);
+            if (oneWayPath === '/json/oneway/') assert.equal(c.lastStatus(), 204);
+            else assert.ok([200, 201, 204].includes(c.lastStatus()!));
+          });
+        }
+      });
+
       test(`${flavour}: batches with sendAll, for every operation`, async (t) => {
         for (const op of ops) {
           await t.test(op.name, async () => {

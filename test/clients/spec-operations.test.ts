@@ -5,7 +5,7 @@ import { BACKENDS } from '../helpers/test-store.js';
 import { makeClient, startServer, type RunningServer } from './client-server.js';
 import {
   CancelOrder, ConfirmOrder, CreateOrder, DefineCustomField, GetCustomerCustomFields, GetOrder, OrderPayment, SearchCustomers,
-  SetCustomerCustomField, UpsertCustomer, type CreateOrderResponse,
+  SetCustomerCustomField, UpsertCustomer, type CreateOrderResponse, type Customer,
 } from './dtos.js';
 
 type Thrown = { responseStatus: { errorCode: string; message: string; errors: { fieldName: string; errorCode: string }[] } };
@@ -139,6 +139,31 @@ for (const backend of BACKENDS) {
       const unknown = await thrown(c.client.get(new GetCustomerCustomFields({ CustomerId: 'no-such-customer' })));
       assert.equal(c.lastStatus(), 404);
       assert.equal(unknown.responseStatus.errorCode, 'NotFound');
+    });
+
+    test('sendOneWay / sendAllOneWay with basePath = null post to /json/oneway/ and the writes happen', async () => {
+      const c = makeClient('JsonServiceClient /json/reply', server.baseUrl, server.t.keys.admin);
+      await c.client.sendOneWay(new UpsertCustomer({ CustomerId: 'ow-1', City: 'Aachen' }));
+      await c.client.sendAllOneWay([new UpsertCustomer({ CustomerId: 'ow-2' }), new UpsertCustomer({ CustomerId: 'ow-3' })]);
+      assert.deepEqual(c.urls.map((u) => new URL(u).pathname), ['/json/oneway/UpsertCustomer', '/json/oneway/UpsertCustomer[]']);
+      assert.deepEqual(c.statuses, [204, 204]);
+      const found = await c.client.get(new SearchCustomers({ Identifiers: ['ow-1', 'ow-2', 'ow-3'] }));
+      assert.deepEqual(found.map((x) => x.CustomerId).sort(), ['ow-1', 'ow-2', 'ow-3']);
+      const refused = await thrown(c.client.sendOneWay(new UpsertCustomer({ CustomerId: 'ow-4', Street: 'x'.repeat(300) })));
+      assert.equal(refused.responseStatus.errorCode, 'Length');
+    });
+
+    test('custom routes through get(url) and postToUrl(), as ServiceStack code also calls them', async () => {
+      const c = admin();
+      await c.client.put(new UpsertCustomer({ CustomerId: 'url-1', FirstName: 'Url' }));
+      const rows = await c.client.get<Customer[]>('/customer/', { Identifiers: 'url-1' });
+      assert.equal(rows[0]?.FirstName, 'Url');
+      const order = await c.client.post(new CreateOrder({}));
+      const confirmed = await c.client.postToUrl(`/orders/${order.OrderId}/confirm`, new ConfirmOrder({
+        CustomerFirstName: 'A', CustomerLastName: 'B', CustomerPostalCode: '1', CustomerCity: 'C', CustomerCountry: 'DE', CustomerStreet: 'S', CustomerEMail: 'a@b.de',
+      }));
+      assert.equal(confirmed.OrderId, order.OrderId);
+      assert.equal(new URL(c.urls.at(-1)!).pathname, `/orders/${order.OrderId}/confirm`);
     });
 
     test('a DTO naming no operation → 405 NotImplementedException', async () => {
