@@ -33,8 +33,9 @@ export function csType(t: TypeRef): string {
 const quote = (s: string): string => JSON.stringify(s.replace(/\s+/g, ' '));
 
 function property(f: FieldModel, casing: Casing, isRequest: boolean): string[] {
-  // Value types become nullable where the wire may omit them (optional requests, null responses).
-  const optionalValue = VALUE_TYPES.has(f.type.kind) && (isRequest ? !f.required : f.nullable);
+  // Value types become nullable wherever the wire may omit them or send null: a non-nullable
+  // DateTime or decimal would otherwise go out as 0001-01-01 or 0 when the caller leaves it unset.
+  const optionalValue = VALUE_TYPES.has(f.type.kind) && (!f.required || f.nullable);
   const attrs: string[] = [];
   const member: string[] = [];
   if (f.description) member.push(`Description=${quote(f.description)}`);

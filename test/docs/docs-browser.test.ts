@@ -10,7 +10,7 @@ import { BACKENDS } from '../helpers/test-store.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-export const SCREENSHOT = join('artifacts', 'docs-page.png');
+const SCREENSHOT = join('artifacts', 'docs-page.png');
 
 // .ci/run installs Debian's chromium when it is missing; only where that is impossible does this skip.
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) to run the /docs browser test`;

@@ -55,6 +55,10 @@ describe('/types/csharp and /types/metadata', () => {
     // Types a response names are declared too.
     for (const m of cs.matchAll(/IReturn<(?:List<)?([A-Za-z]+)>?>/g)) assert.ok(csClass(cs, m[1]!) !== undefined, `type ${m[1]} not declared`);
     assert.match(cs, /public virtual DateTime\? LastModifiedAfter \{ get; set; \}/);
+    // Optional value types are nullable, so that an unset one is not sent as 0 or 0001-01-01.
+    assert.match(csClass(cs, 'OrderPayment')!, /public virtual decimal\? Amount \{ get; set; \}/);
+    assert.match(csClass(cs, 'OrderPayment')!, /public virtual DateTime\? Date \{ get; set; \}/);
+    assert.match(csClass(cs, 'CustomField')!, /public virtual int Number \{ get; set; \}/);
   });
 
   test('metadata JSON: every operation with its routes, verbs, request properties and required flags', async () => {
