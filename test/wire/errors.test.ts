@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AddressInfo } from 'node:net';
+import { Duplex } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import { clientErrorHandler } from '../../src/wire/framework-errors.js';
 import { Type } from '@sinclair/typebox';
 import { BACKENDS } from '../helpers/test-store.js';
 import { bearer, createTestApp, describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
@@ -157,6 +160,33 @@ describe('errors over a real socket', () => {
     const res = await rawRequest(port, `GET /customer/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     assert.equal(res.status, 431);
     assert.equal(JSON.parse(res.body).ResponseStatus.ErrorCode, 'RequestHeaderFieldsTooLarge');
+  });
+});
+
+describe('the client error handler', () => {
+  const answer = (code: string | undefined): string => {
+    const written: string[] = [];
+    const socket = new Duplex({ read() {}, write(chunk, _enc, cb) { written.push(String(chunk)); cb(); } });
+    const handler = clientErrorHandler({ casing: 'pascal', dateStyle: 'wcf' });
+    socket.on('error', () => undefined);
+    handler.call({ log: { debug() {} } as unknown as FastifyBaseLogger }, Object.assign(new Error('x'), { code }), socket);
+    assert.equal(socket.destroyed, code !== 'ECONNRESET', 'the connection is closed after the answer');
+    return written.join('');
+  };
+
+  test('answers timeouts 408, oversized headers 431, the rest 400, all in the error shape', () => {
+    for (const [code, status, errorCode] of [
+      ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'RequestTimeout'],
+      ['ERR_HTTP_HEADERS_TIMEOUT', 408, 'RequestTimeout'],
+      ['HPE_HEADER_OVERFLOW', 431, 'RequestHeaderFieldsTooLarge'],
+      ['HPE_INVALID_METHOD', 400, 'BadRequest'],
+      [undefined, 400, 'BadRequest'],
+    ] as const) {
+      const text = answer(code);
+      assert.match(text, new RegExp(`^HTTP/1.1 ${status} `), String(code));
+      assert.equal(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).ResponseStatus.ErrorCode, errorCode);
+    }
+    assert.equal(answer('ECONNRESET'), '', 'a reset connection gets nothing');
   });
 });
 

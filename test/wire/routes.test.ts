@@ -77,6 +77,9 @@ describeEachBackend('routes', (t) => {
     }
     const upserts = await t().inject({ method: 'POST', url: '/api/UpsertCustomer[]', payload: [{ CustomerId: 'route-i' }, { CustomerId: 'route-j', City: 'Gera' }] });
     assert.deepEqual(json(upserts).map((c: { CustomerId: string }) => c.CustomerId), ['route-i', 'route-j']);
+    const partial = await t().inject({ method: 'POST', url: '/api/UpsertCustomer[]', payload: [{ CustomerId: 'route-l' }, { CustomerId: 'route-m', City: { x: 1 } }, { CustomerId: 'route-n' }] });
+    assertResponseStatus(partial, 400, 'SerializationException', 'City');
+    assert.deepEqual(ids(json(await t().inject('/customer/?Identifiers=route-l,route-m,route-n'))), ['route-l'], 'items run in order; the first failure stops the batch');
     assertResponseStatus(await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', payload: { Identifiers: ['x'] } }), 400, 'SerializationException');
     assertResponseStatus(await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', payload: [{ Take: 'x' }] }), 400, 'SerializationException', 'Take');
   });
