@@ -2,14 +2,15 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDatabase, openOrderIds, seed } from './lib/database.js';
 import { n0, n2 } from './lib/format.js';
-import { startService } from './lib/processes.js';
-import { CUSTOMERS, type Backend } from './lib/settings.js';
+import { startService, type ServerProcess } from './lib/processes.js';
+import { CUSTOMERS, ROOT, type Backend } from './lib/settings.js';
 import { customerScenarios } from './scenarios/customers.js';
 import { customFieldScenarios } from './scenarios/customfields.js';
 import { orderScenarios } from './scenarios/orders.js';
 
 // Before/after of a change: node --import tsx bench/compare.ts --a <baseline checkout> --b <changed checkout>
-//   [--scenario search-get] [--backend sqlite] [--rounds 3]
+//   [--scenario search-get] [--backend sqlite] [--rounds 3] [--b-node-args=--max-semi-space-size=4]
+// --a/--b default to this checkout, so that node flags alone can be compared too.
 // Both checkouts must be built (npm run build). A and B take turns on the same database, so that
 // other work on the machine falls on both alike; server CPU per request is the steadier figure.
 
@@ -20,12 +21,19 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'search-get' },
     backend: { type: 'string', default: 'sqlite' },
     rounds: { type: 'string', default: '3' },
+    'a-node-args': { type: 'string', default: '' },
+    'b-node-args': { type: 'string', default: '' },
   },
 });
 
+async function idleRss(server: ServerProcess): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1000));
+  return Math.max(...server.rssMb());
+}
+
 async function main(): Promise<void> {
-  if (!values.a || !values.b) throw new Error('give --a <checkout> and --b <checkout>');
-  const roots = { A: resolve(values.a), B: resolve(values.b) };
+  const roots = { A: resolve(values.a ?? ROOT), B: resolve(values.b ?? ROOT) };
+  const flags = { A: values['a-node-args'].split(' ').filter(Boolean), B: values['b-node-args'].split(' ').filter(Boolean) };
   const scenario = [...customerScenarios, ...customFieldScenarios, ...orderScenarios].find((s) => s.id === values.scenario);
   if (!scenario) throw new Error(`unknown scenario ${values.scenario}`);
   const backend = values.backend as Backend;
@@ -43,7 +51,7 @@ async function main(): Promise<void> {
     const openOrders = await openOrderIds(db);
     for (let round = 1; round <= rounds; round++) {
       for (const side of round % 2 === 1 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
-        const server = await startService({ databaseUrl: db.url, root: roots[side] });
+        const server = await startService({ databaseUrl: db.url, root: roots[side], nodeArgs: flags[side] });
         try {
           const r = await scenario.run({ backend, server, db, customers: CUSTOMERS, openOrders });
           if (r.status !== 'ok') throw new Error(`${side}: ${r.status} ${r.note ?? ''}`);
@@ -59,7 +67,8 @@ async function main(): Promise<void> {
             note(side, k, v);
             parts.push(`${k} ${n2(v)}`);
           }
-          process.stdout.write(`round ${round} ${side}: ${parts.join(', ')} ${r.note ?? ''}\n`);
+          note(side, 'idle RSS after the load MB', await idleRss(server));
+          process.stdout.write(`round ${round} ${side}: ${parts.join(', ')}, RSS ${n0(figures[side].get('idle RSS after the load MB')?.at(-1))} MB ${r.note ?? ''}\n`);
         } finally {
           await server.stop();
         }

@@ -101,6 +101,19 @@ async function runBackend(backend: Backend, yardstickRps: () => number, seeding:
   return rows;
 }
 
+/** 1 → 2 workers for the search GET, with the cores the load generator took from the server. */
+function workersNote(rows: readonly RowData[]): string | undefined {
+  const one = rows.find((r) => r.key === 'sqlite/search-get');
+  const two = rows.find((r) => r.key === 'sqlite/search-get@2workers');
+  if (!one?.reqPerSec || !two?.reqPerSec) return undefined;
+  return (
+    `WORKERS: search GET on SQLite ${f0(one.reqPerSec)} req/s with 1 worker, ${f0(two.reqPerSec)} req/s with 2 ` +
+    `(×${n2(two.reqPerSec / one.reqPerSec)}). The load generator runs on the same 2 cores: it used ${n2(one.generatorCores)} ` +
+    `and ${n2(two.generatorCores)} cores, the servers ${n2(one.serverCores)} and ${n2(two.serverCores)}, so two workers cannot ` +
+    'have two whole cores here; on a machine with cores to spare (or the generator elsewhere) the second worker adds more.'
+  );
+}
+
 async function main(): Promise<void> {
   const machine = describeMachine();
   const started = performance.now();
@@ -134,10 +147,12 @@ async function main(): Promise<void> {
     seeding,
   };
   const previous = readPrevious(BENCHMARKS_FILE);
+  const scaling = workersNote(final);
+  if (scaling) log(`\n${scaling}`);
   printSummary(run, previous);
   if (!QUICK && process.env.BENCH_WRITE !== '0') {
     const busy = machine.loadAtStart > 0.5 ? `The machine was busy with other work when this run started (load average ${machine.loadAtStart.toFixed(2)}); figures are lower and noisier than on an idle machine.` : '';
-    writeBenchmarks(BENCHMARKS_FILE, run, previous, busy);
+    writeBenchmarks(BENCHMARKS_FILE, run, previous, [busy, scaling].filter(Boolean).join('\n\n'));
     log(`\nwrote ${BENCHMARKS_FILE}`);
   }
   log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
