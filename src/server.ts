@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ensureBootstrapKey } from './auth/key-service.js';
+import { serveClusterMetrics } from './ops/cluster-metrics.js';
 import type { Config } from './config.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore } from './store/open-store.js';
@@ -79,6 +80,7 @@ export async function serve(config: Config): Promise<void> {
     await runWorker(config);
     return;
   }
+  serveClusterMetrics();
   let stopping = false;
   const listening = new Set<number>();
   const fork = (): void => void cluster.fork();

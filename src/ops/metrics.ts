@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { clusterMetricsClient } from './cluster-metrics.js';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -10,7 +11,8 @@ export interface Metrics {
 /**
  * Prometheus metrics: requests by method, route and status, a latency histogram with the same
  * labels, and Node's own. The route label is the route pattern (`/customer/:CustomerId`) or
- * `unmatched`, so its values stay few whatever clients send.
+ * `unmatched`, so its values stay few whatever clients send. With WORKERS > 1, `/metrics` answers
+ * for all workers together (see cluster-metrics.ts).
  */
 export function registerMetrics(app: FastifyInstance): Metrics {
   const registry = new Registry();
@@ -33,10 +35,18 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
   });
+  const fromCluster = clusterMetricsClient(registry);
   return {
     registry,
-    async handler(_request, reply) {
+    async handler(request, reply) {
       reply.header('content-type', registry.contentType);
+      if (fromCluster) {
+        try {
+          return await fromCluster();
+        } catch (err) {
+          request.log.warn({ err }, 'cluster metrics unavailable; answering with this worker only');
+        }
+      }
       return registry.metrics();
     },
   };

@@ -129,7 +129,9 @@ describe('ordergate serve with WORKERS=2', () => {
     server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, WORKERS: '2', LOG_LEVEL: 'info', ORDERGATE_BOOTSTRAP_KEY: BOOTSTRAP_KEY });
     await server.waitUntilReady();
     const pids = new Set<number>();
+    let requests = 0;
     for (let i = 0; i < 40 && pids.size < 2; i++) {
+      requests++;
       const res = await httpRequest(`${server.url}/customer/?Identifiers=w${i}`, { headers: { authorization: `Bearer ${BOOTSTRAP_KEY}`, 'x-request-id': `workers-${i}` } });
       assert.equal(res.status, 200);
       await sleep(20);
@@ -138,6 +140,13 @@ describe('ordergate serve with WORKERS=2', () => {
     }
     assert.equal(pids.size, 2, `answered by ${[...pids].join(', ')}`);
     assert.ok(!pids.has(server.child.pid!), 'the primary does not serve');
+    // Whichever worker a scrape lands on, /metrics counts the requests of both.
+    for (let scrape = 0; scrape < 4; scrape++) {
+      const metrics = await httpRequest(`${server.url}/metrics`);
+      assert.equal(metrics.status, 200);
+      const m = /^ordergate_http_requests_total\{method="GET",route="\/customer\/",status="200"\} (\d+)$/m.exec(metrics.body);
+      assert.equal(Number(m?.[1]), requests, `scrape ${scrape}: ${m?.[0]}`);
+    }
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, 0);
     for (const pid of pids) assert.throws(() => process.kill(pid, 0), 'worker has exited');
