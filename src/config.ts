@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP, isIPv4 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { createSecureContext } from 'node:tls';
 
@@ -86,8 +87,20 @@ function trustProxy(env: Env): boolean | string | number {
   if (lower === 'true') return true;
   if (lower === 'false') return false;
   if (/^\d+$/.test(raw)) return Number(raw);
-  if (/^[0-9a-fA-F.:/, ]+$/.test(raw)) return raw;
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.every(trustedProxyEntry)) return parts.join(', ');
   throw new ConfigError('TRUST_PROXY', `expected true, false, a hop count or addresses/CIDRs, got '${raw}'`);
+}
+
+/** One entry of a TRUST_PROXY list as proxy-addr reads it: a name, an address, address/prefix or address/netmask. */
+function trustedProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', range, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIPv4(range);
 }
 
 function tls(env: Env): Config['tls'] {

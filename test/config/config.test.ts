@@ -68,6 +68,7 @@ describe('configuration', () => {
     assert.equal(loadConfig({ HOST: 'db.internal' }).host, 'db.internal');
     assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
     assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+    assert.equal(loadConfig({ TRUST_PROXY: 'loopback,fe80::/10 , 192.168.0.0/255.255.0.0,::1' }).trustProxy, 'loopback, fe80::/10, 192.168.0.0/255.255.0.0, ::1');
     assert.equal(loadConfig({ BASE_PATH: '/' }).basePath, '');
     assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).databaseUrl, 'sqlite::memory:');
     assert.equal(loadConfig({ PORT: '   ' }).port, 8080);
@@ -85,7 +86,7 @@ describe('configuration', () => {
       ['JSON_CASING', ['snake', 'kebab']],
       ['DATE_FORMAT', ['unix', 'rfc1123']],
       ['ORDERGATE_BOOTSTRAP_KEY', ['short', `${'k'.repeat(20)} ${'k'.repeat(20)}`, 'k'.repeat(201)]],
-      ['TRUST_PROXY', ['maybe', 'proxy.example.com']],
+      ['TRUST_PROXY', ['maybe', 'proxy.example.com', '10.0.0.0/33', '999.1.1.1', '::1/129', '10.0.0.1/8/1', '10.0.0.0/255.0.0', ',', 'loopback,']],
       ['RATE_LIMIT_PER_SECOND', ['-1', 'fast', '1.5']],
       ['RATE_LIMIT_BURST', ['-1', 'big']],
       ['REDIS_URL', ['localhost:6379', 'http://redis']],
