@@ -67,7 +67,7 @@ for (const backend of BACKENDS) {
       assert.equal((await get(server, '/customer/')).status, 401);
 
       const inFlight = await halfSentRequest(server.port, firstKey);
-      await sleep(150);
+      await sleep(400); // the server has accepted the connection and read the headers
       server.child.kill('SIGTERM');
       await sleep(300);
       let refused = false;
