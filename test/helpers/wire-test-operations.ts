@@ -48,6 +48,7 @@ export function wireTestOperations(_store: Store): AnyOperation[] {
         { method: 'POST', path: '/echo/{Id}' },
         { method: 'GET', path: '/echo/at/{When}' },
         { method: 'GET', path: '/echo/list/{Numbers}' },
+        { method: 'GET', path: '/echo/lower/{id}/{name}' },
       ],
       permission: 'all',
       request: EchoRequest,

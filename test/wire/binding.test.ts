@@ -24,6 +24,8 @@ describeEachBackend(
       }
       const path = await t().inject('/echo/42');
       assert.equal(json(path).Id, 42);
+      const lower = json(await t().inject('/ECHO/LOWER/7/Mixed'));
+      assert.deepEqual([lower.Id, lower.Name], [7, 'Mixed'], 'route variables {id}/{name} bind Id/Name');
     });
 
     test('sources bind in order body, path, query (fills only what is unset, except on GET), form', async () => {
