@@ -1,4 +1,93 @@
-import type { Command } from '../cli/command.js';
+import { parseArgs } from 'node:util';
+import { UsageError, type Command } from '../cli/command.js';
+import { withStore } from '../cli/with-store.js';
+import { AppError } from '../errors.js';
+import { parseJsvList } from '../wire/jsv.js';
+import { defineCustomField, deleteCustomField, listDefinitions } from './customfield.definitions.js';
+import type { CustomFieldDefinition } from './customfield.types.js';
+
+const describeDefinition = (d: CustomFieldDefinition): string =>
+  [
+    String(d.Number),
+    d.FieldType,
+    JSON.stringify(d.Label),
+    `sort ${d.Sort}`,
+    ...(d.IsReadOnly ? ['read-only'] : []),
+    ...(d.AllowedValues ? [`allowed ${d.AllowedValues.map((v) => (v.includes(',') ? JSON.stringify(v) : v)).join(',')}`] : []),
+  ].join(' ');
+
+/** Prints a refusal of the service (validation, conflict, not found) the way the API names it; exit 1. */
+async function reportingRefusals(work: () => Promise<void>): Promise<number | void> {
+  try {
+    await work();
+  } catch (err) {
+    if (!(err instanceof AppError) || err.kind === 'internal' || err.kind === 'unavailable') throw err;
+    const details = err.fieldErrors.length > 0 ? err.fieldErrors.map((f) => `  ${f.fieldName}: ${f.message} (${f.errorCode})`) : [];
+    process.stderr.write([`ordergate: ${err.message} (${err.code})`, ...details].join('\n') + '\n');
+    return 1;
+  }
+}
+
+function wholeNumber(text: string | undefined, what: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^-?\d{1,10}$/.test(text.trim())) throw new UsageError(`${what} takes a whole number`);
+  return Number(text);
+}
+
+export const customFieldsDefineCommand: Command = {
+  words: ['customfields', 'define'],
+  usage: 'customfields define <Number> --label L --type T [--read-only] [--allowed a,b] [--sort n]',
+  summary: 'create or replace a custom-field definition (types: Text, Number, Decimal, Boolean, Date, Select, MultiSelect)',
+  run: async (args, config) => {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { label: { type: 'string' }, type: { type: 'string' }, 'read-only': { type: 'boolean' }, allowed: { type: 'string' }, sort: { type: 'string' } },
+    });
+    if (positionals.length !== 1) throw new UsageError('give exactly one field number');
+    const number = wholeNumber(positionals[0], 'the field number')!;
+    const request = {
+      Number: number,
+      Label: values.label,
+      FieldType: values.type,
+      IsReadOnly: values['read-only'] ?? false,
+      AllowedValues: values.allowed === undefined ? null : parseJsvList(values.allowed),
+      Sort: wholeNumber(values.sort, '--sort'),
+    };
+    return withStore(config, (store) =>
+      reportingRefusals(async () => {
+        const { definition, created } = await defineCustomField(store, request);
+        process.stdout.write(`${created ? 'created' : 'updated'}: ${describeDefinition(definition)}\n`);
+      }),
+    );
+  },
+};
+
+export const customFieldsListCommand: Command = {
+  words: ['customfields', 'list'],
+  usage: 'customfields list',
+  summary: 'one line per definition: <Number> <FieldType> "<Label>" sort <n> [read-only] [allowed a,b]',
+  run: async (_args, config) => {
+    const defs = await withStore(config, listDefinitions);
+    for (const d of defs) process.stdout.write(`${describeDefinition(d)}\n`);
+  },
+};
+
+export const customFieldsDeleteCommand: Command = {
+  words: ['customfields', 'delete'],
+  usage: 'customfields delete <Number>',
+  summary: 'delete a custom-field definition and every value of it',
+  run: async (args, config) => {
+    if (args.length !== 1) throw new UsageError('give exactly one field number');
+    const number = wholeNumber(args[0], 'the field number')!;
+    return withStore(config, (store) =>
+      reportingRefusals(async () => {
+        await deleteCustomField(store, number);
+        process.stdout.write(`deleted custom field ${number} and its values\n`);
+      }),
+    );
+  },
+};
 
 /** CLI commands of this module. */
-export const customfieldCommands: readonly Command[] = [];
+export const customfieldCommands: readonly Command[] = [customFieldsDefineCommand, customFieldsListCommand, customFieldsDeleteCommand];

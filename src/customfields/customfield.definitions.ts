@@ -96,6 +96,7 @@ export async function defineCustomField(store: Store, req: DefineCustomFieldRequ
       }
     }
     await repo.saveDefinition(trx, toDefinitionRow(next, Date.now()));
+    await repo.bumpDefinitionsVersion(trx);
     return { definition: next, created: !old };
   });
 }
@@ -112,6 +113,7 @@ export async function deleteCustomField(store: Store, number: number): Promise<v
     const customers = await repo.customersWithValues(trx, number);
     await repo.deleteValuesOfField(trx, number);
     await repo.deleteDefinition(trx, number);
+    await repo.bumpDefinitionsVersion(trx);
     if (customers.length === 0) return;
     for (let i = 0; i < customers.length; i += CHUNK) await repo.bumpVersions(trx, customers.slice(i, i + CHUNK));
     const stamp = await nextStamp(store.dialect, trx);

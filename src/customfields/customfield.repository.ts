@@ -50,15 +50,42 @@ function fieldsQuery(db: Executor, customerId: string, numbers?: readonly number
     .orderBy('d.number');
 }
 
+/** One row of the hot read: the customer's version, the definitions' version, one stored value (or nulls). */
+export interface ValueRow {
+  version: number;
+  created_at: number;
+  defs_version: number;
+  number: number | null;
+  value: string | null;
+}
+
+function valuesQuery(db: Executor, customerId: string) {
+  return db
+    .selectFrom('customers as c')
+    .leftJoin('custom_field_values as v', 'v.customer_id', 'c.customer_id')
+    .select((eb) => [
+      'c.custom_fields_version as version',
+      'c.created_at',
+      eb.selectFrom('custom_field_meta').select('defs_version').where('id', '=', sql.lit(1)).as('defs_version'),
+      'v.number',
+      'v.value',
+    ])
+    .where('c.customer_id', '=', customerId);
+}
+
 /**
- * Reads all fields of a customer with SQL compiled once per store: the hot read path only binds
- * the customer id.
+ * The hot read: a customer's stored values and both versions, in one statement over two primary
+ * keys. Its SQL is compiled once per store; each call only binds the customer id.
  */
-export function compiledFieldReader(db: Kysely<Database>): (reader: Kysely<Database>, customerId: string) => Promise<FieldRow[]> {
+export function compiledValuesReader(db: Kysely<Database>): (reader: Executor, customerId: string) => Promise<ValueRow[]> {
   let sqlText: string | undefined;
   return async (reader, customerId) => {
-    sqlText ??= fieldsQuery(db, '').compile().sql;
-    const result = await reader.executeQuery<FieldRow>(CompiledQuery.raw(sqlText, [customerId]));
+    if (sqlText === undefined) {
+      const compiled = valuesQuery(db, customerId).compile();
+      if (compiled.parameters.length !== 1) throw new Error('the values query must bind the customer id alone');
+      sqlText = compiled.sql;
+    }
+    const result = await reader.executeQuery<ValueRow>(CompiledQuery.raw(sqlText, [customerId]));
     return result.rows;
   };
 }
@@ -71,6 +98,25 @@ export const customFieldRepository = {
 
   listDefinitions(db: Executor): Promise<CustomFieldDefRow[]> {
     return db.selectFrom('custom_field_defs').selectAll().orderBy('sort').orderBy('number').execute();
+  },
+
+  /** Every definition (by Sort, Number) and the definitions' version, read in one statement. */
+  async definitionsWithVersion(db: Executor): Promise<{ version: number; rows: CustomFieldDefRow[] }> {
+    const rows = await db
+      .selectFrom('custom_field_meta as m')
+      .leftJoin('custom_field_defs as d', (j) => j.onTrue())
+      .select(['m.defs_version', 'd.number', 'd.label', 'd.field_type', 'd.is_read_only', 'd.allowed_values', 'd.sort', 'd.updated_at'])
+      .where('m.id', '=', 1)
+      .orderBy('d.sort')
+      .orderBy('d.number')
+      .execute();
+    const defs = rows.filter((r): r is typeof r & CustomFieldDefRow => r.number !== null);
+    return { version: Number(rows[0]?.defs_version ?? 0), rows: defs };
+  },
+
+  /** Marks the definitions as changed for every process that caches them. */
+  async bumpDefinitionsVersion(db: Executor): Promise<void> {
+    await db.updateTable('custom_field_meta').set((eb) => ({ defs_version: eb('defs_version', '+', 1) })).where('id', '=', 1).execute();
   },
 
   /** The given definitions, locked against change until the transaction ends. */

@@ -4,10 +4,11 @@ import type { Store } from '../store/store.js';
 import { nextStamp } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
 import { customFieldsETag, etagOf, toCustomFields, toDefinition } from './customfield.mapping.js';
-import { compiledFieldReader, customFieldRepository as repo, type FieldRow } from './customfield.repository.js';
+import { DefinitionCache, type DefinitionSet } from './customfield.definition-cache.js';
+import { compiledValuesReader, customFieldRepository as repo, type FieldRow, type ValueRow } from './customfield.repository.js';
 import type { CustomField } from './customfield.schemas.js';
 import { MAX_NUMBERS, isDefinitionNumber, type CustomFieldDefinition } from './customfield.types.js';
-import { encodeValue, isFieldError, parseCustomFieldJson } from './customfield.values.js';
+import { decodeValue, encodeValue, isFieldError, parseCustomFieldJson } from './customfield.values.js';
 
 /** A customer's fields and the ETag of their current state. */
 export interface FieldsResult {
@@ -43,20 +44,40 @@ function toResult(customerId: string, rows: readonly FieldRow[]): FieldsResult {
   return { fields: toCustomFields(rows), etag: customFieldsETag(first.created_at, first.version) };
 }
 
+function assemble(defs: DefinitionSet, rows: readonly ValueRow[], wanted: ReadonlySet<number> | undefined): CustomField[] {
+  const values = new Map<number, string>();
+  for (const r of rows) if (r.number !== null && r.value !== null) values.set(r.number, r.value);
+  const out: CustomField[] = [];
+  for (const d of defs.ordered) {
+    if (wanted && !wanted.has(d.Number)) continue;
+    const { Number: n, Label, IsReadOnly, FieldType, AllowedValues, Sort } = d;
+    out.push({ Number: n, Label, IsReadOnly, FieldType, Value: decodeValue(FieldType, values.get(n) ?? null), AllowedValues: AllowedValues as string[] | null, Sort });
+  }
+  return out;
+}
+
 /**
- * The read side, made once per store: all fields of a customer (one precompiled indexed query) or
- * those with the given numbers. Numbers with no definition are left out; empty means all.
+ * The read side, made once per store: all fields of a customer or those with the given numbers
+ * (unknown numbers are left out; empty means all). One precompiled statement reads the values and
+ * both versions; definitions come from memory while their version is current, and a read that
+ * races a definition change falls back to one consistent join.
  */
 export function customFieldReader(store: Store): (customerId: string, numbers?: readonly number[]) => Promise<FieldsResult> {
-  const readAll = compiledFieldReader(store.db);
+  const readValues = compiledValuesReader(store.db);
+  const cache = new DefinitionCache();
   return async (customerId, numbers) => {
     const rules = new FieldRules();
     rules.notEmpty('CustomerId', customerId).maxItems('CustomFieldNumbers', numbers, MAX_NUMBERS);
     rules.throwIfAny();
-    if (!numbers || numbers.length === 0) return toResult(customerId, await readAll(store.reader, customerId));
+    const wanted = numbers && numbers.length > 0 ? new Set(numbers) : undefined;
+    const rows = await readValues(store.reader, customerId);
+    const first = rows[0];
+    if (!first) throw noCustomer(customerId);
+    const defs = await cache.at(store.reader, Number(first.defs_version));
+    if (defs) return { fields: assemble(defs, rows, wanted), etag: customFieldsETag(first.created_at, first.version) };
     // Numbers outside the definition range cannot match, and PostgreSQL would refuse them as integers.
-    const wanted = [...new Set(numbers.filter(isDefinitionNumber))];
-    return toResult(customerId, await repo.readFields(store.reader, customerId, wanted));
+    const inRange = wanted && [...wanted].filter(isDefinitionNumber);
+    return toResult(customerId, await repo.readFields(store.reader, customerId, inRange));
   };
 }
 

@@ -68,6 +68,13 @@ export interface CustomFieldValueRow {
   updated_at: number;
 }
 
+/** The single row (id 1) of custom-field bookkeeping. */
+export interface CustomFieldMetaRow {
+  id: number;
+  /** Bumped by every definition change: processes caching definitions compare it with their copy. */
+  defs_version: number;
+}
+
 export interface ApiKeyRow {
   id: string;
   name: string;
@@ -89,6 +96,7 @@ export interface Database {
   idempotency_keys: IdempotencyRow;
   custom_field_defs: CustomFieldDefRow;
   custom_field_values: CustomFieldValueRow;
+  custom_field_meta: CustomFieldMetaRow;
   api_keys: ApiKeyRow;
   sync_clock: SyncClockRow;
 }

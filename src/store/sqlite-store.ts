@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { Database } from './database.js';
+import { cachingStatements } from './sqlite-statement-cache.js';
 import type { Store } from './store.js';
 
 function open(file: string, readonly: boolean): BetterSqlite3.Database {
@@ -19,11 +20,11 @@ function open(file: string, readonly: boolean): BetterSqlite3.Database {
 export function createSqliteStore(file: string): Store {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const writerConn = open(file, false);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writerConn }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(writerConn) }) });
   // The reader is opened lazily: the file must exist (and be migrated) before it is useful.
   let readerDb: Kysely<Database> | undefined;
   const reader = (): Kysely<Database> => {
-    readerDb ??= file === ':memory:' ? db : new Kysely<Database>({ dialect: new SqliteDialect({ database: open(file, true) }) });
+    readerDb ??= file === ':memory:' ? db : new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(open(file, true)) }) });
     return readerDb;
   };
 
