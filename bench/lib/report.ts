@@ -28,7 +28,7 @@ export function readPrevious(file: string): RunData | undefined {
   return blockData<RunData>(readBlock(file, BLOCK));
 }
 
-const verdict = (t: TargetResult): string => (t.pass === undefined ? 'not measured' : t.pass ? 'pass' : 'MISS');
+const verdict = (t: TargetResult): string => (t.pass === undefined ? 'not measured' : t.pass ? 'pass' : `MISS${t.gap ? ` (${t.gap})` : ''}`);
 
 function extraText(r: RowData): string {
   const e = r.extra ?? {};
@@ -94,6 +94,8 @@ ${context}
 ## Targets
 
 ${targetTable(run, previous)}
+
+What stands in the way of each missed target, from the profiles: docs/performance.md.
 
 ## Every scenario
 

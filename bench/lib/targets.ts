@@ -21,6 +21,8 @@ export interface TargetResult {
   readonly value?: number;
   readonly display: string;
   readonly pass?: boolean;
+  /** How far a miss is from the goal, e.g. `×3.8 short` or `×2.1 over`. */
+  readonly gap?: string;
 }
 
 type Rows = ReadonlyMap<string, RowData>;
@@ -36,20 +38,24 @@ const ok = (rows: Rows, key: string): RowData | undefined => {
 function atLeast(id: string, label: string, goal: number, pick: (rows: Rows) => number | undefined, fmt: (v: number) => string) {
   return (rows: Rows): TargetResult => {
     const value = finite(pick(rows));
-    return { id, label, goal: `≥ ${fmt(goal)}`, value, display: value === undefined ? 'not measured' : fmt(value), pass: value === undefined ? undefined : value >= goal };
+    const pass = value === undefined ? undefined : value >= goal;
+    const gap = pass === false ? (value! > 0 ? `needs ×${(goal / value!).toFixed(1)}` : 'nothing measured') : undefined;
+    return { id, label, goal: `≥ ${fmt(goal)}`, value, display: value === undefined ? 'not measured' : fmt(value), pass, ...(gap ? { gap } : {}) };
   };
 }
 
 function atMost(id: string, label: string, goal: number, pick: (rows: Rows) => { value: number; where: string } | undefined, fmt: (v: number) => string) {
   return (rows: Rows): TargetResult => {
     const hit = pick(rows);
+    const pass = hit === undefined ? undefined : hit.value <= goal;
     return {
       id,
       label,
       goal: `≤ ${fmt(goal)}`,
       value: hit?.value,
       display: hit === undefined ? 'not measured' : `${fmt(hit.value)}${hit.where ? ` (${hit.where})` : ''}`,
-      pass: hit === undefined ? undefined : hit.value <= goal,
+      pass,
+      ...(pass === false ? { gap: `×${(hit!.value / goal).toFixed(1)} over` } : {}),
     };
   };
 }
