@@ -37,6 +37,8 @@ interface Pending {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 const RETRIES = 3;
+const MIN_GATHER_MS = 1;
+const MAX_GATHER_MS = 5;
 // PostgreSQL deadlock and serialization failures: the transaction is lost, running it again works.
 const isConflict = (err: unknown): boolean => ['40P01', '40001'].includes(String((err as { code?: unknown } | null)?.code));
 /** Errors after which the transaction cannot go on: they fail the batch, not just one unit. */
@@ -55,6 +57,10 @@ export class GroupCommit {
   readonly #concurrency: number;
   #active = 0;
   #scheduled = false;
+  #gather: { size: number; until: number } | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  /** Moving average of a transaction's duration, in ms. */
+  #commitMs = 0;
 
   constructor(private readonly store: Store, private readonly options: GroupCommitOptions = {}) {
     this.#maxBatch = options.maxBatch ?? 128;
@@ -69,21 +75,47 @@ export class GroupCommit {
     });
   }
 
-  // setImmediate lets the requests that arrived in the same turn of the event loop join the batch.
   #schedule(): void {
     if (this.#scheduled || this.#active >= this.#concurrency || this.#queue.length === 0) return;
+    const g = this.#gather;
+    if (g && this.#queue.length < g.size && performance.now() < g.until) {
+      this.#timer ??= setTimeout(() => {
+        this.#timer = undefined;
+        this.#gather = undefined;
+        this.#schedule();
+      }, Math.ceil(g.until - performance.now()));
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#gather = undefined;
     this.#scheduled = true;
+    // setImmediate lets the work that arrived in the same turn of the event loop join the batch.
     setImmediate(() => {
       this.#scheduled = false;
       while (this.#active < this.#concurrency && this.#queue.length > 0) {
         const batch = this.#queue.splice(0, this.#maxBatch);
+        const started = performance.now();
         this.#active++;
         void this.#commit(batch).finally(() => {
           this.#active--;
+          this.#learn(batch.length, performance.now() - started);
           this.#schedule();
         });
       }
     });
+  }
+
+  /**
+   * When commits are slow (a busy disk), the callers just answered are likely to send their next
+   * work at once: the next transaction waits a little for them (at most half a commit), so that
+   * one flush carries them all instead of alternating half-full transactions.
+   */
+  #learn(size: number, ms: number): void {
+    this.#commitMs = this.#commitMs === 0 ? ms : 0.8 * this.#commitMs + 0.2 * ms;
+    if (this.#commitMs < MIN_GATHER_MS * 2) return;
+    const wait = Math.min(this.#commitMs / 2, MAX_GATHER_MS);
+    this.#gather = { size: Math.min(this.#maxBatch, this.#queue.length + size), until: performance.now() + wait };
   }
 
   async #commit(batch: Pending[]): Promise<void> {

@@ -1,16 +1,18 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { REQUIRED_BY_RULES } from '../docs/type-model.js';
 import { Nullable, WireDate } from '../wire/schema-types.js';
 
 // Request properties are all optional in the schemas: required fields are checked by the
 // validator, so that every problem is reported at once with FluentValidation codes.
+// REQUIRED_BY_RULES shows them as required in the API description all the same.
 const opt = (description: string) => Type.Optional(Type.String({ description }));
-const req = (description: string) => Type.Optional(Type.String({ description: `${description} Required.` }));
+const req = (description: string) => Type.Optional(Type.String({ description: `${description} Required.`, [REQUIRED_BY_RULES]: true }));
 
 export const PAYMENT_TYPES = ['PayPal', 'Unknown', ''] as const;
 
 export const OrderPayment = Type.Object(
   {
-    Amount: Type.Optional(Type.Number({ description: 'Amount paid: ≥ 0, at most 2 decimals. Required.' })),
+    Amount: Type.Optional(Type.Number({ description: 'Amount paid: ≥ 0, at most 2 decimals. Required.', [REQUIRED_BY_RULES]: true })),
     Name: req('Name of the payment.'),
     Date: Type.Optional(WireDate({ description: 'Date of the payment.' })),
     ReferenceNumber: opt('The reference number for the payment.'),

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { newCustomerId } from '../../src/orders/confirmation.service.js';
 import { describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
 import { confirm, confirmation, createOrder, fieldErrors, unique } from './order-fixtures.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 async function customer(app: TestApp, id: string) {
   const res = await app.inject(`/customer/?Identifiers=${encodeURIComponent(id)}`);
@@ -87,6 +88,14 @@ describeEachBackend('ConfirmOrder customer resolution', (t) => {
     const c = await customer(t(), a.CustomerId);
     assert.equal(c.ExternalId, null);
     assert.equal(c.LastName, 'Mustermann');
+  });
+
+  test('generated ids are UUIDs version 7: unique, and ordered by creation time', () => {
+    const ids = [1_700_000_000_000, 1_700_000_000_001, 1_800_000_000_000].map((ms) => newCustomerId(ms));
+    for (const id of ids) assert.match(id, UUID);
+    assert.deepEqual([...ids].sort(), ids);
+    assert.ok(ids[0]!.startsWith('018bcfe5-6800-7'));
+    assert.notEqual(newCustomerId(1), newCustomerId(1));
   });
 
   test('optional address fields: a given value overwrites, an empty one clears, an absent one is kept', async () => {
