@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { REQUIRED_BY_RULES } from '../docs/type-model.js';
 import { Nullable } from '../wire/schema-types.js';
 import { FIELD_TYPES } from './customfield.types.js';
 
@@ -82,8 +83,8 @@ export const CustomFieldDefinitionSchema = Type.Object(
 export const DefineCustomFieldRequest = Type.Object(
   {
     Number: Type.Integer({ description: 'Number of the field (path), 1 to 2147483647.' }),
-    Label: Type.Optional(Type.String({ description: 'Label shown to users (required, ≤ 255 characters).' })),
-    FieldType: Type.Optional(Type.String({ description: `One of ${FIELD_TYPES.join(', ')} (required). Cannot change once the field has values.` })),
+    Label: Type.Optional(Type.String({ description: 'Label shown to users (required, ≤ 255 characters).', [REQUIRED_BY_RULES]: true })),
+    FieldType: Type.Optional(Type.String({ description: `One of ${FIELD_TYPES.join(', ')} (required). Cannot change once the field has values.`, [REQUIRED_BY_RULES]: true })),
     IsReadOnly: Type.Optional(Type.Boolean({ description: 'Default false.' })),
     AllowedValues: Type.Optional(
       Nullable(Type.Array(Type.String(), { description: 'Required, non-empty and without duplicates for Select and MultiSelect; null otherwise. A value in use cannot be removed.' })),

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { sampleJson, sampleOf, wireName, type SampleStyle } from './samples.js';
 import { tsType } from './typescript-dtos.js';
-import type { ApiModel, OperationModel, TypeModel, TypeRef } from './type-model.js';
+import { requiredFields, type ApiModel, type OperationModel, type TypeModel, type TypeRef } from './type-model.js';
 
 const escapeHtml = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -71,7 +71,7 @@ function sampleExchange(m: OperationModel, o: MetadataPageOptions): string {
   const method = route?.method ?? 'POST';
   const hasBody = method !== 'GET' && method !== 'DELETE';
   // A query string of every optional filter would not be a request anyone sends: required ones and the first other.
-  const needed = new Set(((m.op.request as { required?: string[] }).required ?? []).map((n) => wireName(n, o.casing)));
+  const needed = new Set([...requiredFields(m.op.request)].map((n) => wireName(n, o.casing)));
   const shown = Object.entries(request).filter(([k], i, all) => needed.has(k) || all.findIndex(([x]) => !needed.has(x)) === i);
   const query = hasBody ? '' : shown.map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(',') : String(v))}`).join('&');
   const lines = [`${method} ${o.basePath}${path}${query ? '?' + query : ''} HTTP/1.1`, 'Host: localhost', 'Accept: application/json', 'Authorization: Bearer <key>'];

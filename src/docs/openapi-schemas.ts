@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Casing } from '../wire/negotiation.js';
 import { WIRE_DATE } from '../wire/schema-types.js';
 import { wireName } from './samples.js';
-import { enumValues, unwrapNullable } from './type-model.js';
+import { enumValues, requiredFields, unwrapNullable } from './type-model.js';
 
 type Json = Record<string, unknown>;
 
@@ -56,7 +56,7 @@ export class SchemaConverter {
       const props: Json = {};
       for (const [name, prop] of Object.entries(s.properties as Record<string, TSchema>)) props[wireName(name, this.casing)] = this.convert(prop);
       out.properties = props;
-      const required = ((s.required as string[] | undefined) ?? []).map((r) => wireName(r, this.casing));
+      const required = [...requiredFields(schema)].map((r) => wireName(r, this.casing));
       if (required.length > 0) out.required = required;
     }
     if (s.patternProperties) {

@@ -3,7 +3,7 @@ import type { RouteDef } from '../wire/operation.js';
 import { openApiComponents } from './openapi-components.js';
 import { SchemaConverter } from './openapi-schemas.js';
 import { sampleOf, wireName, type SampleStyle } from './samples.js';
-import type { ApiModel, OperationModel } from './type-model.js';
+import { requiredFields, type ApiModel, type OperationModel } from './type-model.js';
 
 type Json = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ function operationId(m: OperationModel, route: RouteDef, index: number): string 
 function parameters(m: OperationModel, route: RouteDef, conv: SchemaConverter, style: SampleStyle): { params: Json[]; inPath: Set<string> } {
   const inPath = new Set<string>();
   const params: Json[] = [];
-  const required = new Set(((m.op.request as Json).required as string[] | undefined) ?? []);
+  const required = requiredFields(m.op.request);
   for (const variable of pathVariables(route.path)) {
     const found = propertyOf(m.op.request, variable);
     if (found) inPath.add(found[0]);
@@ -72,7 +72,7 @@ function parameters(m: OperationModel, route: RouteDef, conv: SchemaConverter, s
 function bodySchemaOf(request: TSchema, inPath: ReadonlySet<string>): TSchema {
   const r = request as Json;
   const props = Object.entries((r.properties ?? {}) as Record<string, TSchema>).filter(([n]) => !inPath.has(n));
-  const required = ((r.required as string[] | undefined) ?? []).filter((n) => !inPath.has(n));
+  const required = [...requiredFields(request)].filter((n) => !inPath.has(n));
   return { type: 'object', properties: Object.fromEntries(props), required } as unknown as TSchema;
 }
 

@@ -14,7 +14,7 @@ export type TypeRef =
 export interface FieldModel {
   readonly name: string;
   readonly type: TypeRef;
-  /** Listed in the schema's `required`: always sent (requests) or always present (responses). */
+  /** Required (see requiredFields): always sent (requests) or always present (responses). */
   readonly required: boolean;
   readonly nullable: boolean;
   readonly description: string | undefined;
@@ -46,6 +46,21 @@ export interface ApiModel {
 }
 
 type Json = Record<string, unknown>;
+
+/**
+ * Marks a property that the operation's validation rules require although the schema keeps it
+ * optional (so that every missing field is reported at once, with FluentValidation codes). The
+ * binder ignores it; the API description shows such a property as required.
+ */
+export const REQUIRED_BY_RULES = 'x-required';
+
+/** The properties a client must send: the schema's `required` and those marked REQUIRED_BY_RULES. */
+export function requiredFields(schema: TSchema): Set<string> {
+  const s = schema as Json;
+  const out = new Set((s.required as string[] | undefined) ?? []);
+  for (const [name, prop] of Object.entries((s.properties ?? {}) as Record<string, Json>)) if (prop[REQUIRED_BY_RULES] === true) out.add(name);
+  return out;
+}
 
 const pascal = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 
@@ -124,7 +139,7 @@ class TypeRegistry {
 
 function modelOf(name: string, schema: TSchema, registry: TypeRegistry): TypeModel {
   const s = schema as Json;
-  const required = new Set((s.required as string[] | undefined) ?? []);
+  const required = requiredFields(schema);
   const fields = Object.entries((s.properties ?? {}) as Record<string, TSchema>).map(([field, prop]) => ({
     name: field,
     type: registry.refOf(prop, `${name}${pascal(field)}`),

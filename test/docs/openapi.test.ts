@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { TSchema } from '@sinclair/typebox';
+import { requiredFields } from '../../src/docs/type-model.js';
 import { allOperations } from '../../src/operations.js';
 import type { AnyOperation } from '../../src/wire/operation.js';
 import { createTestApp, json, type TestApp } from '../helpers/test-app.js';
@@ -13,7 +14,8 @@ import { documentedType, DocumentValidator, expectedType, type Json } from './op
 
 const pathVariables = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!.toLowerCase());
 const properties = (op: AnyOperation): [string, TSchema][] => Object.entries(op.request.properties ?? {}) as [string, TSchema][];
-const required = (op: AnyOperation): Set<string> => new Set(op.request.required ?? []);
+// Required: the schema's list plus the fields its validation rules require (REQUIRED_BY_RULES).
+const required = (op: AnyOperation): Set<string> => requiredFields(op.request);
 
 describe('GET /openapi.json', () => {
   let t: TestApp;
@@ -89,6 +91,17 @@ describe('GET /openapi.json', () => {
         }
       }
     }
+  });
+
+  test("ConfirmOrder: the spec's seven required fields, and Amount and Name of a Payment, are required", () => {
+    const body = doc.paths['/orders/{OrderId}/confirm'].post.requestBody.content['application/json'].schema;
+    assert.deepEqual(
+      [...body.required].sort(),
+      ['CustomerCity', 'CustomerCountry', 'CustomerEMail', 'CustomerFirstName', 'CustomerLastName', 'CustomerPostalCode', 'CustomerStreet'],
+    );
+    assert.equal(body.properties.OrderId, undefined, 'the order id travels in the path');
+    assert.deepEqual([...doc.components.schemas.OrderPayment.required].sort(), ['Amount', 'Name']);
+    assert.doesNotMatch(JSON.stringify(doc), /x-required/);
   });
 
   test('responses: the success schema with an example that conforms to it, and the ResponseStatus error body', () => {
