@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { CustomerRow } from '../store/database.js';
 import type { Executor } from '../store/store.js';
 import type { CustomerData } from './customer.mapping.js';
@@ -16,17 +17,33 @@ export interface CustomerFilter {
   readonly through?: Position;
 }
 
-// Row-value comparisons use the (modified_at, customer_id) index as a range on both backends; the
-// equivalent OR of two comparisons rescans a whole stamp group on every chunk.
-function filtered(db: Executor, f: CustomerFilter) {
-  let q = db.selectFrom('customers').where('modified_at', '<=', f.modifiedAtMost);
-  if (f.modifiedAfter !== undefined) q = q.where('modified_at', '>', f.modifiedAfter);
+/**
+ * The search's SELECT without its columns, in sync order.
+ *
+ * Without identifiers, the stamp range and the keyset are row-value comparisons on
+ * (modified_at, customer_id): both backends read them as a range of the sync-order index (an OR of
+ * two comparisons would rescan a whole stamp group on every chunk).
+ *
+ * With identifiers, the stamp conditions are written as expressions (`modified_at + 0`) that no
+ * index matches, so that the planners cannot pick a range scan of the sync-order index (which they
+ * do without statistics, or when LastModifiedAfter looks selective): the only indexable conditions
+ * left are the two unique-index lookups, at most 2,000 rows, sorted in memory.
+ */
+export function searchQuery(db: Executor, f: CustomerFilter) {
+  const byIds = f.identifiers !== undefined && f.identifiers.length > 0;
+  const stamp = byIds ? sql`modified_at + 0` : sql.ref('modified_at');
+  const position = byIds ? sql`(modified_at + 0, customer_id || '')` : sql`(modified_at, customer_id)`;
+  let q = db.selectFrom('customers').where(sql<boolean>`${stamp} <= ${f.modifiedAtMost}`);
+  // One lower bound, the tighter of the two, so that the index range starts right at it.
   const { after, through } = f;
-  if (after) q = q.where((eb) => eb(eb.refTuple('modified_at', 'customer_id'), '>', eb.tuple(after.modifiedAt, after.customerId)));
-  if (through) q = q.where((eb) => eb(eb.refTuple('modified_at', 'customer_id'), '<=', eb.tuple(through.modifiedAt, through.customerId)));
-  if (f.identifiers && f.identifiers.length > 0) {
-    const ids = [...f.identifiers];
-    // Both backends plan this OR as two unique-index lookups (MULTI-INDEX OR / BitmapOr).
+  if (after && (f.modifiedAfter === undefined || after.modifiedAt > f.modifiedAfter)) {
+    q = q.where(sql<boolean>`${position} > (${after.modifiedAt}, ${after.customerId})`);
+  } else if (f.modifiedAfter !== undefined) {
+    q = q.where(sql<boolean>`${stamp} > ${f.modifiedAfter}`);
+  }
+  if (through) q = q.where(sql<boolean>`${position} <= (${through.modifiedAt}, ${through.customerId})`);
+  if (byIds) {
+    const ids = [...f.identifiers!];
     q = q.where((eb) => eb.or([eb('customer_id', 'in', ids), eb('external_id', 'in', ids)]));
   }
   return q.orderBy('modified_at').orderBy('customer_id');
@@ -44,7 +61,7 @@ export const customerRepository = {
 
   /** Up to `limit` customers in sync order (modified_at, customer_id), skipping `offset`. */
   search(db: Executor, f: CustomerFilter, limit?: number, offset = 0): Promise<CustomerRow[]> {
-    let q = filtered(db, f).selectAll();
+    let q = searchQuery(db, f).selectAll();
     if (limit !== undefined) q = q.limit(limit);
     if (offset > 0) q = (limit === undefined ? q.limit(Number.MAX_SAFE_INTEGER) : q).offset(offset);
     return q.execute();
@@ -52,7 +69,7 @@ export const customerRepository = {
 
   /** Positions of the rows at `offset` and after it (index-only on the sync-order index). */
   async positionsAt(db: Executor, f: CustomerFilter, offset: number, count: number): Promise<Position[]> {
-    const rows = await filtered(db, f).select(['modified_at', 'customer_id']).limit(count).offset(offset).execute();
+    const rows = await searchQuery(db, f).select(['modified_at', 'customer_id']).limit(count).offset(offset).execute();
     return rows.map((r) => ({ modifiedAt: Number(r.modified_at), customerId: r.customer_id }));
   },
 

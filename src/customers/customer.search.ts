@@ -1,4 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
+import type { CustomerRow } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
@@ -33,19 +34,25 @@ function validate(req: SearchCustomersRequest): Position | undefined {
   return after;
 }
 
-/** Rows in (filter.after, filter.through], read CHUNK at a time with a keyset: constant memory. */
+/**
+ * Rows in (filter.after, filter.through], read CHUNK at a time with a keyset: constant memory. The
+ * next chunk is already being read while the current one is sent, which hides PostgreSQL's round trip.
+ */
 async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number): AsyncGenerator<Customer> {
-  let after = filter.after;
-  let offset = skip;
+  const read = (after: Position | undefined, offset: number): Promise<CustomerRow[]> => {
+    const rows = customerRepository.search(store.reader, { ...filter, after }, CHUNK, offset);
+    rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
+    return rows;
+  };
+  let pending = read(filter.after, skip);
   for (;;) {
-    const rows = await customerRepository.search(store.reader, { ...filter, after }, CHUNK, offset);
-    offset = 0;
+    const rows = await pending;
+    const more = rows.length === CHUNK;
+    if (more) pending = read(positionOf(rows[rows.length - 1]!), 0);
     for (const row of rows) yield toCustomer(row);
-    if (rows.length < CHUNK) return;
+    if (!more) return;
     // SQLite answers synchronously: give other requests a turn between chunks, however fast the consumer.
     await setImmediate();
-    const last = rows[rows.length - 1]!;
-    after = { modifiedAt: Number(last.modified_at), customerId: last.customer_id };
   }
 }
 
