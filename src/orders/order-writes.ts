@@ -1,13 +1,7 @@
-import { sql } from 'kysely';
 import type { Store } from '../store/store.js';
+import { sqliteMainFile } from './order.repository.js';
 import { OrderWriter, type OrderWrites } from './order.service.js';
 import { WriteThread } from './write-thread.js';
-
-/** The file of a SQLite store's main database; empty for an in-memory one. */
-async function sqliteFile(store: Store): Promise<string> {
-  const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(store.db);
-  return rows.find((r) => r.name === 'main')?.file ?? '';
-}
 
 /**
  * Where the order writes run. PostgreSQL: in this thread (its driver is asynchronous). A SQLite
@@ -17,7 +11,7 @@ async function sqliteFile(store: Store): Promise<string> {
 export function openOrderWrites(store: Store): OrderWrites {
   let target: Promise<OrderWrites> | undefined;
   const get = (): Promise<OrderWrites> =>
-    (target ??= store.dialect === 'postgres' ? Promise.resolve(new OrderWriter(store)) : sqliteFile(store).then(
+    (target ??= store.dialect === 'postgres' ? Promise.resolve(new OrderWriter(store)) : sqliteMainFile(store.db).then(
       (file) => (file === '' ? new OrderWriter(store) : new WriteThread(file)),
       (err: unknown) => {
         target = undefined; // try again on the next write

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { CustomerRow, OrderRow } from '../store/database.js';
 import type { Executor } from '../store/store.js';
 
@@ -84,3 +85,9 @@ export const orderRepository = {
     return row.customer_id;
   },
 };
+
+/** The file of a SQLite store's main database; empty for an in-memory one. */
+export async function sqliteMainFile(db: Executor): Promise<string> {
+  const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
+  return rows.find((r) => r.name === 'main')?.file ?? '';
+}

@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js';
 import { nextStamp } from '../store/sync-clock.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { ConfirmationService, type ConfirmOutcome } from './confirmation.service.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, RetryWork } from './group-commit.js';
 import { IdempotencyKeys, type KeyRef } from './idempotency.js';
 import { orderRepository, type StoredOrder } from './order.repository.js';
 import type { CreateOrderRequest } from './order.schemas.js';
@@ -43,7 +43,12 @@ async function insertOrder(trx: Transaction<Database>, req: CreateOrderRequest):
   let orderNumber = generatedOrderNumber(orderId);
   // An operator may have chosen this number by hand before: then add a suffix.
   for (let n = 2; await orderRepository.orderNumberTaken(trx, orderNumber); n++) orderNumber = `${generatedOrderNumber(orderId)}-${n}`;
-  await orderRepository.setOrderNumber(trx, orderId, orderNumber);
+  try {
+    await orderRepository.setOrderNumber(trx, orderId, orderNumber);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new RetryWork('order number taken meanwhile');
+    throw err;
+  }
   return { OrderId: orderId, OrderNumber: orderNumber, Status: 'Open' };
 }
 
