@@ -1,5 +1,4 @@
 import { conflict, notFound } from '../errors.js';
-import { customerRepository } from '../customers/customer.repository.js';
 import type { Executor, Store } from '../store/store.js';
 import { nextStamp } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
@@ -10,8 +9,6 @@ import {
   FIELD_TYPES, INT32_MAX, INT32_MIN, MAX_ALLOWED_VALUES, MAX_LABEL_LENGTH, isDefinitionNumber, isSelectType,
   type CustomFieldDefinition, type FieldType,
 } from './customfield.types.js';
-
-const CHUNK = 1000;
 
 function between(rules: FieldRules, field: string, value: number | undefined, min: number, max: number): void {
   if (value !== undefined && (value < min || value > max)) {
@@ -110,13 +107,12 @@ export async function deleteCustomField(store: Store, number: number): Promise<v
   await store.writeTransaction(async (trx) => {
     const row = await repo.findDefinitionForUpdate(trx, store.dialect, number);
     if (!row) throw notFound(`Custom field ${number} is not defined`);
-    const customers = await repo.customersWithValues(trx, number);
+    if (await repo.hasValues(trx, number)) {
+      const stamp = await nextStamp(store.dialect, trx);
+      await repo.bumpCustomersWithValues(trx, number, stamp);
+    }
     await repo.deleteValuesOfField(trx, number);
     await repo.deleteDefinition(trx, number);
     await repo.bumpDefinitionsVersion(trx);
-    if (customers.length === 0) return;
-    for (let i = 0; i < customers.length; i += CHUNK) await repo.bumpVersions(trx, customers.slice(i, i + CHUNK));
-    const stamp = await nextStamp(store.dialect, trx);
-    for (let i = 0; i < customers.length; i += CHUNK) await customerRepository.touch(trx, customers.slice(i, i + CHUNK), stamp);
   });
 }

@@ -155,9 +155,17 @@ export const customFieldRepository = {
     return rows.map((r) => r.value);
   },
 
-  async customersWithValues(db: Executor, number: number): Promise<string[]> {
-    const rows = await db.selectFrom('custom_field_values').select('customer_id').where('number', '=', number).execute();
-    return rows.map((r) => r.customer_id);
+  /**
+   * Gives every customer with a value of the field a new custom-field version and modification
+   * stamp. One set-based statement (rather than customerRepository.touch with listed ids): a field
+   * may have values for millions of customers, and this needs no memory for them.
+   */
+  async bumpCustomersWithValues(db: Executor, number: number, stamp: number): Promise<void> {
+    await db
+      .updateTable('customers')
+      .set((eb) => ({ custom_fields_version: eb('custom_fields_version', '+', 1), modified_at: stamp }))
+      .where('customer_id', 'in', (eb) => eb.selectFrom('custom_field_values').select('customer_id').where('number', '=', number))
+      .execute();
   },
 
   async deleteValuesOfField(db: Executor, number: number): Promise<void> {

@@ -117,5 +117,9 @@ describeEachBackend('GetCustomerCustomFields (reads)', (t) => {
     assert.deepEqual(json(await t().inject('/customer/r-1/customfields/777777')), []);
     const res = await t().inject({ method: 'DELETE', url: '/customer/r-1/customfields/' });
     assert.equal(res.statusCode, 405);
+    assert.equal(res.headers.allow, 'GET, POST, PATCH');
+    const one = await t().inject({ method: 'DELETE', url: '/customer/r-1/customfields/1' });
+    assert.equal(one.statusCode, 405);
+    assert.equal(one.headers.allow, 'GET, PUT', 'the numbers route and the one-field write share a path');
   });
 });
