@@ -40,6 +40,9 @@ for (const backend of BACKENDS) {
       for (const op of ops) {
         assert.ok(SCENARIOS[op.name], `add a client scenario for ${op.name} to test/clients/scenarios.ts`);
         assert.equal(typeof HAND_WRITTEN[op.name], 'function', `add a DTO class ${op.name} to test/clients/dtos.ts`);
+        // Class fields are own properties (ES2022 class fields): the DTO must declare every request property.
+        const declared = Object.keys(ctx.dto(op.name)).sort();
+        assert.deepEqual(declared, Object.keys(op.request.properties ?? {}).sort(), `${op.name}: test/clients/dtos.ts is out of date`);
         if (!hasProperties(op)) continue;
         assert.ok(SCENARIOS[op.name]!.invalid, `${op.name} takes input: its scenario needs an invalid request`);
       }
