@@ -78,9 +78,9 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
 
