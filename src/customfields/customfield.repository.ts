@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { CustomFieldDefRow, Database } from '../store/database.js';
-import { lockRows } from '../store/dialect-sql.js';
+import { jsonPairsAgg, lockRows } from '../store/dialect-sql.js';
 import type { Dialect, Executor } from '../store/store.js';
 
 /** One row of a customer's fields read: the customer's version, then one defined field (or nulls when none is). */
@@ -50,43 +50,45 @@ function fieldsQuery(db: Executor, customerId: string, numbers?: readonly number
     .orderBy('d.number');
 }
 
-/** One row of the hot read: the customer's version, the definitions' version, one stored value (or nulls). */
-export interface ValueRow {
+/** The hot read's one row: the customer's version, the definitions' version, and its stored values. */
+export interface ValuesRow {
   version: number;
   created_at: number;
   defs_version: number;
-  number: number | null;
-  value: string | null;
+  /** `[[number, value], …]`: JSON text (SQLite) or parsed (PostgreSQL); null or `[]` when none. */
+  vals: string | unknown[] | null;
 }
 
-function valuesQuery(db: Executor, customerId: string) {
+function valuesQuery(db: Executor, dialect: Dialect, customerId: string) {
   return db
     .selectFrom('customers as c')
-    .leftJoin('custom_field_values as v', 'v.customer_id', 'c.customer_id')
     .select((eb) => [
       'c.custom_fields_version as version',
       'c.created_at',
       eb.selectFrom('custom_field_meta').select('defs_version').where('id', '=', sql.lit(1)).as('defs_version'),
-      'v.number',
-      'v.value',
+      eb
+        .selectFrom('custom_field_values as v')
+        .select(jsonPairsAgg(dialect, 'v.number', 'v.value').as('vals'))
+        .whereRef('v.customer_id', '=', 'c.customer_id')
+        .as('vals'),
     ])
     .where('c.customer_id', '=', customerId);
 }
 
 /**
- * The hot read: a customer's stored values and both versions, in one statement over two primary
- * keys. Its SQL is compiled once per store; each call only binds the customer id.
+ * The hot read: a customer's stored values (aggregated into one JSON array) and both versions, in
+ * one statement over primary keys. Its SQL is compiled once per store; each call binds the id.
  */
-export function compiledValuesReader(db: Kysely<Database>): (reader: Executor, customerId: string) => Promise<ValueRow[]> {
+export function compiledValuesReader(db: Kysely<Database>, dialect: Dialect): (reader: Executor, customerId: string) => Promise<ValuesRow | undefined> {
   let sqlText: string | undefined;
   return async (reader, customerId) => {
     if (sqlText === undefined) {
-      const compiled = valuesQuery(db, customerId).compile();
+      const compiled = valuesQuery(db, dialect, customerId).compile();
       if (compiled.parameters.length !== 1) throw new Error('the values query must bind the customer id alone');
       sqlText = compiled.sql;
     }
-    const result = await reader.executeQuery<ValueRow>(CompiledQuery.raw(sqlText, [customerId]));
-    return result.rows;
+    const result = await reader.executeQuery<ValuesRow>(CompiledQuery.raw(sqlText, [customerId]));
+    return result.rows[0];
   };
 }
 

@@ -5,10 +5,10 @@ import { nextStamp } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
 import { customFieldsETag, etagOf, toCustomFields, toDefinition } from './customfield.mapping.js';
 import { DefinitionCache, type DefinitionSet } from './customfield.definition-cache.js';
-import { compiledValuesReader, customFieldRepository as repo, type FieldRow, type ValueRow } from './customfield.repository.js';
+import { compiledValuesReader, customFieldRepository as repo, type FieldRow, type ValuesRow } from './customfield.repository.js';
 import type { CustomField } from './customfield.schemas.js';
 import { MAX_NUMBERS, isDefinitionNumber, type CustomFieldDefinition } from './customfield.types.js';
-import { decodeValue, encodeValue, isFieldError, parseCustomFieldJson } from './customfield.values.js';
+import { encodeValue, isFieldError, parseCustomFieldJson, toWireValue } from './customfield.values.js';
 
 /** A customer's fields and the ETag of their current state. */
 export interface FieldsResult {
@@ -44,14 +44,20 @@ function toResult(customerId: string, rows: readonly FieldRow[]): FieldsResult {
   return { fields: toCustomFields(rows), etag: customFieldsETag(first.created_at, first.version) };
 }
 
-function assemble(defs: DefinitionSet, rows: readonly ValueRow[], wanted: ReadonlySet<number> | undefined): CustomField[] {
-  const values = new Map<number, string>();
-  for (const r of rows) if (r.number !== null && r.value !== null) values.set(r.number, r.value);
+/** Stored values by number, from the hot read's aggregate. */
+function valuesOf(vals: ValuesRow['vals']): Map<number, unknown> {
+  const pairs = (typeof vals === 'string' ? JSON.parse(vals) : (vals ?? [])) as Array<[number, unknown]>;
+  return new Map(pairs);
+}
+
+function assemble(defs: DefinitionSet, vals: ValuesRow['vals'], wanted: ReadonlySet<number> | undefined): CustomField[] {
+  const values = valuesOf(vals);
   const out: CustomField[] = [];
   for (const d of defs.ordered) {
     if (wanted && !wanted.has(d.Number)) continue;
     const { Number: n, Label, IsReadOnly, FieldType, AllowedValues, Sort } = d;
-    out.push({ Number: n, Label, IsReadOnly, FieldType, Value: decodeValue(FieldType, values.get(n) ?? null), AllowedValues: AllowedValues as string[] | null, Sort });
+    const v = values.get(n);
+    out.push({ Number: n, Label, IsReadOnly, FieldType, Value: v === undefined ? null : toWireValue(FieldType, v), AllowedValues: AllowedValues as string[] | null, Sort });
   }
   return out;
 }
@@ -63,18 +69,17 @@ function assemble(defs: DefinitionSet, rows: readonly ValueRow[], wanted: Readon
  * races a definition change falls back to one consistent join.
  */
 export function customFieldReader(store: Store): (customerId: string, numbers?: readonly number[]) => Promise<FieldsResult> {
-  const readValues = compiledValuesReader(store.db);
+  const readValues = compiledValuesReader(store.db, store.dialect);
   const cache = new DefinitionCache();
   return async (customerId, numbers) => {
     const rules = new FieldRules();
     rules.notEmpty('CustomerId', customerId).maxItems('CustomFieldNumbers', numbers, MAX_NUMBERS);
     rules.throwIfAny();
     const wanted = numbers && numbers.length > 0 ? new Set(numbers) : undefined;
-    const rows = await readValues(store.reader, customerId);
-    const first = rows[0];
-    if (!first) throw noCustomer(customerId);
-    const defs = await cache.at(store.reader, Number(first.defs_version));
-    if (defs) return { fields: assemble(defs, rows, wanted), etag: customFieldsETag(first.created_at, first.version) };
+    const row = await readValues(store.reader, customerId);
+    if (!row) throw noCustomer(customerId);
+    const defs = await cache.at(store.reader, Number(row.defs_version));
+    if (defs) return { fields: assemble(defs, row.vals, wanted), etag: customFieldsETag(row.created_at, row.version) };
     // Numbers outside the definition range cannot match, and PostgreSQL would refuse them as integers.
     const inRange = wanted && [...wanted].filter(isDefinitionNumber);
     return toResult(customerId, await repo.readFields(store.reader, customerId, inRange));

@@ -121,9 +121,10 @@ export function parseCustomFieldJson(def: CustomFieldDefinition, value: unknown,
 /** Stored form of a value: JSON text (dates as epoch ms). */
 export const encodeValue = (value: CustomFieldValue): string => JSON.stringify(value);
 
-/** Stored JSON text → the response value: dates become wire dates, everything else stays as stored. */
+/** A stored value → the response value: dates become wire dates, everything else stays as stored. */
+export const toWireValue = (fieldType: string, v: unknown): unknown => (fieldType === 'Date' && typeof v === 'number' ? wireDate(v) : v);
+
+/** Stored JSON text → the response value. */
 export function decodeValue(fieldType: string, stored: string | null): unknown {
-  if (stored === null) return null;
-  const v: unknown = JSON.parse(stored);
-  return fieldType === 'Date' && typeof v === 'number' ? wireDate(v) : v;
+  return stored === null ? null : toWireValue(fieldType, JSON.parse(stored));
 }

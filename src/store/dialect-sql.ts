@@ -25,3 +25,16 @@ export async function lockTable(dialect: Dialect, trx: Transaction<Database>, ta
   if (dialect === 'sqlite') return;
   await sql`lock table ${sql.table(table)} in share row exclusive mode`.execute(trx);
 }
+
+/**
+ * Aggregates rows into one JSON array of `[key, value]` pairs, `value` being a column that holds
+ * JSON text: json_group_array on SQLite (JSON text, `[]` over no rows), json_agg on PostgreSQL
+ * (parsed by the driver, null over no rows).
+ */
+export function jsonPairsAgg(dialect: Dialect, keyColumn: string, jsonColumn: string): RawBuilder<string | unknown[] | null> {
+  const key = sql.ref(keyColumn);
+  const value = sql.ref(jsonColumn);
+  return dialect === 'sqlite'
+    ? sql`json_group_array(json_array(${key}, json(${value})))`
+    : sql`json_agg(json_build_array(${key}, ${value}::json))`;
+}
