@@ -28,7 +28,7 @@ function render(data: ScaleData, previous: ScaleData | undefined): string {
   const rows = data.sizes.map((s) => {
     const p = prev.get(s.size);
     return (
-      `| ${n0(s.size)} | ${n0(s.seedRate)} | ${n0(s.fileMb)} | ${n0(s.lookup.reqPerSec)} | ${n2(s.lookup.p50)} / ${n2(s.lookup.p99)} | ` +
+      `| ${n0(s.size)} | ${n0(s.seedRate)} | ${n0(s.fileMb)} | ${n0(s.lookup.reqPerSec)} | ${n2(s.lookup.p50)} / ${n2(s.lookup.p99)} | ${n0(s.lookup.cpuUsPerRequest)} | ` +
       `${n2(s.lookupDuringSync.p50)} / ${n2(s.lookupDuringSync.p99)} | ${n0(s.sync.customersPerSec)}${s.sync.complete ? '' : ` (first ${n0(s.sync.customers)})`} | ${n0(s.sync.rssGrowthMb)} | ` +
       `${p ? `${n2(p.lookup.p99)} ms, ${n0(p.sync.customersPerSec)}/s` : '–'} |`
     );
@@ -40,10 +40,11 @@ function render(data: ScaleData, previous: ScaleData | undefined): string {
 Run on ${data.date.slice(0, 16).replace('T', ' ')} UTC; load average ${n2(data.loadAtStart)} at the start, ${n2(data.loadAtEnd)} at the end.
 One SQLite database grown through the sizes with \`seed\`; at each size a fresh server process, id
 lookups at 10 connections (10,000 distinct ids over the whole table), one whole-table sync (capped
-at 20 s above 10^6) and id lookups at 2 connections while syncs stream.
+at 20 s above 10^6) and id lookups at 2 connections while syncs stream. Flat lookup cost shows best
+in the server CPU per lookup: latency and req/s also move with other work on the machine.
 
-| customers | seed customers/s | file MB | lookups req/s | lookup p50 / p99 ms | lookup during sync p50 / p99 ms | sync customers/s | sync RSS growth MB | previous (lookup p99, sync) |
-| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+| customers | seed customers/s | file MB | lookups req/s | lookup p50 / p99 ms | server CPU µs/lookup | lookup during sync p50 / p99 ms | sync customers/s | sync RSS growth MB | previous (lookup p99, sync) |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
 ${rows.join('\n')}
 
 ${

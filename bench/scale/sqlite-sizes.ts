@@ -13,7 +13,8 @@ export interface SizeResult {
   readonly seedRate: number;
   readonly seedSeconds: number;
   readonly fileMb: number;
-  readonly lookup: Pick<LoadResult, 'reqPerSec' | 'p50' | 'p99'>;
+  /** cpuUsPerRequest: server CPU per lookup, the figure least moved by other work on the machine. */
+  readonly lookup: Pick<LoadResult, 'reqPerSec' | 'p50' | 'p99'> & { readonly cpuUsPerRequest?: number };
   readonly sync: { readonly customersPerSec: number; readonly customers: number; readonly complete: boolean; readonly rssGrowthMb: number };
   readonly lookupDuringSync: Pick<LoadResult, 'reqPerSec' | 'p50' | 'p99'>;
 }
@@ -54,7 +55,7 @@ export async function measureSizes(db: BenchDatabase, sizes: readonly number[], 
     const server = await startService({ databaseUrl: db.url });
     try {
       const lookup = await lookups(server, size, 10, TIMING.seconds, TIMING.warmupSeconds);
-      log(`  id lookups: ${Math.round(lookup.reqPerSec)} req/s, p50 ${n2(lookup.p50)} ms, p99 ${n2(lookup.p99)} ms`);
+      log(`  id lookups: ${Math.round(lookup.reqPerSec)} req/s, p50 ${n2(lookup.p50)} ms, p99 ${n2(lookup.p99)} ms, server ${Math.round((lookup.serverCores * 1e6) / lookup.reqPerSec)} µs CPU/lookup`);
       const cap = size > 1_000_000 ? SYNC_CAP_SECONDS : Infinity;
       const { stream, growth } = await syncWithRss(server, cap);
       log(`  sync: ${Math.round(stream.customers / stream.seconds).toLocaleString('en-US')} customers/s (${stream.customers.toLocaleString('en-US')} in ${stream.seconds.toFixed(1)} s${stream.complete ? '' : ', capped'}), RSS +${growth.toFixed(0)} MB`);
@@ -72,7 +73,7 @@ export async function measureSizes(db: BenchDatabase, sizes: readonly number[], 
         seedRate,
         seedSeconds: seeded.seconds,
         fileMb,
-        lookup: pick(lookup),
+        lookup: { ...pick(lookup), cpuUsPerRequest: (lookup.serverCores * 1e6) / lookup.reqPerSec },
         sync: { customersPerSec: stream.customers / stream.seconds, customers: stream.customers, complete: stream.complete, rssGrowthMb: growth },
         lookupDuringSync: pick(during),
       });
