@@ -25,6 +25,25 @@ export function fromThreadError(t: ThreadError): Error {
 
 const IDLE_MS = 5000;
 
+/**
+ * Messages sent in the same turn of the event loop travel together: one postMessage (and one event
+ * on the other side) per group instead of per message.
+ */
+export class Outbox<T> {
+  #items: T[] = [];
+
+  constructor(private readonly post: (items: T[]) => void) {}
+
+  send(item: T): void {
+    if (this.#items.push(item) > 1) return;
+    setImmediate(() => {
+      const items = this.#items;
+      this.#items = [];
+      this.post(items);
+    });
+  }
+}
+
 function spawn(file: string): Worker {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
@@ -46,6 +65,7 @@ function spawn(file: string): Worker {
 export class WriteThread implements OrderWrites {
   readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   #worker: Worker | undefined;
+  #outbox = new Outbox<WriteRequest>(() => undefined);
   #nextId = 1;
   #idle: NodeJS.Timeout | undefined;
 
@@ -70,18 +90,21 @@ export class WriteThread implements OrderWrites {
     worker.ref();
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      worker.postMessage({ id, op, args } satisfies WriteRequest);
+      this.#outbox.send({ id, op, args });
     });
   }
 
   #start(): Worker {
     const worker = spawn(this.file);
     this.#worker = worker;
-    worker.on('message', (reply: WriteReply) => {
-      const p = this.#pending.get(reply.id);
-      this.#pending.delete(reply.id);
-      if (reply.ok) p?.resolve(reply.value);
-      else p?.reject(fromThreadError(reply.error));
+    this.#outbox = new Outbox((batch) => worker.postMessage(batch));
+    worker.on('message', (replies: WriteReply[]) => {
+      for (const reply of replies) {
+        const p = this.#pending.get(reply.id);
+        this.#pending.delete(reply.id);
+        if (reply.ok) p?.resolve(reply.value);
+        else p?.reject(fromThreadError(reply.error));
+      }
       if (this.#pending.size === 0) this.#rest(worker);
     });
     const fail = (err: Error): void => {
