@@ -10,7 +10,6 @@ import type { ConfirmationData, ValidConfirmation } from './order.validation.js'
 
 export const CONFIRM_OPERATION = 'ConfirmOrder';
 
-
 /**
  * A new customer's id: a UUID version 7 (RFC 9562) — unique without coordination, so it cannot
  * collide with imported or seeded ids, and ordered by creation time, so new ids land at the end of
@@ -41,13 +40,14 @@ function unknownCustomer(): ValidationError {
  */
 async function resolveCustomer(trx: Transaction<Database>, ctx: WorkContext, data: ConfirmationData, now: number): Promise<string> {
   const address = addressOf(data);
-  const stamp = await ctx.stamp();
-  const customerId = data.CustomerId;
+  let customerId = data.CustomerId;
   if (customerId) {
-    if (!(await orderRepository.updateCustomer(trx, customerId, address, stamp))) throw unknownCustomer();
-    return customerId;
+    if (!(await orderRepository.updateCustomer(trx, customerId, address))) throw unknownCustomer();
+  } else {
+    customerId = await orderRepository.upsertCustomerByExternalId(trx, newCustomerId(now), data.ExternalCustomerId || null, address, now);
   }
-  return orderRepository.upsertCustomerByExternalId(trx, newCustomerId(now), data.ExternalCustomerId || null, address, { stamp, now });
+  ctx.touchCustomer(customerId);
+  return customerId;
 }
 
 /** The confirmation itself: one unit of work in a group-commit transaction. */

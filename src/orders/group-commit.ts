@@ -11,14 +11,10 @@ export class RetryWork extends Error {
   }
 }
 
-/** What a unit of work gets from the transaction it runs in. */
+/** What one unit of work may tell the batch it runs in. */
 export interface WorkContext {
-  /**
-   * The transaction's sync stamp (store/sync-clock.ts) for the customer rows the unit writes. Ask
-   * before writing any customer row: the sync clock is then locked first, as by every writer of
-   * customers, so that two transactions can never wait for each other in a cycle.
-   */
-  stamp(): Promise<number>;
+  /** The customer changed: its modification stamp moves when the batch commits. */
+  touchCustomer(customerId: string): void;
 }
 
 export type Work<T> = (trx: Transaction<Database>, ctx: WorkContext) => Promise<T>;
@@ -28,8 +24,8 @@ export interface GroupCommitOptions {
   readonly maxBatch?: number;
   /** Transactions in flight at once (1 on SQLite: there is one writer anyway). */
   readonly concurrency?: number;
-  /** Takes a sync stamp; needed by units that call `ctx.stamp()`. */
-  readonly stamp?: (trx: Transaction<Database>) => Promise<number>;
+  /** Runs last in every transaction, with the customers its units of work changed. */
+  readonly finish?: (trx: Transaction<Database>, touchedCustomers: ReadonlySet<string>) => Promise<void>;
 }
 
 interface Pending {
@@ -148,10 +144,11 @@ export class GroupCommit {
 
   async #transaction(batch: Pending[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
+    const touched = new Set<string>();
     try {
       await this.store.writeTransaction(async (trx) => {
-        const stamp = new BatchStamp(trx, this.options.stamp);
-        for (const p of batch) outcomes.push(await this.#unit(trx, p, stamp));
+        for (const p of batch) outcomes.push(await this.#unit(trx, p, touched));
+        await this.options.finish?.(trx, touched);
       });
       return outcomes;
     } catch (err) {
@@ -164,55 +161,22 @@ export class GroupCommit {
     }
   }
 
-  async #unit(trx: Transaction<Database>, p: Pending, stamp: BatchStamp): Promise<Outcome> {
-    const ctx: WorkContext = { stamp: () => stamp.get() };
+  async #unit(trx: Transaction<Database>, p: Pending, touched: Set<string>): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
+      const mine = new Set<string>();
+      const ctx: WorkContext = { touchCustomer: (id) => void mine.add(id) };
       await sql`savepoint og_unit`.execute(trx);
       try {
         const value = await p.work(trx, ctx);
         await sql`release savepoint og_unit`.execute(trx);
-        stamp.keep();
+        for (const id of mine) touched.add(id);
         return { ok: true, value };
       } catch (err) {
         if (isFatal(err)) throw err;
         await sql`rollback to savepoint og_unit`.execute(trx);
         await sql`release savepoint og_unit`.execute(trx);
-        stamp.rolledBack();
         if (!(err instanceof RetryWork) || attempt >= RETRIES) return { ok: false, error: err };
       }
     }
-  }
-}
-
-/**
- * One sync stamp per transaction, taken by the first unit that needs it. If that unit is rolled
- * back, so is the stamp (a refused request changes nothing, not even the clock): the next unit
- * takes it anew.
- */
-class BatchStamp {
-  #value: number | undefined;
-  #pending = false;
-
-  constructor(
-    private readonly trx: Transaction<Database>,
-    private readonly take: ((trx: Transaction<Database>) => Promise<number>) | undefined,
-  ) {}
-
-  async get(): Promise<number> {
-    if (this.#value === undefined) {
-      if (!this.take) throw new Error('this group commit takes no sync stamps');
-      this.#value = await this.take(this.trx);
-      this.#pending = true;
-    }
-    return this.#value;
-  }
-
-  keep(): void {
-    this.#pending = false;
-  }
-
-  rolledBack(): void {
-    if (this.#pending) this.#value = undefined;
-    this.#pending = false;
   }
 }

@@ -63,9 +63,9 @@ export const orderRepository = {
     return Number(res.numUpdatedRows) === 1;
   },
 
-  /** Writes the address of an existing customer and stamps it; false when there is no such customer. */
-  async updateCustomer(db: Executor, customerId: string, address: CustomerAddress, stamp: number): Promise<boolean> {
-    const res = await db.updateTable('customers').set({ ...address, modified_at: stamp }).where('customer_id', '=', customerId).executeTakeFirst();
+  /** Writes the address of an existing customer; false when there is no such customer. */
+  async updateCustomer(db: Executor, customerId: string, address: CustomerAddress): Promise<boolean> {
+    const res = await db.updateTable('customers').set(address).where('customer_id', '=', customerId).executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   },
 
@@ -74,17 +74,12 @@ export const orderRepository = {
    * Returns the id of the customer written. One statement, so concurrent confirmations naming the
    * same new ExternalId cannot both insert (the unique index decides, without an error).
    */
-  async upsertCustomerByExternalId(
-    db: Executor,
-    newId: string,
-    externalId: string | null,
-    address: CustomerAddress,
-    at: { readonly stamp: number; readonly now: number },
-  ): Promise<string> {
+  async upsertCustomerByExternalId(db: Executor, newId: string, externalId: string | null, address: CustomerAddress, now: number): Promise<string> {
     const row = await db
       .insertInto('customers')
-      .values({ customer_id: newId, external_id: externalId, ...address, modified_at: at.stamp, created_at: at.now, custom_fields_version: 0 })
-      .onConflict((oc) => oc.column('external_id').doUpdateSet({ ...address, modified_at: at.stamp }))
+      // The modification stamp is set when the transaction takes its stamp (sync-clock.ts).
+      .values({ customer_id: newId, external_id: externalId, ...address, modified_at: now, created_at: now, custom_fields_version: 0 })
+      .onConflict((oc) => oc.column('external_id').doUpdateSet(address))
       .returning('customer_id')
       .executeTakeFirstOrThrow();
     return row.customer_id;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import { customerRepository } from '../customers/customer.repository.js';
 import { conflict, notFound } from '../errors.js';
 import type { Database } from '../store/database.js';
 import type { Store } from '../store/store.js';
@@ -65,10 +66,14 @@ export class OrderWriter implements OrderWrites {
 
   constructor(store: Store) {
     this.#commits = new GroupCommit(store, {
-      // PostgreSQL writes over a network round trip per statement: while one transaction commits,
-      // the next one prepares; SQLite has a single writer.
+      // PostgreSQL writes over a network round trip per statement: a few transactions in flight
+      // keep the connection pool busy; SQLite has a single writer.
       concurrency: store.dialect === 'postgres' ? 2 : 1,
-      stamp: (trx) => nextStamp(store.dialect, trx),
+      finish: async (trx, touched) => {
+        if (touched.size === 0) return;
+        const stamp = await nextStamp(store.dialect, trx);
+        await customerRepository.touch(trx, [...touched], stamp);
+      },
     });
     this.#confirmations = new ConfirmationService(this.#commits, new IdempotencyKeys(this.#commits));
   }
