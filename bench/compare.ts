@@ -4,9 +4,7 @@ import { createDatabase, openOrderIds, seed } from './lib/database.js';
 import { n0, n2 } from './lib/format.js';
 import { startService, type ServerProcess } from './lib/processes.js';
 import { CUSTOMERS, ROOT, type Backend } from './lib/settings.js';
-import { customerScenarios } from './scenarios/customers.js';
-import { customFieldScenarios } from './scenarios/customfields.js';
-import { orderScenarios } from './scenarios/orders.js';
+import { scenarioById } from './scenarios/all.js';
 
 // Before/after of a change: node --import tsx bench/compare.ts --a <baseline checkout> --b <changed checkout>
 //   [--scenario search-get] [--backend sqlite] [--rounds 3] [--b-node-args=--max-semi-space-size=4]
@@ -34,8 +32,7 @@ async function idleRss(server: ServerProcess): Promise<number> {
 async function main(): Promise<void> {
   const roots = { A: resolve(values.a ?? ROOT), B: resolve(values.b ?? ROOT) };
   const flags = { A: values['a-node-args'].split(' ').filter(Boolean), B: values['b-node-args'].split(' ').filter(Boolean) };
-  const scenario = [...customerScenarios, ...customFieldScenarios, ...orderScenarios].find((s) => s.id === values.scenario);
-  if (!scenario) throw new Error(`unknown scenario ${values.scenario}`);
+  const scenario = scenarioById(values.scenario);
   const backend = values.backend as Backend;
   const db = await createDatabase(backend, 'compare');
   const rounds = Number(values.rounds);

@@ -7,9 +7,7 @@ import { summarise } from './lib/cpuprofile.js';
 import { createDatabase, openOrderIds, seed } from './lib/database.js';
 import { startService } from './lib/processes.js';
 import { CUSTOMERS, type Backend } from './lib/settings.js';
-import { customerScenarios } from './scenarios/customers.js';
-import { customFieldScenarios } from './scenarios/customfields.js';
-import { orderScenarios } from './scenarios/orders.js';
+import { scenarioById } from './scenarios/all.js';
 
 // Usage: node --import tsx bench/profile.ts [--scenario search-get] [--backend sqlite] [--root <built checkout>]
 //        node --import tsx bench/profile.ts --summarise file.cpuprofile
@@ -39,9 +37,7 @@ function print(file: string): void {
 }
 
 async function profile(): Promise<void> {
-  const all = [...customerScenarios, ...customFieldScenarios, ...orderScenarios];
-  const scenario = all.find((s) => s.id === values.scenario);
-  if (!scenario) throw new Error(`unknown scenario ${values.scenario}; one of ${all.map((s) => s.id).join(', ')}`);
+  const scenario = scenarioById(values.scenario);
   const backend = values.backend as Backend;
   const db = await createDatabase(backend, 'profile');
   const dir = mkdtempSync(join(tmpdir(), 'ordergate-cpuprof-'));

@@ -86,8 +86,17 @@ function manage(child: ChildProcess, url: string, workers: number, stderr: () =>
   };
 }
 
+// Servers still running when the bench process ends (an exception, a failed assertion) would stay
+// behind holding ports and databases; they are killed on the way out.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 function spawnNode(args: string[], env: Record<string, string>): { child: ChildProcess; stderr: () => string } {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let tail = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-4000);

@@ -24,6 +24,8 @@ export interface ScenarioResult {
 export interface Scenario {
   readonly id: string;
   readonly label: string;
+  /** Only these backends (default: every one). */
+  readonly backends?: readonly Backend[];
   run(ctx: ScenarioContext): Promise<ScenarioResult>;
 }
 
