@@ -1,7 +1,7 @@
-import { n0, n2 } from './lib/format.js';
 import { join } from 'node:path';
 import { createDatabase, openOrderIds, seed } from './lib/database.js';
 import { load, type LoadResult } from './lib/load.js';
+import { n0, n2 } from './lib/format.js';
 import { currentLoad, describeMachine } from './lib/machine.js';
 import { startService, startYardstick, type ServerProcess } from './lib/processes.js';
 import { cpuPerRequest, evaluateTargets, printSummary, readPrevious, writeBenchmarks, type RunData } from './lib/report.js';
@@ -15,13 +15,12 @@ const ORDERS = QUICK ? 5_000 : 60_000;
 const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
-const f0 = (v: number): string => Math.round(v).toLocaleString('en-US');
 
 async function yardstick(): Promise<LoadResult> {
   const server = await startYardstick();
   try {
     const result = await load({ url: server.url, requests: [{ path: '/customer/' }], servingPids: server.servingPids });
-    log(`yardstick: ${f0(result.reqPerSec)} req/s, p50 ${n2(result.p50)} ms, p99 ${n2(result.p99)} ms, server ${n0((result.serverCores * 1e6) / result.reqPerSec)} µs CPU/req`);
+    log(`yardstick: ${n0(result.reqPerSec)} req/s, p50 ${n2(result.p50)} ms, p99 ${n2(result.p99)} ms, server ${n0((result.serverCores * 1e6) / result.reqPerSec)} µs CPU/req`);
     return result;
   } finally {
     await server.stop();
@@ -51,8 +50,8 @@ async function runScenario(s: Scenario, ctx: ScenarioContext): Promise<ScenarioR
 function show(key: string, row: RowData): void {
   if (row.status !== 'ok') return log(`${key}: ${row.status}${row.note ? ` (${row.note})` : ''}`);
   const e = row.extra;
-  const main = row.reqPerSec !== undefined ? `${f0(row.reqPerSec)} req/s, p50 ${n2(row.p50)} ms, p99 ${n2(row.p99)} ms, ratio ${n2(row.ratio)}, server ${n0(cpuPerRequest(row))} µs CPU/req` : '';
-  const sync = e?.customersPerSec !== undefined ? `${f0(e.customersPerSec)} customers/s, RSS +${f0(e.rssGrowthMb!)} MB, lookups during sync p99 ${n2(e.lookupP99)} ms` : '';
+  const main = row.reqPerSec !== undefined ? `${n0(row.reqPerSec)} req/s, p50 ${n2(row.p50)} ms, p99 ${n2(row.p99)} ms, ratio ${n2(row.ratio)}, server ${n0(cpuPerRequest(row))} µs CPU/req` : '';
+  const sync = e?.customersPerSec !== undefined ? `${n0(e.customersPerSec)} customers/s, RSS +${n0(e.rssGrowthMb!)} MB, lookups during sync p99 ${n2(e.lookupP99)} ms` : '';
   log(`${key}: ${[main, sync, row.note].filter(Boolean).join('; ')}`);
 }
 
@@ -65,7 +64,7 @@ async function runBackend(backend: Backend, yardstickRps: () => number, seeding:
   try {
     const seeded = await seed(db, CUSTOMERS, ORDERS);
     seeding[`${backend} customers+orders`] = (seeded.customers + seeded.orders) / seeded.seconds;
-    log(`${backend}: seeded ${f0(CUSTOMERS)} customers and ${f0(ORDERS)} orders in ${seeded.seconds.toFixed(1)} s`);
+    log(`${backend}: seeded ${n0(CUSTOMERS)} customers and ${n0(ORDERS)} orders in ${seeded.seconds.toFixed(1)} s`);
     const openOrders = await openOrderIds(db);
     let server = await startService({ databaseUrl: db.url });
     try {
@@ -79,7 +78,7 @@ async function runBackend(backend: Backend, yardstickRps: () => number, seeding:
       }
       await sleep(2000);
       const idle: RowData = { key: `${backend}/idle-rss`, label: 'idle RSS per worker', status: 'ok', extra: { afterStartMb: afterStart, maxWorkerRssMb: maxRss(server) } };
-      log(`${idle.key}: ${f0(afterStart)} MB after start, ${f0(idle.extra!.maxWorkerRssMb!)} MB idle after the load`);
+      log(`${idle.key}: ${n0(afterStart)} MB after start, ${n0(idle.extra!.maxWorkerRssMb!)} MB idle after the load`);
       rows.push(idle);
       if (backend === 'sqlite') {
         // WORKERS: the same search with two processes on the port (the load generator shares the cores).
@@ -104,10 +103,10 @@ function workersNote(rows: readonly RowData[]): string | undefined {
   const two = rows.find((r) => r.key === 'sqlite/search-get@2workers');
   if (!one?.reqPerSec || !two?.reqPerSec) return undefined;
   return (
-    `WORKERS: search GET on SQLite ${f0(one.reqPerSec)} req/s with 1 worker, ${f0(two.reqPerSec)} req/s with 2 ` +
+    `WORKERS: search GET on SQLite ${n0(one.reqPerSec)} req/s with 1 worker, ${n0(two.reqPerSec)} req/s with 2 ` +
     `(×${n2(two.reqPerSec / one.reqPerSec)}). The load generator runs on the same 2 cores: it used ${n2(one.generatorCores)} ` +
-    `and ${n2(two.generatorCores)} cores, the servers ${n2(one.serverCores)} and ${n2(two.serverCores)}, so two workers cannot ` +
-    'have two whole cores here; on a machine with cores to spare (or the generator elsewhere) the second worker adds more.'
+    `and ${n2(two.generatorCores)} cores, the servers ${n2(one.serverCores)} and ${n2(two.serverCores)}: a second worker can ` +
+    'only add what the generator and any other work on the machine leave of the two cores.'
   );
 }
 
