@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { GroupCommit, RetryWork } from '../../src/orders/group-commit.js';
 import { orderRepository } from '../../src/orders/order.repository.js';
 import type { Store } from '../../src/store/store.js';
-import { BACKENDS, createTestStore } from '../helpers/test-store.js';
+import { openStore } from '../../src/store/open-store.js';
+import { BACKENDS, createTestStore, type TestDatabase } from '../helpers/test-store.js';
 import { unique } from './order-fixtures.js';
 
 const numbersIn = async (store: Store, numbers: string[]): Promise<string[]> =>
@@ -12,9 +13,10 @@ const numbersIn = async (store: Store, numbers: string[]): Promise<string[]> =>
 for (const backend of BACKENDS) {
   describe(`group commit [${backend}]`, () => {
     let store: Store;
+    let database: TestDatabase;
     let close: () => Promise<void>;
     before(async () => {
-      ({ store, close } = await createTestStore(backend));
+      ({ store, database, close } = await createTestStore(backend));
     });
     after(async () => close());
 
@@ -77,6 +79,37 @@ for (const backend of BACKENDS) {
         }),
       );
       assert.deepEqual(seen, Array(20).fill(1));
+    });
+
+    test('two transactions that lock rows in opposite order: the one the database aborts runs again, unit by unit', async () => {
+      const other = openStore(database.url, { poolSize: 2 });
+      try {
+        const tag = unique();
+        const [x, y] = [await orderRepository.insert(store.db, { order_number: `${tag}-x`, note: null, created_at: 0 }),
+          await orderRepository.insert(store.db, { order_number: `${tag}-y`, note: null, created_at: 0 })];
+        const note = (trx: Parameters<Parameters<GroupCommit['run']>[0]>[0], id: number, text: string) =>
+          trx.updateTable('orders').set({ note: text }).where('order_id', '=', id).execute();
+        let aHasX!: () => void;
+        let bHasY!: () => void;
+        const aLocked = new Promise<void>((r) => (aHasX = r));
+        const bLocked = new Promise<void>((r) => (bHasY = r));
+        const a = new GroupCommit(store);
+        const b = new GroupCommit(other);
+        // Within one SQLite file the write lock serialises the two; on PostgreSQL they deadlock.
+        const wait = (p: Promise<void>) => (backend === 'postgres' ? p : Promise.resolve());
+        const units = [
+          a.run(async (trx) => void (await note(trx, x, 'a1'), aHasX(), await wait(bLocked))),
+          a.run(async (trx) => void (await note(trx, y, 'a2'))),
+          b.run(async (trx) => void (await note(trx, y, 'b1'), bHasY(), await wait(aLocked))),
+          b.run(async (trx) => void (await note(trx, x, 'b2'))),
+        ];
+        const results = await Promise.allSettled(units);
+        assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'], JSON.stringify(results));
+        const notes = await store.reader.selectFrom('orders').select('note').where('order_id', 'in', [x, y]).orderBy('order_id').execute();
+        assert.equal(notes.length, 2);
+      } finally {
+        await other.close();
+      }
     });
   });
 }
