@@ -132,7 +132,8 @@ function invalid(field: string, value: unknown): FieldError {
   try {
     shown = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
   } catch {
-    shown = String(value);
+    // Deeply nested input overflows the stack in JSON.stringify and String alike.
+    shown = Array.isArray(value) ? '[…]' : typeof value === 'object' ? '{…}' : '…';
   }
   if (shown.length > 40) shown = shown.slice(0, 40) + '…';
   return { errorCode: 'SerializationException', fieldName: field, message: `'${shown}' is an Invalid value for '${field}'` };

@@ -121,3 +121,20 @@ describeEachBackend('fuzzing the HTTP API', (t) => {
     );
   });
 });
+
+describeEachBackend('deeply nested bodies', (t) => {
+  test('no operation fails on 10,000-deep arrays and objects: never a 5xx, errors in the ResponseStatus shape', async () => {
+    const app = t();
+    const deepArray = '['.repeat(10_000) + ']'.repeat(10_000);
+    const deepObject = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+    for (const op of allOperations(app.store)) {
+      for (const url of [`/json/reply/${op.name}`, `/json/reply/${op.name}[]`, `/api/${op.name}`]) {
+        for (const payload of [deepArray, deepObject, `[${deepArray}]`, `{"Values":${deepArray}}`]) {
+          const res = await app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'text/plain' } });
+          assert.ok(res.statusCode < 500, `${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+          if (res.statusCode >= 400) assertErrorShape(res.body, res.statusCode, url);
+        }
+      }
+    }
+  });
+});
