@@ -76,7 +76,9 @@ async function runBackend(backend: Backend, yardstickRps: () => number, seeding:
         show(row.key, row);
         rows.push(row);
       }
-      await sleep(2000);
+      // Idle: 6 s after the last request, when the service's own idle timers (the order write
+      // thread stops after 5 s without work) have run.
+      await sleep(QUICK ? 2000 : 6000);
       const idle: RowData = { key: `${backend}/idle-rss`, label: 'idle RSS per worker', status: 'ok', extra: { afterStartMb: afterStart, maxWorkerRssMb: maxRss(server) } };
       log(`${idle.key}: ${n0(afterStart)} MB after start, ${n0(idle.extra!.maxWorkerRssMb!)} MB idle after the load`);
       rows.push(idle);
