@@ -81,14 +81,14 @@ export class ConfirmationService {
     try {
       const answer = await this.commits.run(async (trx, ctx) => {
         const a = await confirmInTransaction(trx, ctx, c, bodyHash);
-        await this.keys.complete(trx, idempotencyKey, 200, a);
+        await this.keys.complete(trx, idempotencyKey, claim.at, 200, a);
         return a;
       });
       return { answer, replayed: false };
     } catch (err) {
       // Only answers are replayed: a failed request frees its key, so that its retry runs again
       // (if the store cannot even do that, the key's lease runs out instead).
-      await this.keys.release(idempotencyKey).catch(() => undefined);
+      await this.keys.release(idempotencyKey, claim.at).catch(() => undefined);
       throw err;
     }
   }

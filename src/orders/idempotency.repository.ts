@@ -45,17 +45,24 @@ export const idempotencyRepository = {
     return Number(res.numUpdatedRows) === 1;
   },
 
-  async complete(db: Executor, ref: KeyRef, status: number, body: string): Promise<void> {
+  /** Stores the answer of the claim made at `claimedAt` (a claim taken over since is left alone). */
+  async complete(db: Executor, ref: KeyRef, claimedAt: number, status: number, body: string): Promise<void> {
     await db
       .updateTable('idempotency_keys')
       .set({ state: 'done', response_status: status, response_body: body })
       .where('api_key_id', '=', ref.apiKeyId)
       .where('idempotency_key', '=', ref.key)
+      .where('created_at', '=', claimedAt)
       .execute();
   },
 
-  async delete(db: Executor, ref: KeyRef): Promise<void> {
-    await db.deleteFrom('idempotency_keys').where('api_key_id', '=', ref.apiKeyId).where('idempotency_key', '=', ref.key).execute();
+  async delete(db: Executor, ref: KeyRef, claimedAt: number): Promise<void> {
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('api_key_id', '=', ref.apiKeyId)
+      .where('idempotency_key', '=', ref.key)
+      .where('created_at', '=', claimedAt)
+      .execute();
   },
 
   async deleteOlderThan(db: Executor, cutoff: number): Promise<number> {

@@ -1,9 +1,9 @@
+import type { Transaction } from 'kysely';
 import { AppError, conflict } from '../errors.js';
+import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { RetryWork, type GroupCommit } from './group-commit.js';
 import { idempotencyRepository, type KeyRef } from './idempotency.repository.js';
-import type { Transaction } from 'kysely';
-import type { Database } from '../store/database.js';
 
 export type { KeyRef } from './idempotency.repository.js';
 
@@ -14,7 +14,8 @@ export const RETENTION_MS = 24 * 60 * 60 * 1000;
 export const RUNNING_LEASE_MS = 60_000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
-export type Claim = { readonly kind: 'claimed' } | { readonly kind: 'replay'; readonly status: number; readonly body: unknown };
+/** A claimed key (`at`: when, which tells this claim from a later takeover) or the answer to replay. */
+export type Claim = { readonly kind: 'claimed'; readonly at: number } | { readonly kind: 'replay'; readonly status: number; readonly body: unknown };
 
 /**
  * Idempotency keys (per API key): the first request claims its key in a committed "running" row,
@@ -39,12 +40,12 @@ export class IdempotencyKeys {
           if (isUniqueViolation(err)) throw new RetryWork('idempotency key claimed meanwhile');
           throw err;
         }
-        return { kind: 'claimed' } as const;
+        return { kind: 'claimed', at: now } as const;
       }
       const expired = row.created_at <= now - RETENTION_MS;
       const abandoned = row.state === 'running' && row.created_at <= now - RUNNING_LEASE_MS;
       if (expired || abandoned) {
-        if (await idempotencyRepository.replace(trx, ref, row.created_at, operation, requestHash, now)) return { kind: 'claimed' } as const;
+        if (await idempotencyRepository.replace(trx, ref, row.created_at, operation, requestHash, now)) return { kind: 'claimed', at: now } as const;
         throw new RetryWork('idempotency key changed meanwhile');
       }
       // While the first request runs, its outcome is unknown: any other request with the key waits.
@@ -59,13 +60,13 @@ export class IdempotencyKeys {
   }
 
   /** Records the answer; call it inside the transaction that makes the request's effect. */
-  async complete(trx: Transaction<Database>, ref: KeyRef, status: number, body: unknown): Promise<void> {
-    await idempotencyRepository.complete(trx, ref, status, JSON.stringify(body));
+  async complete(trx: Transaction<Database>, ref: KeyRef, claimedAt: number, status: number, body: unknown): Promise<void> {
+    await idempotencyRepository.complete(trx, ref, claimedAt, status, JSON.stringify(body));
   }
 
   /** Frees the key of a request that failed, so that a retry runs again instead of a replay. */
-  async release(ref: KeyRef): Promise<void> {
-    await this.commits.run((trx) => idempotencyRepository.delete(trx, ref));
+  async release(ref: KeyRef, claimedAt: number): Promise<void> {
+    await this.commits.run((trx) => idempotencyRepository.delete(trx, ref, claimedAt));
   }
 
   #purgeNowAndThen(): void {
