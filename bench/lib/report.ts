@@ -2,6 +2,7 @@ import { n0, n2 } from './format.js';
 import { blockData, dataComment, readBlock, wrapBlock } from './blocks.js';
 import { writeFileSync } from 'node:fs';
 import type { Machine } from './machine.js';
+import { OBSTACLES } from './obstacles.js';
 import { TARGETS, type RowData, type TargetResult } from './targets.js';
 
 export interface RunData {
@@ -68,9 +69,16 @@ function targetTable(run: RunData, previous: RunData | undefined): string {
   const lines = ['| target | goal | this run | result | previous run |', '| --- | --- | --- | --- | --- |'];
   for (const t of run.targets) {
     const p = prev.get(t.id);
-    lines.push(`| ${t.label} | ${t.goal} | ${t.display} | ${verdict(t)} | ${p ? `${p.display} (${verdict(p)})` : '–'} |`);
+    lines.push(`| ${t.label} | ${t.goal} | ${t.display} | ${verdict(t)} | ${p ? `${p.display}, ${p.pass === undefined ? 'not measured' : p.pass ? 'pass' : 'miss'}` : '–'} |`);
   }
   return lines.join('\n');
+}
+
+/** For each missed target, what the profiles say stands in the way. */
+function obstacles(run: RunData): string {
+  const missed = run.targets.filter((t) => t.pass === false && OBSTACLES[t.id]);
+  if (missed.length === 0) return 'No measured target was missed.';
+  return ['What stands in the way (from the profiles; details in docs/performance.md):', '', ...missed.map((t) => `- **${t.label}**: ${OBSTACLES[t.id]}`)].join('\n');
 }
 
 /** The console summary of a run. */
@@ -95,7 +103,7 @@ ${context}
 
 ${targetTable(run, previous)}
 
-What stands in the way of each missed target, from the profiles: docs/performance.md.
+${obstacles(run)}
 
 ## Every scenario
 
