@@ -1,8 +1,15 @@
 import { sql } from 'kysely';
 import type { CustomerRow } from '../store/database.js';
-import type { Executor } from '../store/store.js';
+import { lockRows } from '../store/dialect-sql.js';
+import type { Dialect, Executor } from '../store/store.js';
 import type { CustomerData } from './customer.mapping.js';
 import type { Position } from './sync-cursor.js';
+
+/** The 13 data columns, in table order. */
+const DATA_COLUMNS: ReadonlyArray<keyof CustomerData> = [
+  'external_id', 'salutation', 'first_name', 'last_name', 'postal_code', 'city', 'country',
+  'street', 'street_number', 'company', 'company2', 'addition_to_address', 'quarter',
+];
 
 /** What a search reads: the sync window (after, atMost], a keyset range and identifiers. */
 export interface CustomerFilter {
@@ -97,6 +104,34 @@ export const customerRepository = {
       .onConflict((oc) => oc.column('customer_id').doUpdateSet(data))
       .execute();
     return 'created';
+  },
+
+  /**
+   * Takes the row locks of those of these customers that exist (PostgreSQL; SQLite's write
+   * transaction holds the whole database), so that a writer can take its stamp next and then write
+   * them in one go, keeping the lock order of store/sync-clock.ts.
+   */
+  async lockExisting(db: Executor, dialect: Dialect, customerIds: readonly string[]): Promise<void> {
+    if (customerIds.length === 0) return;
+    await lockRows(dialect, db.selectFrom('customers').select('customer_id').where('customer_id', 'in', [...customerIds]), 'update').execute();
+  },
+
+  /**
+   * Inserts or replaces many customers in one statement, stamped `stamp` (the import). Ids must be
+   * distinct within one call.
+   */
+  async writeMany(db: Executor, rows: ReadonlyArray<{ readonly customerId: string; readonly data: CustomerData }>, stamp: number): Promise<void> {
+    if (rows.length === 0) return;
+    await db
+      .insertInto('customers')
+      .values(rows.map((r) => ({ customer_id: r.customerId, ...r.data, modified_at: stamp, created_at: stamp, custom_fields_version: 0 })))
+      .onConflict((oc) =>
+        oc.column('customer_id').doUpdateSet((eb) => ({
+          ...(Object.fromEntries(DATA_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])) as Record<keyof CustomerData, never>),
+          modified_at: stamp,
+        })),
+      )
+      .execute();
   },
 
   /** Moves the modification stamp of customers (every write to a customer calls this). */
