@@ -11,15 +11,17 @@ interface Ack {
   token: string;
 }
 
-/** PUTs customers from CONCURRENCY loops until the server dies; returns what was acknowledged. */
-async function writeUntilKilled(port: number, kill: () => void, killAfter: number): Promise<Ack[]> {
+/** PUTs customers from CONCURRENCY loops; kills the server once `killAfterAcks` were acknowledged (or after 20 s). */
+async function writeUntilKilled(port: number, kill: () => void, killAfterAcks: number): Promise<Ack[]> {
   const acks: Ack[] = [];
   let n = 0;
   let dead = false;
-  setTimeout(() => {
+  const die = (): void => {
+    if (dead) return;
     dead = true;
     kill();
-  }, killAfter);
+  };
+  const cap = setTimeout(die, 20_000);
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (!dead) {
@@ -32,14 +34,18 @@ async function writeUntilKilled(port: number, kill: () => void, killAfter: numbe
             headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
             body: JSON.stringify({ FirstName: token, LastName: token, City: 'Crashburg' }),
           });
-          if (res.status === 200) acks.push({ id, token });
-          else await res.arrayBuffer();
+          if (res.status === 200) {
+            acks.push({ id, token });
+            // Killed while the other loops still have writes in flight.
+            if (acks.length === killAfterAcks) die();
+          } else await res.arrayBuffer();
         } catch {
           return; // connection refused or reset: the server is gone
         }
       }
     }),
   );
+  clearTimeout(cap);
   return acks;
 }
 
@@ -59,9 +65,9 @@ for (const backend of BACKENDS) {
       const env = { DATABASE_URL: database.url, ORDERGATE_BOOTSTRAP_KEY: KEY };
       server = await startServer(env);
       const first = server;
-      const acks = await writeUntilKilled(first.port, () => first.child.kill('SIGKILL'), 700);
+      const acks = await writeUntilKilled(first.port, () => first.child.kill('SIGKILL'), 300);
       assert.equal(await first.exited, 'SIGKILL');
-      assert.ok(acks.length > 20, `enough writes were acknowledged before the kill (${acks.length})`);
+      assert.ok(acks.length >= 300, `enough writes were acknowledged before the kill (${acks.length})`);
 
       server = await startServer({ ...env, PORT: String(first.port) });
       const res = await fetch(`http://127.0.0.1:${server.port}/customer/`, { headers: { authorization: `Bearer ${KEY}` } });
