@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { ValidationError, conflict, notFound } from '../errors.js';
 import type { Database } from '../store/database.js';
@@ -16,12 +16,10 @@ export const CONFIRM_OPERATION = 'ConfirmOrder';
  * the primary-key index instead of on a random page of it.
  */
 export function newCustomerId(now = Date.now()): string {
-  const b = randomBytes(16);
-  b.writeUIntBE(now, 0, 6); // 48-bit Unix time in ms
-  b[6] = 0x70 | (b[6]! & 0x0f); // version 7
-  b[8] = 0x80 | (b[8]! & 0x3f); // RFC 4122 variant
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  // randomUUID draws from a pooled random buffer; its version-4 random bits supply the rest.
+  const random = randomUUID();
+  const time = now.toString(16).padStart(12, '0'); // 48-bit Unix time in ms
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15, 18)}-${random.slice(19)}`;
 }
 
 export interface ConfirmOutcome {

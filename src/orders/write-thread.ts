@@ -120,6 +120,7 @@ export class WriteThread implements OrderWrites {
   // Idle: the worker must not keep the process alive, and goes away after a while.
   #rest(worker: Worker): void {
     worker.unref();
+    clearTimeout(this.#idle);
     this.#idle = setTimeout(() => {
       if (this.#pending.size > 0 || this.#worker !== worker) return;
       this.#worker = undefined;
