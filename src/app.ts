@@ -12,6 +12,8 @@ import { allOperations } from './operations.js';
 import { registerHealth } from './ops/health.js';
 import { loggerOptions } from './ops/logging.js';
 import { registerMetrics } from './ops/metrics.js';
+import { registerRateLimits } from './ops/rate-limit.js';
+import { registerSecurityHeaders } from './ops/security-headers.js';
 import type { Store } from './store/store.js';
 import { clientErrorHandler, frameworkErrorHandler } from './wire/framework-errors.js';
 import { stripFormatSuffix, type WireDefaults } from './wire/negotiation.js';
@@ -21,6 +23,9 @@ import { sendError } from './wire/responses.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// Slow clients: headers must arrive within 10 s, and Node checks its request and header limits every
+// second rather than every 30 s, so a connection that trickles bytes is cut close to its limit.
+const SLOW_CLIENT_LIMITS = { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 };
 
 export interface AppOptions {
   readonly config: Config;
@@ -56,7 +61,8 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
     return503OnClosing: false,
     frameworkErrors: frameworkErrorHandler(defaults),
     clientErrorHandler: clientErrorHandler(defaults) as (error: Error, socket: Socket) => void,
-    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
+    http: SLOW_CLIENT_LIMITS,
+    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key, ...SLOW_CLIENT_LIMITS } } : {}),
   } as FastifyServerOptions);
 
   // JSON bodies arrive as application/json, as text/plain (JsonApiClient) or with no type at all.
@@ -83,6 +89,8 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
     done(null, payload);
   });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  await registerSecurityHeaders(app, config);
+  const guard = await registerRateLimits(app, config);
 
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err, defaults));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, notFound(`Handler for Request not found: ${request.method} ${request.url.split('?')[0]}`), defaults));
@@ -95,7 +103,7 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
       registerHealth(scope, store);
       scope.get('/metrics', metrics.handler);
       const ops = operations ?? allOperations(store);
-      registerOperations(scope, ops, { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery });
+      registerOperations(scope, ops, { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery, guard });
       await registerDocs(scope, ops, config);
     },
     { prefix: config.basePath },

@@ -20,6 +20,9 @@ export interface Config {
   readonly rateLimitPerSecond: number;
   readonly rateLimitBurst: number;
   readonly redisUrl: string | undefined;
+  /** Failed authentications per client address and window before the address gets 429 (0: off). */
+  readonly authFailureLimit: number;
+  readonly authFailureWindowSeconds: number;
   readonly allowApiKeyInQuery: boolean;
 }
 
@@ -170,6 +173,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerSecond: rate,
     rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', rate * 2, 0, 10_000_000),
     redisUrl: redisUrl(env),
+    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
+    authFailureWindowSeconds: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
     allowApiKeyInQuery: boolean(env, 'ALLOW_APIKEY_IN_QUERY', false),
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Authenticator, presentedKey, requirePermission } from '../auth/authenticator.js';
 import { AppError, SerializationError } from '../errors.js';
+import type { AccessGuard } from '../ops/rate-limit.js';
 import { compileBinder, type Binder, type BindSources } from './binder.js';
 import { negotiate, type WireDefaults, type WireFormat } from './negotiation.js';
 import { StreamedArray, type AnyOperation, type HttpMethod, type OperationCall } from './operation.js';
@@ -11,6 +12,8 @@ export interface WireOptions {
   readonly defaults: WireDefaults;
   readonly authenticator: Authenticator;
   readonly allowApiKeyInQuery: boolean;
+  /** Rate limits and the failed-authentication limit (src/ops/rate-limit.ts); none when absent. */
+  readonly guard?: AccessGuard;
 }
 
 interface Compiled {
@@ -51,9 +54,19 @@ function makeCall(request: FastifyRequest, reply: FastifyReply, format: WireForm
   };
 }
 
-async function authorize(request: FastifyRequest, op: AnyOperation, wire: WireOptions): Promise<OperationCall['key']> {
+async function authorize(request: FastifyRequest, reply: FastifyReply, op: AnyOperation, wire: WireOptions, weight = 1): Promise<OperationCall['key']> {
   const q = wire.allowApiKeyInQuery ? (request.query as Record<string, unknown>).apikey : undefined;
-  const key = await wire.authenticator.authenticate(presentedKey(request.headers, typeof q === 'string' ? q : undefined));
+  const presented = presentedKey(request.headers, typeof q === 'string' ? q : undefined);
+  wire.guard?.beforeAuthentication(request, reply);
+  let key: OperationCall['key'];
+  try {
+    key = await wire.authenticator.authenticate(presented);
+  } catch (err) {
+    // Only a presented key that is wrong counts as a guess; a missing one or a store outage does not.
+    if (presented !== undefined && err instanceof AppError && err.kind === 'unauthenticated') await wire.guard?.authenticationFailed(request);
+    throw err;
+  }
+  await wire.guard?.admit(request, reply, key.id, weight);
   requirePermission(key, op.permission);
   return key;
 }
@@ -79,7 +92,7 @@ function customRoute(c: Compiled, method: HttpMethod, wire: WireOptions) {
   const readsQueryFirst = method === 'GET' || method === 'DELETE';
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const format = negotiate(request, wire.defaults);
-    const key = await authorize(request, c.op, wire);
+    const key = await authorize(request, reply, c.op, wire);
     const form = isForm(request);
     const sources: BindSources = {
       body: form ? undefined : request.body,
@@ -113,7 +126,7 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
     if (batch) name = name.slice(0, -2);
     const c = byName.get(name.toLowerCase());
     if (!c) throw new AppError('method-not-allowed', 'NotImplementedException', 'The operation does not exist for this service');
-    const key = await authorize(request, c.op, wire);
+    const key = await authorize(request, reply, c.op, wire, batch && Array.isArray(request.body) ? request.body.length : 1);
     const method = request.method as HttpMethod;
     const query = request.query as BindSources['query'];
     const viaQuery = method === 'GET' || method === 'DELETE';

@@ -9,12 +9,12 @@ import { startServer, type ServerProcess } from '../helpers/spawn-server.js';
 
 const KEY = 'og_https_test_key_0123456789abcdefghijklmnopqrstuvwxyz';
 
-function get(port: number, ca: Buffer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function get(port: number, ca: Buffer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, ca, servername: 'localhost', headers }, (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
     });
     req.on('error', reject);
     req.end();
@@ -47,6 +47,13 @@ describe('HTTPS with TLS_CERT and TLS_KEY', () => {
     const res = await get(server.port, ca, '/customer/', { authorization: `Bearer ${KEY}` });
     assert.equal(res.status, 200);
     assert.equal(res.body, '[]');
+  });
+
+  test('over TLS the answers carry Strict-Transport-Security (plain HTTP answers do not: test/reliability/security-headers)', async () => {
+    for (const path of ['/health/live', '/customer/?Identifiers=x', '/no/such/page']) {
+      const res = await get(server.port, ca, path, { authorization: `Bearer ${KEY}` });
+      assert.equal(res.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains', path);
+    }
   });
 
   test('plain HTTP on the TLS port gets no answer', async () => {

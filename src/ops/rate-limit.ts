@@ -1,0 +1,145 @@
+import { createRequire } from 'node:module';
+import type { FastifyRateLimitStore } from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+
+/** One counted event for a subject: where its window stands afterwards. */
+export interface LimitCount {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly exceeded: boolean;
+  /** Milliseconds until the subject's window ends. */
+  readonly resetMs: number;
+}
+
+/** Counts one event for a subject; `undefined` when the counter store cannot answer (fail open). */
+export type LimitCounter = (subject: string) => Promise<LimitCount | undefined>;
+
+/** The abuse limits the wire layer applies around authentication, for every operation route. */
+export interface AccessGuard {
+  /** Throws 429 while the client's address is blocked after too many failed authentications. */
+  beforeAuthentication(request: FastifyRequest, reply: FastifyReply): void;
+  /** Counts a presented key that did not authenticate. */
+  authenticationFailed(request: FastifyRequest): Promise<void>;
+  /** Counts `weight` requests against the key's rate, sets the RateLimit-* headers, throws 429 when over. */
+  admit(request: FastifyRequest, reply: FastifyReply, keyId: string, weight: number): Promise<void>;
+}
+
+// @fastify/rate-limit's own counter stores (its LRU in memory, its Lua script on Redis), used through
+// the plugin's public store contract (`incr`). Its hook and createRateLimit() derive the subject from
+// a request and wrap each count in a chain of promises; here the subject (the key that authenticated,
+// a client address) is known already, and a count costs one promise.
+const require = createRequire(import.meta.url);
+type StoreCtor<A> = new (continueExceeding: boolean, exponentialBackoff: boolean, arg: A, nameSpace?: string) => FastifyRateLimitStore;
+const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as StoreCtor<number>;
+const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreCtor<Redis>;
+
+/** A fixed-window counter: `max` events per subject per `windowMs`. */
+function counter(store: FastifyRateLimitStore, max: number, windowMs: number, onStoreError: (err: unknown) => void): LimitCounter {
+  return (subject) =>
+    new Promise((resolve) => {
+      store.incr(
+        subject,
+        (err, r) => {
+          if (err || !r) {
+            // Fail open: the request goes on, the outage is logged.
+            onStoreError(err);
+            resolve(undefined);
+          } else {
+            resolve({ limit: max, remaining: Math.max(0, max - r.current), exceeded: r.current > max, resetMs: r.ttl });
+          }
+        },
+        windowMs,
+        max,
+      );
+    });
+}
+
+const storeFor = (redis: Redis | undefined, nameSpace: string): FastifyRateLimitStore =>
+  redis ? new RedisStore(false, false, redis, nameSpace) : new LocalStore(false, false, 100_000);
+
+/**
+ * A Redis connection that never holds a request up: no offline queue and no retries (a command
+ * fails at once while disconnected), a short command timeout, reconnects in the background.
+ * Connection changes are logged once each, not once per request.
+ */
+async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 250,
+    connectTimeout: 1_000,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+  });
+  let up: boolean | undefined;
+  redis.on('ready', () => {
+    if (up !== true) log.info('rate limits: Redis connected, limits are shared across instances');
+    up = true;
+  });
+  redis.on('error', (err: Error) => {
+    if (up !== false) log.warn({ err }, 'rate limits: Redis unavailable, requests pass unlimited until it is back');
+    up = false;
+  });
+  // Limits apply from the first request when Redis is there; a missing Redis delays start-up briefly only.
+  await Promise.race([
+    new Promise((resolve) => redis.once('ready', resolve)),
+    new Promise((resolve) => setTimeout(resolve, 2_000).unref()),
+  ]);
+  return redis;
+}
+
+function throttled(log: FastifyBaseLogger, everyMs: number): (err: unknown) => void {
+  let last = 0;
+  return (err) => {
+    const now = Date.now();
+    if (now - last < everyMs) return;
+    last = now;
+    log.warn({ err }, 'rate limits: counter store failed, the request passes unlimited');
+  };
+}
+
+/**
+ * Per-key rate limit (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST; shared through REDIS_URL) and the
+ * failed-authentication limit per client address (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS).
+ *
+ * The rate is enforced as a fixed window of `burst / rate` seconds holding `burst` requests: the
+ * long-run rate is the configured one, and a client may spend its whole burst at once.
+ */
+export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<AccessGuard> {
+  const redis = config.redisUrl && (config.rateLimitPerSecond > 0 || config.authFailureLimit > 0) ? await connectRedis(config.redisUrl, app.log) : undefined;
+  if (redis) app.addHook('onClose', async () => redis.disconnect());
+  const onStoreError = throttled(app.log, 10_000);
+
+  let perKey: LimitCounter | undefined;
+  if (config.rateLimitPerSecond > 0) {
+    const burst = Math.max(1, config.rateLimitBurst);
+    const windowMs = Math.max(1, Math.round((burst * 1000) / config.rateLimitPerSecond));
+    perKey = counter(storeFor(redis, 'ordergate:rate:'), burst, windowMs, onStoreError);
+  }
+  const failures = config.authFailureLimit > 0
+    ? new AuthFailureLimiter(
+        counter(storeFor(redis, 'ordergate:authfail:'), config.authFailureLimit, config.authFailureWindowSeconds * 1000, onStoreError),
+        app.log,
+      )
+    : undefined;
+
+  return {
+    beforeAuthentication: (request, reply) => failures?.check(request, reply),
+    authenticationFailed: async (request) => failures?.failed(request),
+    async admit(_request, reply, keyId, weight) {
+      if (!perKey) return;
+      // A batch counts once per item, up to the whole burst (so one big batch can still pass alone).
+      let r = await perKey(keyId);
+      for (let i = 1; r && i < Math.min(weight, r.limit); i++) r = await perKey(keyId);
+      if (!r) return;
+      const reset = Math.ceil(r.resetMs / 1000);
+      reply.header('ratelimit-limit', r.limit).header('ratelimit-remaining', r.remaining).header('ratelimit-reset', reset);
+      if (!r.exceeded) return;
+      reply.header('retry-after', reset);
+      throw new AppError('rate-limited', 'TooManyRequests', `Rate limit of this API key exceeded, retry in ${reset} s`);
+    },
+  };
+}

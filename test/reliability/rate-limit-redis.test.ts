@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
+import { buildApp } from '../../src/app.js';
+import { createKey } from '../../src/auth/key-service.js';
+import { loadConfig } from '../../src/config.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { freePort } from '../helpers/spawn-server.js';
+import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+
+const REDIS_PORT = 6379;
+
+async function answers(port: number): Promise<boolean> {
+  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** The local Redis (127.0.0.1:6379), or a redis-server of this test's own when none answers there. */
+async function redisPort(): Promise<{ port: number; stop: () => void }> {
+  if (await answers(REDIS_PORT)) return { port: REDIS_PORT, stop: () => undefined };
+  const port = await freePort();
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (let i = 0; i < 50 && !(await answers(port)); i++) await sleep(100);
+  assert.ok(await answers(port), 'redis-server started');
+  return { port, stop: () => child.kill('SIGTERM') };
+}
+
+const tooMany = (res: LightMyRequestResponse, what: RegExp): void => {
+  assert.equal(res.statusCode, 429, res.body);
+  assert.match(JSON.parse(res.body).ResponseStatus.Message, what);
+  assert.ok(Number(res.headers['retry-after']) >= 1);
+};
+
+for (const backend of BACKENDS) {
+  describe(`rate limits shared through Redis by two instances [${backend}]`, () => {
+    let redis: { port: number; stop: () => void };
+    let proxy: TcpProxy;
+    let database: TestDatabase;
+    const stores: Store[] = [];
+    const apps: FastifyInstance[] = [];
+    const logs: string[] = [];
+    // Addresses and keys are new in every run: counters in a shared Redis outlive the test.
+    const net = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+
+    before(async () => {
+      redis = await redisPort();
+      proxy = new TcpProxy('127.0.0.1', redis.port);
+      const port = await proxy.start();
+      database = await createTestDatabase(backend);
+      const config = loadConfig({
+        LOG_LEVEL: 'info',
+        DATABASE_URL: database.url,
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+        RATE_LIMIT_PER_SECOND: '1',
+        RATE_LIMIT_BURST: '6',
+        AUTH_FAILURE_LIMIT: '4',
+        AUTH_FAILURE_WINDOW_SECONDS: '60',
+      });
+      const logStream = new Writable({
+        write(chunk, _enc, cb) {
+          logs.push(String(chunk));
+          cb();
+        },
+      });
+      for (let i = 0; i < 2; i++) {
+        const store = openStore(database.url, { poolSize: 4 });
+        await migrateToLatest(store);
+        stores.push(store);
+        apps.push(await buildApp({ config, store, logStream }));
+      }
+    });
+    after(async () => {
+      for (const app of apps) await app.close();
+      for (const store of stores) await store.close();
+      await proxy?.close();
+      redis?.stop();
+      await database?.drop();
+    });
+
+    const get = (i: number, headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
+      apps[i]!.inject({ url: '/customer/?Identifiers=x', headers, remoteAddress });
+    const newKey = async () => ({ authorization: `Bearer ${(await createKey(stores[0]!, 'redis', 'all')).key}` });
+
+    test('one key spends one budget on both instances', async () => {
+      const auth = await newKey();
+      const remaining: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await get(i % 2, auth);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.headers['ratelimit-limit'], '6');
+        remaining.push(String(res.headers['ratelimit-remaining']));
+      }
+      assert.deepEqual(remaining, ['5', '4', '3', '2', '1', '0']);
+      tooMany(await get(0, auth), /API key/);
+      tooMany(await get(1, auth), /API key/);
+      const other = await get(1, await newKey());
+      assert.equal(other.statusCode, 200);
+    });
+
+    test('failed authentications of one address are counted across instances', async () => {
+      const address = `${net}::1`;
+      const valid = await newKey();
+      for (let i = 0; i < 4; i++) {
+        const res = await get(i % 2, { authorization: `Bearer og_wrong_${i}_0123456789abcdefghijklmnopqrstuvwxyz` }, address);
+        assert.equal(res.statusCode, 401);
+      }
+      // Instance 1 saw only two failures itself; the shared count (4) blocks the address there.
+      tooMany(await get(1, valid, `${net}::2`), /failed authentications/);
+      // Instance 0 blocks it at its next failure, since the count it reads is the shared one.
+      assert.equal((await get(0, { authorization: 'Bearer og_wrong_again_0123456789abcdefghijklmnopqrstuvwxyz' }, address)).statusCode, 401);
+      tooMany(await get(0, valid, address), /failed authentications/);
+      assert.equal((await get(0, valid, '2001:db8:ffff:1::1')).statusCode, 200);
+    });
+
+    test('Redis gone: requests pass unlimited at once and it is logged; Redis back: limits apply again', async () => {
+      await proxy.cut();
+      const auth = await newKey();
+      const started = Date.now();
+      for (let i = 0; i < 10; i++) {
+        const res = await get(i % 2, auth);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.headers['ratelimit-limit'], undefined);
+      }
+      assert.ok(Date.now() - started < 3_000, `requests were not held up (${Date.now() - started} ms for 10)`);
+      assert.ok(logs.some((l) => /"level":40/.test(l) && /rate limits: (Redis unavailable|counter store failed)/.test(l)), 'the outage is logged');
+
+      await proxy.restore();
+      let limited: LightMyRequestResponse | undefined;
+      for (let i = 0; i < 100 && !limited; i++) {
+        const res = await get(0, auth);
+        if (res.headers['ratelimit-limit'] !== undefined) limited = res;
+        else await sleep(100);
+      }
+      assert.ok(limited, 'limits apply again after Redis returns');
+      assert.ok(logs.some((l) => l.includes('rate limits: Redis connected')), 'the reconnect is logged');
+      let refused = false;
+      for (let i = 0; i < 7 && !refused; i++) refused = (await get(1, auth)).statusCode === 429;
+      assert.ok(refused, 'the burst runs out again');
+    });
+  });
+}
