@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { customerRepository } from '../../src/customers/customer.repository.js';
+import { upsertCustomer } from '../../src/customers/customer.service.js';
 import { nextStamp } from '../../src/store/sync-clock.js';
 import { describeEachBackend, json } from '../helpers/test-app.js';
 import { currentWatermark, idsOf, putCustomer, watermarkOf } from './customer-helpers.js';
@@ -63,6 +66,31 @@ describeEachBackend('every write to a customer moves its modification stamp', (t
     assert.equal(fresh.length, 1);
     assert.equal(fresh[0]!.ExternalId, 'mv-ext-new');
     assert.equal(fresh[0]!.CustomerId, json(created).CustomerId);
+  });
+
+  test('an upsert that meets a writer taking its locks in the other order still succeeds', async () => {
+    await putCustomer(t(), 'mv-dl', { FirstName: 'Before' });
+    const store = t().store;
+    const deadlocks = async () => (store.dialect === 'postgres' ? Number((await sql<{ n: number }>`select deadlocks as n from pg_stat_database where datname = current_database()`.execute(store.db)).rows[0]!.n) : 0);
+    const before = await deadlocks();
+    // The other writer takes the clock first and only then the customer's row; the upsert holds the row and waits for the clock.
+    const other = store
+      .writeTransaction(async (trx) => {
+        const stamp = await nextStamp(store.dialect, trx);
+        await sleep(300);
+        await customerRepository.touch(trx, ['mv-dl'], stamp);
+      })
+      .then(() => 'ok', (err: { code?: string }) => err.code);
+    await sleep(100);
+    const upserted = await upsertCustomer(store, { CustomerId: 'mv-dl', FirstName: 'After' });
+    assert.equal(upserted.FirstName, 'After');
+    assert.ok(['ok', '40P01'].includes((await other) as string));
+    assert.equal((await t().inject('/customer/?Identifiers=mv-dl').then(json))[0].FirstName, 'After');
+    if (store.dialect === 'postgres') {
+      let after = before;
+      for (let i = 0; i < 30 && after === before; i++, await sleep(200)) after = await deadlocks();
+      assert.ok(after > before, 'PostgreSQL saw the deadlock (and the upsert was retried)');
+    }
   });
 
   test('touch, as other modules call it', async () => {
