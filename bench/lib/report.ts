@@ -45,20 +45,29 @@ function extraText(r: RowData): string {
 export const cpuPerRequest = (r: Pick<RowData, 'serverCores' | 'reqPerSec'>): number | undefined =>
   r.serverCores === undefined || !r.reqPerSec ? undefined : (r.serverCores * 1e6) / r.reqPerSec;
 
+/**
+ * Yardstick CPU per request over the scenario's: the ratio the two would reach if each had a core
+ * to itself. It moves far less than the req/s ratio when other work shares the machine.
+ */
+const cpuRatio = (yardstickUs: number | undefined, r: RowData): number | undefined => {
+  const us = cpuPerRequest(r);
+  return yardstickUs === undefined || us === undefined ? undefined : yardstickUs / us;
+};
+
 function scenarioTable(run: RunData, previous: RunData | undefined): string {
   const prev = new Map((previous?.rows ?? []).map((r) => [r.key, r]));
   const y = run.yardstick;
   const lines = [
-    '| backend/scenario | what | req/s | p50 ms | p99 ms | ratio | server CPU µs/req | server / generator cores | previous req/s | previous ratio | previous µs/req | notes |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-    `| yardstick | bare node:http, one customer | ${n0(y.reqPerSec)} | ${n2(y.p50)} | ${n2(y.p99)} | 1.00 | ${n0(y.cpuUsPerRequest)} | | ${n0(previous?.yardstick.reqPerSec)} | | ${n0(previous?.yardstick.cpuUsPerRequest)} | runs: ${y.runs.map(n0).join(', ')} |`,
+    '| backend/scenario | what | req/s | p50 ms | p99 ms | ratio | server CPU µs/req | ratio by CPU | server / generator cores | previous req/s | previous ratio | previous µs/req | notes |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    `| yardstick | bare node:http, one customer | ${n0(y.reqPerSec)} | ${n2(y.p50)} | ${n2(y.p99)} | 1.00 | ${n0(y.cpuUsPerRequest)} | 1.00 | | ${n0(previous?.yardstick.reqPerSec)} | | ${n0(previous?.yardstick.cpuUsPerRequest)} | runs: ${y.runs.map(n0).join(', ')} |`,
   ];
   for (const r of run.rows) {
     const p = prev.get(r.key);
     const cores = r.serverCores === undefined ? '' : `${n2(r.serverCores)} / ${n2(r.generatorCores)}`;
     const notes = [r.status === 'ok' ? '' : r.status, extraText(r), r.note ?? ''].filter(Boolean).join('; ');
     lines.push(
-      `| ${r.key} | ${r.label} | ${n0(r.reqPerSec)} | ${n2(r.p50)} | ${n2(r.p99)} | ${n2(r.ratio)} | ${n0(cpuPerRequest(r))} | ${cores} | ${n0(p?.reqPerSec)} | ${n2(p?.ratio)} | ${n0(p && cpuPerRequest(p))} | ${notes} |`,
+      `| ${r.key} | ${r.label} | ${n0(r.reqPerSec)} | ${n2(r.p50)} | ${n2(r.p99)} | ${n2(r.ratio)} | ${n0(cpuPerRequest(r))} | ${n2(cpuRatio(y.cpuUsPerRequest, r))} | ${cores} | ${n0(p?.reqPerSec)} | ${n2(p?.ratio)} | ${n0(p && cpuPerRequest(p))} | ${notes} |`,
     );
   }
   return lines.join('\n');
@@ -93,7 +102,8 @@ export function writeBenchmarks(file: string, run: RunData, previous: RunData | 
 ${run.seconds} s measured per scenario after a warm-up. Servers run as separate processes
 (\`node bin/ordergate.js serve\`, \`LOG_LEVEL=warn\`, \`RATE_LIMIT_PER_SECOND=0\`); the load generator
 (autocannon) runs in the benchmark process on the same cores. Ratios are against the bare \`node:http\`
-yardstick of the same run. How the suite works and what the profiles say: docs/performance.md.
+yardstick of the same run; "ratio by CPU" compares server CPU per request instead, which other work
+on the machine moves much less. How the suite works and what the profiles say: docs/performance.md.
 
 Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGb} GB memory, Node ${m.node}, Linux ${m.kernel}.
 Load average (1 min): ${n2(m.loadAtStart)} at the start, ${n2(m.loadAtEnd)} at the end.
