@@ -19,7 +19,8 @@ export function decodeCursor(text: string): Position | undefined {
     const v: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (!Array.isArray(v) || v.length !== 2) return undefined;
     const [modifiedAt, customerId] = v as unknown[];
-    if (!Number.isSafeInteger(modifiedAt) || typeof customerId !== 'string' || customerId === '') return undefined;
+    if (!Number.isSafeInteger(modifiedAt) || typeof customerId !== 'string' || customerId === '' || customerId.length > 1000) return undefined;
+    if (customerId.includes('\u0000')) return undefined; // no id holds one (PostgreSQL text cannot)
     return { modifiedAt: modifiedAt as number, customerId };
   } catch {
     return undefined;

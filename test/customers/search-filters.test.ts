@@ -116,6 +116,11 @@ describeEachBackend('SearchCustomers: bad input is a 400 naming the field and ch
     ['Skip < 0', { method: 'POST', url: '/customer/', payload: { Skip: -5 } }, 'Skip', 'GreaterThanOrEqual'],
     ['Take not a number', '/customer/?Take=ten', 'Take', 'SerializationException'],
     ['a cursor not issued here', '/customer/?Take=1&Cursor=not-a-cursor', 'Cursor', 'Predicate'],
+    ['a forged cursor with a NUL', `/customer/?Take=1&Cursor=${Buffer.from(JSON.stringify([1, 'a\u0000b'])).toString('base64url')}`, 'Cursor', 'Predicate'],
+    ['a forged cursor with a fractional stamp', `/customer/?Cursor=${Buffer.from(JSON.stringify([1.5, 'a'])).toString('base64url')}`, 'Cursor', 'Predicate'],
+    ['an identifier over 255 characters', `/customer/?Identifiers=ok,${'x'.repeat(256)}`, 'Identifiers[1]', 'Length'],
+    ['a NUL in an identifier', '/customer/?Identifiers=a%00b', 'Identifiers', 'SerializationException'],
+    ['a date beyond the representable range', '/customer/?LastModifiedAfter=/Date(8640000000000001)/', 'LastModifiedAfter', 'SerializationException'],
   ];
   for (const [name, req, field, code] of cases) {
     test(name, async () => {
