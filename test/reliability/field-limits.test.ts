@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { TSchema } from '@sinclair/typebox';
+import { allOperations } from '../../src/operations.js';
+import type { AnyOperation } from '../../src/wire/operation.js';
+import { describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
+import { storeDigest } from '../helpers/store-snapshot.js';
+
+// design.md: `Note` ≤ 1,000 characters, every other string field ≤ 255. Custom-field text values
+// follow the longer limit (docs/customfields.md).
+const LONGER: Record<string, number> = { Note: 1000, Value: 1000 };
+const limitOf = (path: string): number => LONGER[path.replace(/^.*\./, '')] ?? 255;
+
+/** Every string a request can carry, as a path: `FirstName`, `Identifiers[0]`, `Payment.Name`, `Values[0].Value`. */
+function stringFields(schema: TSchema, prefix = ''): string[] {
+  const props = (schema as { properties?: Record<string, TSchema> }).properties ?? {};
+  const out: string[] = [];
+  for (const [name, s] of Object.entries(props)) {
+    const path = prefix + name;
+    const variants = [s, ...((s.anyOf as TSchema[] | undefined) ?? [])];
+    for (const v of variants) {
+      if (v.type === 'string' || (v.type === undefined && v.anyOf === undefined)) out.push(path);
+      else if (v.type === 'object') out.push(...stringFields(v, `${path}.`));
+      else if (v.type === 'array' && (v.items as TSchema | undefined)?.type === 'string') out.push(`${path}[0]`);
+      else if (v.type === 'array' && (v.items as TSchema | undefined)?.type === 'object') out.push(...stringFields(v.items as TSchema, `${path}[0].`));
+    }
+  }
+  return [...new Set(out)];
+}
+
+function withValue(base: Record<string, unknown>, path: string, value: string): Record<string, unknown> {
+  const copy = structuredClone(base);
+  const parts = path.split(/\.|(?=\[)/);
+  let target: Record<string, unknown> | unknown[] = copy;
+  parts.forEach((part, i) => {
+    const key: string | number = part.startsWith('[') ? Number(part.slice(1, -1)) : part;
+    const last = i === parts.length - 1;
+    const next = parts[i + 1];
+    const holder = target as Record<string | number, unknown>;
+    if (last) holder[key] = value;
+    else {
+      holder[key] ??= next?.startsWith('[') ? [] : {};
+      target = holder[key] as Record<string, unknown>;
+    }
+  });
+  return copy;
+}
+
+let serial = 0;
+const unique = (p: string) => `${p}-${process.pid}-${++serial}`;
+
+/** A valid request of each operation that has string fields; a new operation must add one here. */
+const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = {
+  SearchCustomers: async () => ({ Identifiers: ['limits-c1'] }),
+  UpsertCustomer: async () => ({ CustomerId: unique('limits'), FirstName: 'Ada' }),
+  ConfirmOrder: async (t) => {
+    const order = json<{ OrderId: number }>(await t.inject({ method: 'POST', url: '/orders', payload: {} }));
+    return {
+      OrderId: order.OrderId, CustomerFirstName: 'Ada', CustomerLastName: 'Lovelace', CustomerPostalCode: '10115', CustomerCity: 'Berlin',
+      CustomerCountry: 'DE', CustomerStreet: 'Hauptstr.', CustomerEMail: 'ada@example.com', Payment: { Amount: 1, Name: 'Card' },
+    };
+  },
+  CreateOrder: async () => ({}),
+  GetCustomerCustomFields: async () => ({ CustomerId: 'limits-c1' }),
+  SetCustomerCustomField: async () => ({ CustomerId: 'limits-c1', Number: 9101, Value: 'v' }),
+  PatchCustomerCustomFields: async () => ({ CustomerId: 'limits-c1', Values: [{ Number: 9101, Value: 'v' }] }),
+  DefineCustomField: async () => ({ Number: 9200 + ++serial, Label: 'L', FieldType: 'Select', AllowedValues: ['a'] }),
+};
+
+const pathVariables = (op: AnyOperation): Set<string> => new Set(op.routes.flatMap((r) => [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)));
+const send = (t: TestApp, op: AnyOperation, body: Record<string, unknown>) => t.inject({ method: 'POST', url: `/api/${op.name}`, payload: body });
+
+describeEachBackend('string length limits of every operation', (t) => {
+  test('a string one over its limit is a 400 naming the field (Length when the limit itself is accepted), and changes nothing', async () => {
+    assert.equal((await t().inject({ method: 'PUT', url: '/customer/limits-c1', payload: { FirstName: 'x' } })).statusCode, 200);
+    assert.equal((await t().inject({ method: 'PUT', url: '/customfields/9101', payload: { Label: 'T', FieldType: 'Text' } })).statusCode, 201);
+    let checked = 0;
+    let plain = 0;
+    for (const op of allOperations(t().store)) {
+      const fields = stringFields(op.request);
+      if (fields.length === 0) continue;
+      const base = BASES[op.name];
+      assert.ok(base, `${op.name} has string fields (${fields.join(', ')}): add a valid request to BASES`);
+      const ids = pathVariables(op);
+      for (const field of fields) {
+        const limit = limitOf(field);
+        const atLimit = await send(t(), op, withValue(await base(t()), field, 'x'.repeat(limit)));
+        const body = withValue(await base(t()), field, 'x'.repeat(limit + 1));
+        const before = await storeDigest(t().store);
+        const over = await send(t(), op, body);
+        const where = `${op.name}.${field} (${limit + 1} characters): ${over.statusCode} ${over.body.slice(0, 300)}`;
+        assert.equal(await storeDigest(t().store), before, `${where}: the store changed`);
+        checked++;
+        // An id in the path that is only looked up may answer "no such customer" instead: none can be that long.
+        if (over.statusCode === 404 && ids.has(field)) continue;
+        assert.equal(over.statusCode, 400, where);
+        const named = json(over).ResponseStatus.Errors.find((e: { FieldName: string }) => e.FieldName.toLowerCase() === field.toLowerCase());
+        assert.ok(named, `${where}: no error names the field`);
+        if (atLimit.statusCode < 300) {
+          plain++;
+          assert.equal(named.ErrorCode, 'Length', where);
+        }
+      }
+    }
+    assert.ok(checked >= 60 && plain >= 40, `fields checked: ${checked}, plain text among them: ${plain}`);
+  });
+});
