@@ -24,7 +24,7 @@ describeEachBackend('customers import / export and seed (CLI)', (t) => {
 
   const env = () => ({ ...process.env, DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' });
   const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, ...args], { env: env(), encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [BIN, ...args], { env: env(), encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
   const file = (name: string, content: string) => {
@@ -58,6 +58,18 @@ describeEachBackend('customers import / export and seed (CLI)', (t) => {
     assert.equal((await customer('im-3')).ExternalId, null);
     const feed = idsOf(await t().inject(`/customer/?LastModifiedAfter=/Date(${since})/`));
     assert.deepEqual([...feed].sort(), ['im-1', 'im-2', 'im-3'], 'imported customers appear in the sync feed');
+  });
+
+  test('on a terminal, the import shows progress bars for checking and importing', () => {
+    const rows = Array.from({ length: 12_000 }, (_, i) => `tty-${i},Name ${i}`).join('\n');
+    const path = file('tty.csv', `CustomerId,LastName\n${rows}\n`);
+    // `script` runs the command on a pseudo-terminal, as an operator's shell would.
+    const r = spawnSync('script', ['-qec', `"${process.execPath}" "${BIN}" customers import "${path}"`, '/dev/null'], { env: env(), encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const screen = r.stdout.replace(/\r/g, '\n');
+    assert.match(screen, /checking \(bytes\) \[[█░]+\] 100% /);
+    assert.match(screen, /importing \(rows\) \[[█░]+\] 100% 12000\/12000/);
+    assert.match(screen, /imported 12000 customers from 12000 rows/);
   });
 
   test('a bad file is reported line by line and imports nothing; --skip-invalid imports the rest', async () => {
