@@ -14,6 +14,23 @@ export function scrubLogLine(line: string): string {
   return line.replace(EMAIL, '[email]').replace(IBAN, '[iban]').replace(API_KEY, '[key]');
 }
 
+/**
+ * The path as the scrubber must see it: percent-escapes decoded, so that an e-mail or IBAN sent
+ * encoded in a path segment (`jane%40example.org`, `DE89%203704…`) is masked too. Runs of escapes are
+ * decoded one by one, so a malformed escape elsewhere in the path does not stop the rest.
+ */
+function loggedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      // A decoded `?` would read as the start of a query string, which is never logged.
+      return decodeURIComponent(run).replace(/\?/g, '%3F');
+    } catch {
+      return run;
+    }
+  });
+}
+
 interface LoggedRequest {
   method: string;
   url: string;
@@ -40,7 +57,7 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>, stream: Writable
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'], censor: '[redacted]' },
     hooks: { streamWrite: scrubLogLine },
     serializers: {
-      req: (req: LoggedRequest) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+      req: (req: LoggedRequest) => ({ method: req.method, url: loggedPath(req.url), remoteAddress: req.ip }),
       err: (err: LoggedError) => ({
         type: err.name ?? 'Error',
         message: err.message ?? '',
