@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+import { startServer, type ServerProcess } from '../helpers/spawn-server.js';
+
+const KEY = 'og_cf_crash_key_0123456789abcdefghijklmnopqrstuvwxyz';
+const WRITERS = 32;
+
+interface Writer {
+  readonly customer: string;
+  /** Writes both fields in one PATCH (all or nothing) rather than one field with PUT. */
+  readonly patch: boolean;
+  lastAcked: string | undefined;
+  inFlight: string | undefined;
+}
+
+async function call(port: number, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** Each writer writes its own customer's values one after the other until the server dies. */
+async function writeUntilKilled(port: number, writers: Writer[], kill: () => void, killAfter: number): Promise<number> {
+  let acked = 0;
+  let dead = false;
+  setTimeout(() => {
+    dead = true;
+    kill();
+  }, killAfter);
+  await Promise.all(
+    writers.map(async (w) => {
+      for (let n = 0; !dead; n++) {
+        const token = `${w.customer}:${n}`;
+        w.inFlight = token;
+        try {
+          const res = w.patch
+            ? await call(port, 'PATCH', `/customer/${w.customer}/customfields/`, [{ Number: 1, Value: token }, { Number: 2, Value: token }])
+            : await call(port, 'PUT', `/customer/${w.customer}/customfields/1`, { Value: token });
+          await res.arrayBuffer();
+          if (res.status !== 200 && res.status !== 204) throw new Error(`write answered ${res.status}`);
+          w.lastAcked = token;
+          w.inFlight = undefined;
+          acked++;
+        } catch (err) {
+          if (err instanceof Error && err.message.startsWith('write answered')) throw err;
+          return; // the server is gone; the write in flight may or may not have committed
+        }
+      }
+    }),
+  );
+  return acked;
+}
+
+for (const backend of BACKENDS) {
+  describe(`SIGKILL during custom-field writes [${backend}]`, () => {
+    let database: TestDatabase;
+    let server: ServerProcess | undefined;
+    before(async () => {
+      database = await createTestDatabase(backend);
+    });
+    after(async () => {
+      await server?.stop('SIGKILL');
+      await database.drop();
+    });
+
+    test('every acknowledged value is there after a restart, and a PATCH of two fields is never half applied', async () => {
+      const env = { DATABASE_URL: database.url, ORDERGATE_BOOTSTRAP_KEY: KEY };
+      server = await startServer(env);
+      const first = server;
+      for (const n of [1, 2]) assert.equal((await call(first.port, 'PUT', `/customfields/${n}`, { Label: `F${n}`, FieldType: 'Text' })).status, 201);
+      const writers: Writer[] = Array.from({ length: WRITERS }, (_, i) => ({ customer: `cfc-${i}`, patch: i % 2 === 1, lastAcked: undefined, inFlight: undefined }));
+      for (const w of writers) assert.equal((await call(first.port, 'PUT', `/customer/${w.customer}`, { FirstName: 'Crash' })).status, 200);
+
+      const acked = await writeUntilKilled(first.port, writers, () => first.child.kill('SIGKILL'), 800);
+      assert.equal(await first.exited, 'SIGKILL');
+      assert.ok(acked > 20, `enough writes were acknowledged before the kill (${acked})`);
+      assert.ok(writers.some((w) => w.inFlight !== undefined), 'the kill caught writes in flight');
+
+      server = await startServer({ ...env, PORT: String(first.port) });
+      for (const w of writers) {
+        const res = await call(server.port, 'GET', `/customer/${w.customer}/customfields/`);
+        assert.equal(res.status, 200);
+        const values = new Map(((await res.json()) as Array<{ Number: number; Value: string | null }>).map((f) => [f.Number, f.Value]));
+        const one = values.get(1) ?? undefined;
+        const allowed = [w.lastAcked, w.inFlight];
+        assert.ok(allowed.includes(one ?? undefined), `${w.customer}: field 1 is '${one}', acknowledged '${w.lastAcked}', in flight '${w.inFlight}'`);
+        if (w.patch) assert.equal(values.get(2), values.get(1), `${w.customer}: both fields of one PATCH`);
+        else assert.equal(values.get(2), null, `${w.customer}: field 2 was never written`);
+      }
+    });
+  });
+}
