@@ -7,9 +7,11 @@ const SQLITE_UNAVAILABLE = new Set([
 ]);
 const NODE_NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 // PostgreSQL SQLSTATE classes 08 (connection), 28 (authorization), 53 (resources), 57 (operator
-// intervention), a database that does not exist (3D000) and the read-only error of a standby (25006).
+// intervention), a database that does not exist (3D000), the read-only error of a standby (25006),
+// and a transaction chosen as a deadlock victim or serialization failure (40P01, 40001): nothing was
+// written, and the same request sent again succeeds.
 const PG_CLASSES = ['08', '28', '53', '57'];
-const PG_CODES = new Set(['3D000', '25006']);
+const PG_CODES = new Set(['3D000', '25006', '40P01', '40001']);
 // A store handle that was closed under the service: Kysely, better-sqlite3 and pg each say so in words.
 const CLOSED = /driver has already been destroyed|database connection is not open|Cannot use a pool after calling end/i;
 

@@ -127,7 +127,13 @@ function bindObject(source: Record<string, unknown>, props: PropertyMap, path: s
   return out;
 }
 
+// Bank data and contact details are never repeated back, not even partly (responses get logged by clients).
+const SECRET_FIELD = /iban|bic|e-?mail|account|key|password|token/i;
+
 function invalid(field: string, value: unknown): FieldError {
+  if (SECRET_FIELD.test(field)) {
+    return { errorCode: 'SerializationException', fieldName: field, message: `An invalid value was given for '${field}'` };
+  }
   let shown: string;
   try {
     shown = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);

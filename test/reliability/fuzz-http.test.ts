@@ -138,3 +138,14 @@ describeEachBackend('deeply nested bodies', (t) => {
     }
   });
 });
+
+describeEachBackend('bank data in unbindable values', (t) => {
+  test('a SerializationException on CustomerIban does not repeat the value', async () => {
+    const iban = 'DE89370400440532013000';
+    const res = await t().inject({ method: 'POST', url: '/orders/1/confirm', payload: { CustomerIban: { x: iban }, CustomerEMail: ['a@b.de'] } });
+    assert.equal(res.statusCode, 400);
+    assert.doesNotMatch(res.body, /DE89|370400|a@b\.de/);
+    const fields = JSON.parse(res.body).ResponseStatus.Errors.map((e: { FieldName: string }) => e.FieldName);
+    assert.ok(fields.includes('CustomerIban'));
+  });
+});
