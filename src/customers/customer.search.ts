@@ -3,6 +3,7 @@ import type { CustomerRow } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
+import { lookupByIdentifiers } from './customer.lookup.js';
 import { customerRepository, type CustomerFilter } from './customer.repository.js';
 import { toCustomer } from './customer.mapping.js';
 import type { Customer, SearchCustomersRequest } from './customer.schemas.js';
@@ -65,15 +66,18 @@ const positionOf = (row: { modified_at: number; customer_id: string }): Position
  */
 export async function searchCustomers(store: Store, req: SearchCustomersRequest): Promise<SearchResult> {
   const after = validate(req);
-  const committed = await committedWatermark(store.reader);
   const identifiers = req.Identifiers?.filter((s) => s !== '');
+  const byIds = identifiers !== undefined && identifiers.length > 0;
+  // The hot lookup reads the watermark and its rows in one precompiled statement.
+  const lookup = byIds && !after ? await lookupByIdentifiers(store.reader, store.dialect, identifiers, req.LastModifiedAfter) : undefined;
+  const committed = lookup ? lookup.committed : await committedWatermark(store.reader);
   const filter: CustomerFilter = { identifiers, modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed, after };
   const skip = req.Skip ?? 0;
   const base = { committed, modifiedAfter: req.LastModifiedAfter, after, skipped: skip > 0 };
 
-  if (identifiers && identifiers.length > 0) {
+  if (byIds) {
     // At most 2 × MAX_IDENTIFIERS rows (each identifier matches one id and one external id).
-    const rows = await customerRepository.search(store.reader, filter);
+    const rows = lookup ? lookup.rows : await customerRepository.search(store.reader, filter);
     if (req.Take === undefined) return { watermark: pageWatermark(base), customers: rows.slice(skip).map(toCustomer) };
     const end = skip + req.Take;
     const last = req.Take > 0 ? rows[end - 1] : undefined;
