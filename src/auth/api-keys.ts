@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type Permission = 'all' | 'admin';
@@ -19,8 +20,13 @@ export function generateKey(): string {
   return KEY_PREFIX + randomBytes(40).toString('base64url');
 }
 
+/** One-shot `crypto.hash` (Node ≥ 20.12) is about 3× cheaper than a Hash object per request. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 /** SHA-256 hex: keys carry ≥ 256 random bits, so a slow password hash would add nothing. */
-export const hashKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+export const hashKey: (key: string) => string = oneShot
+  ? (key) => oneShot('sha256', key, 'hex')
+  : (key) => createHash('sha256').update(key, 'utf8').digest('hex');
 
 export const keyId = (key: string): string => key.slice(0, KEY_ID_LENGTH);
 
