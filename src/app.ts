@@ -72,11 +72,13 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
     if ((body as string).trim() === '') return done(null, undefined);
     parseJson(req, body as string, done);
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks on the per-request path: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     const type = request.headers['content-type'];
     if (type === undefined || type.trim() === '') request.headers['content-type'] = 'text/plain';
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
+    done();
   });
   // Once shutdown begins, each answer closes its connection: a keep-alive client moves on to
   // another instance at once, and close() need not wait for idle connections to time out.

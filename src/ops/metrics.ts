@@ -30,10 +30,21 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode };
-    requests.inc(labels);
-    latency.observe(labels, reply.elapsedTime / 1000);
+  // One pair of labelled children per (method, route, status): prom-client would otherwise hash the
+  // label object on every request. The keys stay few (route patterns, not paths).
+  const children = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let child = children.get(key);
+    if (child === undefined) {
+      const labels = { method: request.method, route, status: reply.statusCode };
+      child = { count: requests.labels(labels), time: latency.labels(labels) };
+      children.set(key, child);
+    }
+    child.count.inc();
+    child.time.observe(reply.elapsedTime / 1000);
+    done();
   });
   const fromCluster = clusterMetricsClient(registry);
   return {
