@@ -57,8 +57,21 @@ function readJsConfig(text: string | undefined, defaults: WireDefaults): WireDef
 /** ServiceStack sanitizes JSONP callback names: anything outside [A-Za-z0-9._] becomes `_`. */
 export const sanitizeCallback = (name: string): string => name.replace(/[^A-Za-z0-9._]/g, '_');
 
+// Clients send the same few Accept headers over and over: remember the verdict for those.
+const acceptVerdicts = new Map<string, boolean>();
+const ACCEPT_VERDICTS_MAX = 64;
+
 function acceptsOnlyUnserved(accept: string | undefined): boolean {
   if (!accept) return false;
+  let verdict = acceptVerdicts.get(accept);
+  if (verdict === undefined) {
+    verdict = judgeAccept(accept);
+    if (acceptVerdicts.size < ACCEPT_VERDICTS_MAX && accept.length <= 256) acceptVerdicts.set(accept, verdict);
+  }
+  return verdict;
+}
+
+function judgeAccept(accept: string): boolean {
   const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase()).filter(Boolean);
   if (types.length === 0) return false;
   return types.every((t) => /(^|\/)(xml|jsv|csv)$/.test(t) || t === 'text/xml' || t === 'application/xml');
