@@ -36,8 +36,10 @@ async function redisPort(): Promise<{ port: number; stop: () => void }> {
   if (await answers(REDIS_PORT)) return { port: REDIS_PORT, stop: () => undefined };
   const port = await freePort();
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let i = 0; i < 50 && !(await answers(port)); i++) await sleep(100);
-  assert.ok(await answers(port), 'redis-server started');
+  let failed: Error | undefined;
+  child.on('error', (err) => (failed = err));
+  for (let i = 0; i < 50 && !failed && !(await answers(port)); i++) await sleep(100);
+  assert.ok(await answers(port), `no Redis at 127.0.0.1:${REDIS_PORT} and redis-server could not be started here (${failed?.message ?? 'no answer'}); install redis-server`);
   return { port, stop: () => child.kill('SIGTERM') };
 }
 
