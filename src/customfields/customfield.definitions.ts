@@ -1,5 +1,6 @@
 import { conflict, notFound } from '../errors.js';
 import type { Executor, Store } from '../store/store.js';
+import { isTransactionConflict } from '../store/store-errors.js';
 import { nextStamp } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
 import { toDefinition, toDefinitionRow } from './customfield.mapping.js';
@@ -9,6 +10,8 @@ import {
   FIELD_TYPES, INT32_MAX, INT32_MIN, MAX_ALLOWED_VALUES, MAX_LABEL_LENGTH, isDefinitionNumber, isSelectType,
   type CustomFieldDefinition, type FieldType,
 } from './customfield.types.js';
+
+const ATTEMPTS = 5;
 
 function between(rules: FieldRules, field: string, value: number | undefined, min: number, max: number): void {
   if (value !== undefined && (value < min || value > max)) {
@@ -100,19 +103,29 @@ export async function defineCustomField(store: Store, req: DefineCustomFieldRequ
 
 /**
  * Deletes a definition and every value of it. Customers that had a value get a new custom-field
- * version and modification stamp, so ETags and the sync feed show the change.
+ * version and modification stamp, so ETags and the sync feed show the change. Their rows are
+ * locked before the stamp is taken (store/sync-clock.ts). The rows are many and locked in no
+ * particular order, so on PostgreSQL a group-commit transaction holding some of them can still
+ * meet this one; the database then aborts one of the two, and an aborted delete runs again.
  */
 export async function deleteCustomField(store: Store, number: number): Promise<void> {
   checkNumber(number);
-  await store.writeTransaction(async (trx) => {
-    const row = await repo.findDefinitionForUpdate(trx, store.dialect, number);
-    if (!row) throw notFound(`Custom field ${number} is not defined`);
-    if (await repo.hasValues(trx, number)) {
-      const stamp = await nextStamp(store.dialect, trx);
-      await repo.bumpCustomersWithValues(trx, number, stamp);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await store.writeTransaction(async (trx) => {
+        const row = await repo.findDefinitionForUpdate(trx, store.dialect, number);
+        if (!row) throw notFound(`Custom field ${number} is not defined`);
+        if (await repo.hasValues(trx, number)) {
+          await repo.bumpCustomersWithValues(trx, number);
+          await repo.stampCustomersWithValues(trx, number, await nextStamp(store.dialect, trx));
+        }
+        await repo.deleteValuesOfField(trx, number);
+        await repo.deleteDefinition(trx, number);
+        await repo.bumpDefinitionsVersion(trx);
+      });
+    } catch (err) {
+      if (isTransactionConflict(err) && attempt < ATTEMPTS) continue;
+      throw err;
     }
-    await repo.deleteValuesOfField(trx, number);
-    await repo.deleteDefinition(trx, number);
-    await repo.bumpDefinitionsVersion(trx);
-  });
+  }
 }

@@ -158,14 +158,24 @@ export const customFieldRepository = {
   },
 
   /**
-   * Gives every customer with a value of the field a new custom-field version and modification
-   * stamp. One set-based statement (rather than customerRepository.touch with listed ids): a field
-   * may have values for millions of customers, and this needs no memory for them.
+   * Gives every customer with a value of the field a new custom-field version, which locks their
+   * rows (before the transaction takes its stamp: the lock order of store/sync-clock.ts). One
+   * set-based statement, like `stampCustomersWithValues`: a field may have values for millions of
+   * customers, and neither needs memory for them.
    */
-  async bumpCustomersWithValues(db: Executor, number: number, stamp: number): Promise<void> {
+  async bumpCustomersWithValues(db: Executor, number: number): Promise<void> {
     await db
       .updateTable('customers')
-      .set((eb) => ({ custom_fields_version: eb('custom_fields_version', '+', 1), modified_at: stamp }))
+      .set((eb) => ({ custom_fields_version: eb('custom_fields_version', '+', 1) }))
+      .where('customer_id', 'in', (eb) => eb.selectFrom('custom_field_values').select('customer_id').where('number', '=', number))
+      .execute();
+  },
+
+  /** Moves the modification stamp of every customer with a value of the field. */
+  async stampCustomersWithValues(db: Executor, number: number, stamp: number): Promise<void> {
+    await db
+      .updateTable('customers')
+      .set({ modified_at: stamp })
       .where('customer_id', 'in', (eb) => eb.selectFrom('custom_field_values').select('customer_id').where('number', '=', number))
       .execute();
   },

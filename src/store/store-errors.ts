@@ -27,3 +27,6 @@ export function isStoreUnavailable(err: unknown): boolean {
   if (CLOSED.test(message)) return true;
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection.*(closed|ended)/i.test(message);
 }
+
+/** A PostgreSQL deadlock victim or serialization failure: nothing was written, running it again is safe. */
+export const isTransactionConflict = (err: unknown): boolean => ['40P01', '40001'].includes(String((err as { code?: unknown } | null)?.code));
