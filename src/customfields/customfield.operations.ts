@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../errors.js';
+import { openWrites } from '../orders/order-writes.js';
 import type { Store } from '../store/store.js';
 import { defineOperation, type AnyOperation, type OperationCall } from '../wire/operation.js';
 import { definitionOperations } from './customfield.definition-operations.js';
-import { ifMatchAccepts } from './customfield.etag.js';
 import {
   CustomField, GetCustomerCustomFieldsRequest, PatchCustomerCustomFieldsRequest, SetCustomerCustomFieldRequest,
 } from './customfield.schemas.js';
 import { customFieldReader, writeCustomFields, type FieldsResult, type WriteOptions } from './customfield.service.js';
+import type { CustomFieldWrites } from './customfield.writes.js';
 
 /** A body CustomId, when given, must name the customer of the path (ServiceStack DTOs carry both). */
 function checkBodyCustomerId(call: OperationCall, customerId: string): void {
@@ -21,7 +22,7 @@ function writeOptions(call: OperationCall, unknownIsNotFound: boolean): WriteOpt
   return {
     mayWriteReadOnly: call.key.permissions.has('admin'),
     ...(unknownIsNotFound ? { unknownIsNotFound } : { entriesField: 'Values' }),
-    ...(ifMatch !== undefined ? { precondition: (etag: string) => ifMatchAccepts(ifMatch, etag) } : {}),
+    ...(ifMatch !== undefined ? { ifMatch } : {}),
   };
 }
 
@@ -31,7 +32,7 @@ function withETag<T>(call: OperationCall, result: FieldsResult, body: T): T {
 }
 
 /** The custom-field operations: the spec's GetCustomerCustomFields, value writes and definitions. */
-export function customFieldOperations(store: Store): AnyOperation[] {
+export function customFieldOperations(store: Store, writes: CustomFieldWrites = openWrites(store)): AnyOperation[] {
   const read = customFieldReader(store);
   return [
     defineOperation({
@@ -67,7 +68,7 @@ export function customFieldOperations(store: Store): AnyOperation[] {
       async handle(req, call) {
         checkBodyCustomerId(call, req.CustomerId);
         const entry = { number: req.Number, value: req.Value, numberField: 'Number', valueField: 'Value' };
-        const result = await writeCustomFields(store, req.CustomerId, [entry], writeOptions(call, true));
+        const result = await writeCustomFields(writes, req.CustomerId, [entry], writeOptions(call, true));
         return withETag(call, result, result.fields.find((f) => f.Number === req.Number));
       },
     }),
@@ -86,7 +87,7 @@ export function customFieldOperations(store: Store): AnyOperation[] {
       async handle(req, call) {
         checkBodyCustomerId(call, req.CustomerId);
         const entries = (req.Values ?? []).map((v, i) => ({ number: v.Number, value: v.Value, numberField: `Values[${i}].Number`, valueField: `Values[${i}].Value` }));
-        const result = await writeCustomFields(store, req.CustomerId, entries, writeOptions(call, false));
+        const result = await writeCustomFields(writes, req.CustomerId, entries, writeOptions(call, false));
         return withETag(call, result, result.fields);
       },
     }),

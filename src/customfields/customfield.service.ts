@@ -1,14 +1,16 @@
-import { AppError, notFound, type FieldError } from '../errors.js';
-import { customerRepository } from '../customers/customer.repository.js';
+import { notFound } from '../errors.js';
+import { MAX_FIELD_LENGTH } from '../customers/customer.service.js';
 import type { Store } from '../store/store.js';
-import { nextStamp } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
-import { customFieldsETag, etagOf, toCustomFields, toDefinition } from './customfield.mapping.js';
+import { customFieldsETag, toCustomFields } from './customfield.mapping.js';
 import { DefinitionCache, type DefinitionSet } from './customfield.definition-cache.js';
 import { compiledValuesReader, customFieldRepository as repo, type FieldRow, type ValuesRow } from './customfield.repository.js';
 import type { CustomField } from './customfield.schemas.js';
-import { MAX_NUMBERS, isDefinitionNumber, type CustomFieldDefinition } from './customfield.types.js';
-import { encodeValue, isFieldError, parseCustomFieldJson, toWireValue } from './customfield.values.js';
+import { MAX_NUMBERS, isDefinitionNumber } from './customfield.types.js';
+import { toWireValue } from './customfield.values.js';
+import { noCustomer, type CustomFieldWrites, type WriteEntry, type WriteOptions } from './customfield.writes.js';
+
+export type { WriteEntry, WriteOptions } from './customfield.writes.js';
 
 /** A customer's fields and the ETag of their current state. */
 export interface FieldsResult {
@@ -16,27 +18,10 @@ export interface FieldsResult {
   readonly etag: string;
 }
 
-/** One value to write, with the names its errors carry (`Value`, or `Values[2].Value` in a PATCH). */
-export interface WriteEntry {
-  readonly number: number | undefined;
-  /** The sent value; `undefined` when the property was missing. */
-  readonly value: unknown;
-  readonly numberField: string;
-  readonly valueField: string;
+/** CustomerId as the customer routes check it: present, at most as long as any stored id can be. */
+function customerIdRules(customerId: string): FieldRules {
+  return new FieldRules().notEmpty('CustomerId', customerId).maxLength('CustomerId', customerId, MAX_FIELD_LENGTH);
 }
-
-export interface WriteOptions {
-  /** The caller holds `admin`, so read-only fields may be written. */
-  readonly mayWriteReadOnly: boolean;
-  /** If-Match: gets the ETag before the write; false → 412 and nothing changes. */
-  readonly precondition?: (currentETag: string) => boolean;
-  /** PUT on one field: an undefined field is a 404, not a field error. */
-  readonly unknownIsNotFound?: boolean;
-  /** PATCH: the name of the entry list, which must not be empty. */
-  readonly entriesField?: string;
-}
-
-const noCustomer = (customerId: string): AppError => notFound(`Customer '${customerId.slice(0, 100)}' not found`);
 
 function toResult(customerId: string, rows: readonly FieldRow[]): FieldsResult {
   const first = rows[0];
@@ -72,9 +57,7 @@ export function customFieldReader(store: Store): (customerId: string, numbers?: 
   const readValues = compiledValuesReader(store.db, store.dialect);
   const cache = new DefinitionCache();
   return async (customerId, numbers) => {
-    const rules = new FieldRules();
-    rules.notEmpty('CustomerId', customerId).maxItems('CustomFieldNumbers', numbers, MAX_NUMBERS);
-    rules.throwIfAny();
+    customerIdRules(customerId).maxItems('CustomFieldNumbers', numbers, MAX_NUMBERS).throwIfAny();
     const wanted = numbers && numbers.length > 0 ? new Set(numbers) : undefined;
     const row = await readValues(store.reader, customerId);
     if (!row) throw noCustomer(customerId);
@@ -86,76 +69,16 @@ export function customFieldReader(store: Store): (customerId: string, numbers?: 
   };
 }
 
-interface Planned {
-  readonly upserts: Array<{ number: number; value: string }>;
-  readonly clears: number[];
-  readonly readOnly: FieldError[];
-}
-
-/** Checks every entry against its definition; every bad entry is reported once, all together. */
-function plan(entries: readonly WriteEntry[], defs: ReadonlyMap<number, CustomFieldDefinition>, opts: WriteOptions): Planned {
-  const rules = new FieldRules();
-  const seen = new Set<number>();
-  const out: Planned = { upserts: [], clears: [], readOnly: [] };
-  for (const e of entries) {
-    if (e.number === undefined) {
-      rules.fail(e.numberField, 'NotNull', `'${e.numberField}' must not be empty.`);
-      continue;
-    }
-    const def = defs.get(e.number);
-    if (!def) {
-      if (opts.unknownIsNotFound) throw notFound(`Custom field ${e.number} is not defined`);
-      rules.fail(e.numberField, 'UnknownCustomField', `'${e.numberField}': custom field ${e.number} is not defined.`);
-      continue;
-    }
-    if (seen.has(e.number)) {
-      rules.fail(e.numberField, 'Unique', `'${e.numberField}': custom field ${e.number} is given more than once.`);
-      continue;
-    }
-    seen.add(e.number);
-    if (e.value === undefined) {
-      rules.fail(e.valueField, 'Required', `'${e.valueField}' is required; send null to clear the field.`);
-      continue;
-    }
-    const parsed = parseCustomFieldJson(def, e.value, e.valueField);
-    if (isFieldError(parsed)) rules.fail(parsed.fieldName, parsed.errorCode, parsed.message);
-    else if (parsed === null) out.clears.push(e.number);
-    else out.upserts.push({ number: e.number, value: encodeValue(parsed) });
-    if (def.IsReadOnly && !opts.mayWriteReadOnly) {
-      out.readOnly.push({ errorCode: 'ReadOnly', fieldName: e.valueField, message: `Custom field ${def.Number} is read-only: writing it needs the admin permission.` });
-    }
-  }
-  rules.throwIfAny();
-  return out;
-}
-
 /**
- * Writes values of one customer, all or nothing, in one transaction: definitions checked (and held
- * against change), read-only rule, the customer's version bumped (its row lock orders concurrent
- * writers, so If-Match is checked against the committed state), values stored, modification stamp
- * moved. Returns all the customer's fields after the write.
+ * Writes values of one customer, all or nothing (see customfield.writes.ts), through the group-commit
+ * queue; answers once the write is committed. The request's shape is checked here, before queueing.
  */
-export async function writeCustomFields(store: Store, customerId: string, entries: readonly WriteEntry[], opts: WriteOptions): Promise<FieldsResult> {
-  const rules = new FieldRules();
-  rules.notEmpty('CustomerId', customerId);
+export async function writeCustomFields(writes: CustomFieldWrites, customerId: string, entries: readonly WriteEntry[], opts: WriteOptions): Promise<FieldsResult> {
+  const rules = customerIdRules(customerId);
   if (opts.entriesField) rules.notEmpty(opts.entriesField, entries).maxItems(opts.entriesField, entries, MAX_NUMBERS);
   rules.throwIfAny();
-  const numbers = entries.map((e) => e.number).filter((n): n is number => n !== undefined);
-  if (opts.unknownIsNotFound && numbers.some((n) => !isDefinitionNumber(n))) throw notFound(`Custom field ${numbers[0]} is not defined`);
-  return store.writeTransaction(async (trx) => {
-    const rows = await repo.definitionsForWrite(trx, store.dialect, [...new Set(numbers.filter(isDefinitionNumber))]);
-    const planned = plan(entries, new Map(rows.map((r) => [r.number, toDefinition(r)])), opts);
-    if (planned.readOnly.length > 0) throw new AppError('forbidden', 'Forbidden', planned.readOnly[0]!.message, planned.readOnly);
-    const version = await repo.bumpVersion(trx, customerId);
-    if (!version) throw noCustomer(customerId);
-    if (opts.precondition && !opts.precondition(customFieldsETag(version.created_at, version.custom_fields_version - 1))) {
-      throw new AppError('precondition-failed', 'PreconditionFailed', 'The custom fields changed since they were read: read them again (If-Match does not match the current ETag)');
-    }
-    await repo.upsertValues(trx, customerId, planned.upserts, Date.now());
-    await repo.deleteValues(trx, customerId, planned.clears);
-    const stamp = await nextStamp(store.dialect, trx);
-    await customerRepository.touch(trx, [customerId], stamp);
-    const fields = toCustomFields(await repo.readFields(trx, customerId));
-    return { fields, etag: etagOf(version) };
-  });
+  const bad = opts.unknownIsNotFound && entries.find((e) => e.number !== undefined && !isDefinitionNumber(e.number));
+  if (bad) throw notFound(`Custom field ${bad.number} is not defined`);
+  const written = await writes.writeCustomFields(customerId, entries, opts);
+  return { fields: toCustomFields(written.rows), etag: written.etag };
 }

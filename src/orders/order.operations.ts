@@ -5,13 +5,13 @@ import { toConfirmResponse, toOrderView } from './order.mapping.js';
 import {
   ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderIdRequest, OrderView,
 } from './order.schemas.js';
-import { openOrderWrites } from './order-writes.js';
+import { openWrites } from './order-writes.js';
 import { getOrder } from './order.service.js';
 import { validateConfirmation, validateCreateOrder, validateOrderId } from './order.validation.js';
+import type { Writes } from './writer.js';
 
 /** The order operations: the spec's ConfirmOrder and the operator's order routes. */
-export function orderOperations(store: Store): AnyOperation[] {
-  const writes = openOrderWrites(store);
+export function orderOperations(store: Store, writes: Writes = openWrites(store)): AnyOperation[] {
   return [
     defineOperation({
       name: 'ConfirmOrder',

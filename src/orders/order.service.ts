@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { customerRepository } from '../customers/customer.repository.js';
 import { conflict, notFound } from '../errors.js';
 import type { Database } from '../store/database.js';
 import type { Store } from '../store/store.js';
-import { nextStamp } from '../store/sync-clock.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { ConfirmationService, type ConfirmOutcome } from './confirmation.service.js';
-import { GroupCommit, RetryWork } from './group-commit.js';
+import { RetryWork, type GroupCommit } from './group-commit.js';
 import { IdempotencyKeys, type KeyRef } from './idempotency.js';
 import { orderRepository, type StoredOrder } from './order.repository.js';
 import type { CreateOrderRequest } from './order.schemas.js';
@@ -52,29 +50,20 @@ async function insertOrder(trx: Transaction<Database>, req: CreateOrderRequest):
   return { OrderId: orderId, OrderNumber: orderNumber, Status: 'Open' };
 }
 
-/** The writes of the order module; `openOrderWrites` picks where they run (see order-writes.ts). */
+/** The writes of the order module; `openWrites` picks where they run (see order-writes.ts). */
 export interface OrderWrites {
   confirm(c: ValidConfirmation, idempotencyKey?: KeyRef): Promise<ConfirmOutcome>;
   create(req: CreateOrderRequest): Promise<CreatedOrder>;
   cancel(orderId: number): Promise<StoredOrder>;
 }
 
-/** The order writes over one store, sharing one group-commit queue. */
+/** The order writes, as units of work of a group-commit queue (shared with other writes, see writer.ts). */
 export class OrderWriter implements OrderWrites {
   readonly #commits: GroupCommit;
   readonly #confirmations: ConfirmationService;
 
-  constructor(store: Store) {
-    this.#commits = new GroupCommit(store, {
-      // PostgreSQL writes over a network round trip per statement: a few transactions in flight
-      // keep the connection pool busy; SQLite has a single writer.
-      concurrency: store.dialect === 'postgres' ? 2 : 1,
-      finish: async (trx, touched) => {
-        if (touched.size === 0) return;
-        const stamp = await nextStamp(store.dialect, trx);
-        await customerRepository.touch(trx, [...touched], stamp);
-      },
-    });
+  constructor(commits: GroupCommit) {
+    this.#commits = commits;
     this.#confirmations = new ConfirmationService(this.#commits, new IdempotencyKeys(this.#commits));
   }
 

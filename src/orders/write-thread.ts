@@ -1,13 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import { AppError, type ErrorKind, type FieldError } from '../errors.js';
-import type { OrderWrites } from './order.service.js';
+import type { Writes } from './writer.js';
 
 /** An error as it crosses between threads (class identity does not survive structured cloning). */
 export type ThreadError =
   | { readonly app: { kind: ErrorKind; code: string; message: string; fieldErrors: readonly FieldError[] } }
   | { readonly other: { name: string; message: string; code?: unknown } };
 
-export type WriteOp = 'confirm' | 'create' | 'cancel';
+export type WriteOp = 'confirm' | 'create' | 'cancel' | 'writeCustomFields';
 export interface WriteRequest { readonly id: number; readonly op: WriteOp; readonly args: unknown[] }
 export type WriteReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: ThreadError };
 
@@ -57,12 +57,12 @@ function spawn(file: string): Worker {
 }
 
 /**
- * The order writes of a SQLite store, run in a worker thread with a writer connection of its own.
+ * The queued writes of a SQLite store (orders, custom-field values), run in a worker thread with a writer connection of its own.
  * better-sqlite3 is synchronous: a durable commit waits for the disk inside the calling thread. Off
  * the main thread, that wait no longer stalls HTTP, so requests keep arriving and forming the next
  * group commit meanwhile. The worker starts on the first write and stops after a few idle seconds.
  */
-export class WriteThread implements OrderWrites {
+export class WriteThread implements Writes {
   readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   #worker: Worker | undefined;
   #outbox = new Outbox<WriteRequest>(() => undefined);
@@ -71,16 +71,20 @@ export class WriteThread implements OrderWrites {
 
   constructor(private readonly file: string) {}
 
-  confirm(...args: Parameters<OrderWrites['confirm']>): ReturnType<OrderWrites['confirm']> {
-    return this.#call('confirm', args) as ReturnType<OrderWrites['confirm']>;
+  confirm(...args: Parameters<Writes['confirm']>): ReturnType<Writes['confirm']> {
+    return this.#call('confirm', args) as ReturnType<Writes['confirm']>;
   }
 
-  create(...args: Parameters<OrderWrites['create']>): ReturnType<OrderWrites['create']> {
-    return this.#call('create', args) as ReturnType<OrderWrites['create']>;
+  create(...args: Parameters<Writes['create']>): ReturnType<Writes['create']> {
+    return this.#call('create', args) as ReturnType<Writes['create']>;
   }
 
-  cancel(...args: Parameters<OrderWrites['cancel']>): ReturnType<OrderWrites['cancel']> {
-    return this.#call('cancel', args) as ReturnType<OrderWrites['cancel']>;
+  cancel(...args: Parameters<Writes['cancel']>): ReturnType<Writes['cancel']> {
+    return this.#call('cancel', args) as ReturnType<Writes['cancel']>;
+  }
+
+  writeCustomFields(...args: Parameters<Writes['writeCustomFields']>): ReturnType<Writes['writeCustomFields']> {
+    return this.#call('writeCustomFields', args) as ReturnType<Writes['writeCustomFields']>;
   }
 
   #call(op: WriteOp, args: unknown[]): Promise<unknown> {
@@ -113,7 +117,7 @@ export class WriteThread implements OrderWrites {
       this.#pending.clear();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the order write thread stopped (exit code ${code})`)));
+    worker.on('exit', (code) => fail(new Error(`the write thread stopped (exit code ${code})`)));
     return worker;
   }
 

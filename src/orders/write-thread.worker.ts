@@ -1,12 +1,12 @@
-// Entry point of the order write thread (see write-thread.ts): one SQLite writer connection and
+// Entry point of the write thread (see write-thread.ts): one SQLite writer connection and
 // one group-commit queue, serving the main thread's write requests.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSqliteStore } from '../store/sqlite-store.js';
-import { OrderWriter, type OrderWrites } from './order.service.js';
 import { Outbox, toThreadError, type WriteReply, type WriteRequest } from './write-thread.js';
+import { Writer, type Writes } from './writer.js';
 
 const port = parentPort!;
-const writer: OrderWrites = new OrderWriter(createSqliteStore((workerData as { file: string }).file));
+const writer: Writes = new Writer(createSqliteStore((workerData as { file: string }).file));
 
 const replies = new Outbox<WriteReply>((batch) => port.postMessage(batch));
 
