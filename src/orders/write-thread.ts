@@ -57,10 +57,11 @@ function spawn(file: string): Worker {
 }
 
 /**
- * The queued writes of a SQLite store (orders, custom-field values), run in a worker thread with a writer connection of its own.
- * better-sqlite3 is synchronous: a durable commit waits for the disk inside the calling thread. Off
- * the main thread, that wait no longer stalls HTTP, so requests keep arriving and forming the next
- * group commit meanwhile. The worker starts on the first write and stops after a few idle seconds.
+ * The queued writes of a SQLite store (orders, custom-field values), run in a worker thread with a
+ * writer connection of its own. better-sqlite3 is synchronous: a durable commit waits for the disk
+ * inside the calling thread. Off the main thread, that wait no longer stalls HTTP, so requests keep
+ * arriving and forming the next group commit meanwhile. The worker starts on the first write and
+ * stops after a few idle seconds.
  */
 export class WriteThread implements Writes {
   readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
