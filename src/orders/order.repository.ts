@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { CustomerRow, OrderRow } from '../store/database.js';
+import { runSql } from '../store/precompiled-sql.js';
 import type { Executor } from '../store/store.js';
+import { addressColumns, updateCustomerSql, upsertCustomerSql } from './order.statements.js';
 
 /** An order row as the service reads it (the generated id is a plain number once stored). */
 export type StoredOrder = Omit<OrderRow, 'order_id'> & { order_id: number };
@@ -16,6 +18,12 @@ export interface ConfirmedState {
   readonly confirmation: string;
   readonly confirmation_hash: string;
 }
+
+// The confirmation's statements are written once (see store/precompiled-sql.ts); the rest is built by Kysely.
+const FIND_ORDER = 'select * from orders where order_id = ?';
+const MARK_CONFIRMED =
+  "update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?" +
+  " where order_id = ? and status = 'Open'";
 
 /** All SQL about orders, and the customer writes of a confirmation. */
 export const orderRepository = {
@@ -37,19 +45,14 @@ export const orderRepository = {
   },
 
   async find(db: Executor, orderId: number): Promise<StoredOrder | undefined> {
-    const row = await db.selectFrom('orders').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+    const row = (await runSql<OrderRow>(db, FIND_ORDER, [orderId])).rows[0];
     return row ? { ...row, order_id: Number(row.order_id) } : undefined;
   },
 
   /** Open → Confirmed; false when the order is no longer open (another confirmation won). */
   async markConfirmed(db: Executor, orderId: number, state: ConfirmedState): Promise<boolean> {
-    const res = await db
-      .updateTable('orders')
-      .set({ status: 'Confirmed', ...state })
-      .where('order_id', '=', orderId)
-      .where('status', '=', 'Open')
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    const params = [state.customer_id, state.confirmed_at, state.confirmation, state.confirmation_hash, orderId];
+    return Number((await runSql(db, MARK_CONFIRMED, params)).numAffectedRows) === 1;
   },
 
   /** Open or Confirmed → Cancelled; false when there was nothing to change. */
@@ -65,8 +68,9 @@ export const orderRepository = {
 
   /** Writes the address of an existing customer; false when there is no such customer. */
   async updateCustomer(db: Executor, customerId: string, address: CustomerAddress): Promise<boolean> {
-    const res = await db.updateTable('customers').set(address).where('customer_id', '=', customerId).executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    const { columns, values } = addressColumns(address);
+    const res = await runSql(db, updateCustomerSql(columns), [...values, customerId]);
+    return Number(res.numAffectedRows) === 1;
   },
 
   /**
@@ -75,13 +79,11 @@ export const orderRepository = {
    * same new ExternalId cannot both insert (the unique index decides, without an error).
    */
   async upsertCustomerByExternalId(db: Executor, newId: string, externalId: string | null, address: CustomerAddress, now: number): Promise<string> {
-    const row = await db
-      .insertInto('customers')
-      // The modification stamp is set when the transaction takes its stamp (sync-clock.ts).
-      .values({ customer_id: newId, external_id: externalId, ...address, modified_at: now, created_at: now, custom_fields_version: 0 })
-      .onConflict((oc) => oc.column('external_id').doUpdateSet(address))
-      .returning('customer_id')
-      .executeTakeFirstOrThrow();
+    const { columns, values } = addressColumns(address);
+    // The modification stamp is set when the transaction takes its stamp (sync-clock.ts).
+    const res = await runSql<{ customer_id: string }>(db, upsertCustomerSql(columns), [newId, externalId, ...values, now, now]);
+    const row = res.rows[0];
+    if (!row) throw new Error('the customer upsert returned no row');
     return row.customer_id;
   },
 };
