@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { CustomerRow } from '../store/database.js';
 import { lockRows } from '../store/dialect-sql.js';
+import { placeholders, runSql } from '../store/precompiled-sql.js';
 import type { Dialect, Executor } from '../store/store.js';
 import type { CustomerData } from './customer.mapping.js';
 import type { Position } from './sync-cursor.js';
@@ -137,7 +138,8 @@ export const customerRepository = {
   /** Moves the modification stamp of customers (every write to a customer calls this). */
   async touch(db: Executor, customerIds: readonly string[], stamp: number): Promise<void> {
     if (customerIds.length === 0) return;
-    await db.updateTable('customers').set({ modified_at: stamp }).where('customer_id', 'in', [...customerIds]).execute();
+    // Written once per id count (store/precompiled-sql.ts): group commits call this per transaction.
+    await runSql(db, `update customers set modified_at = ? where customer_id in (${placeholders(customerIds.length)})`, [stamp, ...customerIds]);
   },
 
   /** Which customers hold these external ids now: externalId → customerId. */

@@ -4,7 +4,7 @@ import { ValidationError, conflict, notFound } from '../errors.js';
 import type { Database } from '../store/database.js';
 import { RetryWork, type GroupCommit, type WorkContext } from './group-commit.js';
 import type { IdempotencyKeys, KeyRef } from './idempotency.js';
-import { addressOf, answerOf, canonicalJson, sha256, type ConfirmAnswer } from './order.mapping.js';
+import { addressOf, answerOf, confirmationJson, sha256, type ConfirmAnswer } from './order.mapping.js';
 import { orderRepository } from './order.repository.js';
 import type { ConfirmationData, ValidConfirmation } from './order.validation.js';
 
@@ -49,7 +49,7 @@ async function resolveCustomer(trx: Transaction<Database>, ctx: WorkContext, dat
 }
 
 /** The confirmation itself: one unit of work in a group-commit transaction. */
-async function confirmInTransaction(trx: Transaction<Database>, ctx: WorkContext, c: ValidConfirmation, hash: string): Promise<ConfirmAnswer> {
+async function confirmInTransaction(trx: Transaction<Database>, ctx: WorkContext, c: ValidConfirmation, text: string, hash: string): Promise<ConfirmAnswer> {
   const order = await orderRepository.find(trx, c.orderId);
   if (!order) throw notFound(`Order ${c.orderId} does not exist`);
   if (order.status === 'Cancelled') throw conflict(`Order ${c.orderId} is cancelled and cannot be confirmed`, 'OrderCancelled');
@@ -59,7 +59,7 @@ async function confirmInTransaction(trx: Transaction<Database>, ctx: WorkContext
   }
   const now = Date.now();
   const customerId = await resolveCustomer(trx, ctx, c.data, now);
-  const state = { customer_id: customerId, confirmed_at: now, confirmation: JSON.stringify(c.data), confirmation_hash: hash };
+  const state = { customer_id: customerId, confirmed_at: now, confirmation: text, confirmation_hash: hash };
   // Another instance confirmed it since the read: run again, and answer as the order now stands.
   if (!(await orderRepository.markConfirmed(trx, c.orderId, state))) throw new RetryWork('order changed meanwhile');
   return answerOf({ ...order, ...state, status: 'Confirmed' });
@@ -70,15 +70,16 @@ export class ConfirmationService {
   constructor(private readonly commits: GroupCommit, private readonly keys: IdempotencyKeys) {}
 
   async confirm(c: ValidConfirmation, idempotencyKey?: KeyRef): Promise<ConfirmOutcome> {
-    const bodyHash = sha256(canonicalJson(c.data));
+    const text = confirmationJson(c.data);
+    const bodyHash = sha256(text);
     if (!idempotencyKey) {
-      return { answer: await this.commits.run((trx, ctx) => confirmInTransaction(trx, ctx, c, bodyHash)), replayed: false };
+      return { answer: await this.commits.run((trx, ctx) => confirmInTransaction(trx, ctx, c, text, bodyHash)), replayed: false };
     }
     const claim = await this.keys.claim(idempotencyKey, CONFIRM_OPERATION, sha256(`${c.orderId}\n${bodyHash}`));
     if (claim.kind === 'replay') return { answer: claim.body as ConfirmAnswer, replayed: true };
     try {
       const answer = await this.commits.run(async (trx, ctx) => {
-        const a = await confirmInTransaction(trx, ctx, c, bodyHash);
+        const a = await confirmInTransaction(trx, ctx, c, text, bodyHash);
         await this.keys.complete(trx, idempotencyKey, claim.at, 200, a);
         return a;
       });

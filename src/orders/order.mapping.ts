@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { wireDate, type WireDateValue } from '../wire/serializer.js';
 import type { CustomerAddress, StoredOrder } from './order.repository.js';
 import { CONFIRMATION_TEXT_FIELDS } from './order.schemas.js';
-import type { ConfirmationData } from './order.validation.js';
+import type { ConfirmationData, PaymentData } from './order.validation.js';
 
 /** What a confirmation answers (and an Idempotency-Key replays); dates in epoch ms. */
 export interface ConfirmAnswer {
@@ -23,14 +23,29 @@ export const answerOf = (order: StoredOrder): ConfirmAnswer => ({
   ConfirmedAt: order.confirmed_at ?? 0,
 });
 
-/** JSON with object keys sorted at every level: equal data, equal text (for hashing). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+// Property names of a confirmation, sorted as JSON text is compared (by UTF-16 code units).
+const DATA_KEYS = [...CONFIRMATION_TEXT_FIELDS, 'CustomerSepaMandateDate', 'DeliveryDate', 'Payment'].sort() as Array<keyof ConfirmationData>;
+const PAYMENT_KEYS = (['Amount', 'Name', 'Date', 'ReferenceNumber', 'FinancialAccountNumber', 'Type'] as const).slice().sort();
+
+/**
+ * The confirmation as JSON with its property names sorted at every level: equal data, equal text.
+ * Stored with the order and hashed, so that retries compare by content; the text is the same as
+ * earlier versions hashed, so their stored hashes still match. One native stringify of a sorted
+ * copy, as this runs for every confirmation.
+ */
+export function confirmationJson(data: ConfirmationData): string {
+  const sorted: Record<string, unknown> = {};
+  for (const k of DATA_KEYS) {
+    const v = data[k];
+    if (v !== undefined) sorted[k] = k === 'Payment' ? sortedPayment(v as PaymentData) : v;
   }
-  return JSON.stringify(value);
+  return JSON.stringify(sorted);
+}
+
+function sortedPayment(p: PaymentData): Record<string, unknown> {
+  const sorted: Record<string, unknown> = {};
+  for (const k of PAYMENT_KEYS) if (p[k] !== undefined) sorted[k] = p[k];
+  return sorted;
 }
 
 export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -1,10 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { Database } from './database.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
 import type { Store } from './store.js';
+
+// Built once: group commits run these per transaction.
+const BEGIN = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 
 function open(file: string, readonly: boolean): BetterSqlite3.Database {
   const conn = new BetterSqlite3(file, { fileMustExist: readonly });
@@ -38,13 +43,13 @@ export function createSqliteStore(file: string): Store {
       // Kysely's transaction() issues a deferred BEGIN; IMMEDIATE takes the write lock up front so
       // that writers in other processes wait on busy_timeout instead of failing with SQLITE_BUSY.
       return db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
+        await conn.executeQuery(BEGIN);
         try {
           const result = await fn(conn as unknown as Transaction<Database>);
-          await sql`commit`.execute(conn);
+          await conn.executeQuery(COMMIT);
           return result;
         } catch (err) {
-          await sql`rollback`.execute(conn).catch(() => undefined);
+          await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw err;
         }
       });

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Database } from './database.js';
 import { greatest } from './dialect-sql.js';
 import type { Dialect, Executor } from './store.js';
@@ -27,13 +27,21 @@ import type { Transaction } from 'kysely';
  * transaction waiting for the clock deadlocks, and PostgreSQL aborts one of them.
  */
 export async function nextStamp(dialect: Dialect, trx: Transaction<Database>, now = Date.now()): Promise<number> {
-  const row = await trx
+  const text = (nextStampSql[dialect] ??= stampQuery(dialect, trx, now).compile().sql);
+  const row = (await trx.executeQuery<{ last_stamp: number | string }>(CompiledQuery.raw(text, [now]))).rows[0];
+  if (!row) throw new Error('sync_clock row missing');
+  return Number(row.last_stamp);
+}
+
+// Every write transaction of customers takes a stamp: its SQL is compiled once per dialect.
+const nextStampSql: Partial<Record<Dialect, string>> = {};
+
+function stampQuery(dialect: Dialect, db: Executor, now: number) {
+  return db
     .updateTable('sync_clock')
     .set({ last_stamp: greatest(dialect, sql<number>`last_stamp + 1`, now) })
-    .where('id', '=', 1)
-    .returning('last_stamp')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_stamp);
+    .where('id', '=', sql.lit(1))
+    .returning('last_stamp');
 }
 
 /** The newest committed stamp: everything with a stamp at or below it is visible now. */
