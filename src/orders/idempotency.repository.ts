@@ -1,4 +1,5 @@
 import type { IdempotencyRow } from '../store/database.js';
+import { runSql } from '../store/precompiled-sql.js';
 import type { Executor } from '../store/store.js';
 
 export interface KeyRef {
@@ -6,31 +7,23 @@ export interface KeyRef {
   readonly key: string;
 }
 
+// A confirmation with a key runs these: written once (store/precompiled-sql.ts), not built per call.
+const KEY = 'api_key_id = ? and idempotency_key = ?';
+const FIND = `select * from idempotency_keys where ${KEY}`;
+const INSERT_RUNNING =
+  'insert into idempotency_keys (api_key_id, idempotency_key, operation, request_hash, state, response_status, response_body, created_at)' +
+  " values (?, ?, ?, ?, 'running', null, null, ?)";
+const COMPLETE = `update idempotency_keys set state = 'done', response_status = ?, response_body = ? where ${KEY} and created_at = ?`;
+const DELETE = `delete from idempotency_keys where ${KEY} and created_at = ?`;
+
 /** All SQL about idempotency keys. */
 export const idempotencyRepository = {
-  find(db: Executor, ref: KeyRef): Promise<IdempotencyRow | undefined> {
-    return db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('api_key_id', '=', ref.apiKeyId)
-      .where('idempotency_key', '=', ref.key)
-      .executeTakeFirst();
+  async find(db: Executor, ref: KeyRef): Promise<IdempotencyRow | undefined> {
+    return (await runSql<IdempotencyRow>(db, FIND, [ref.apiKeyId, ref.key])).rows[0];
   },
 
   async insertRunning(db: Executor, ref: KeyRef, operation: string, requestHash: string, now: number): Promise<void> {
-    await db
-      .insertInto('idempotency_keys')
-      .values({
-        api_key_id: ref.apiKeyId,
-        idempotency_key: ref.key,
-        operation,
-        request_hash: requestHash,
-        state: 'running',
-        response_status: null,
-        response_body: null,
-        created_at: now,
-      })
-      .execute();
+    await runSql(db, INSERT_RUNNING, [ref.apiKeyId, ref.key, operation, requestHash, now]);
   },
 
   /** Takes over an expired or abandoned row; false when someone else changed it first. */
@@ -47,22 +40,11 @@ export const idempotencyRepository = {
 
   /** Stores the answer of the claim made at `claimedAt` (a claim taken over since is left alone). */
   async complete(db: Executor, ref: KeyRef, claimedAt: number, status: number, body: string): Promise<void> {
-    await db
-      .updateTable('idempotency_keys')
-      .set({ state: 'done', response_status: status, response_body: body })
-      .where('api_key_id', '=', ref.apiKeyId)
-      .where('idempotency_key', '=', ref.key)
-      .where('created_at', '=', claimedAt)
-      .execute();
+    await runSql(db, COMPLETE, [status, body, ref.apiKeyId, ref.key, claimedAt]);
   },
 
   async delete(db: Executor, ref: KeyRef, claimedAt: number): Promise<void> {
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('api_key_id', '=', ref.apiKeyId)
-      .where('idempotency_key', '=', ref.key)
-      .where('created_at', '=', claimedAt)
-      .execute();
+    await runSql(db, DELETE, [ref.apiKeyId, ref.key, claimedAt]);
   },
 
   async deleteOlderThan(db: Executor, cutoff: number): Promise<number> {
