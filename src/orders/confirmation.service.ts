@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { ValidationError, conflict, notFound } from '../errors.js';
 import type { Database } from '../store/database.js';
-import { RetryWork, type GroupCommit, type WorkContext } from './group-commit.js';
+import { RetryWork, type GroupCommit, type Work, type WorkContext } from './group-commit.js';
 import type { IdempotencyKeys, KeyRef } from './idempotency.js';
 import { addressOf, answerOf, confirmationJson, sha256, type ConfirmAnswer } from './order.mapping.js';
 import { orderRepository } from './order.repository.js';
@@ -32,15 +32,22 @@ function unknownCustomer(): ValidationError {
   return new ValidationError([{ errorCode: 'Predicate', fieldName: 'CustomerId', message: "'CustomerId' does not name an existing customer." }]);
 }
 
+/** The confirmation as stored with the order, and its hash (what retries are compared by). */
+interface Stored {
+  readonly text: string;
+  readonly hash: string;
+}
+
 /**
  * CustomerId → that customer; else ExternalCustomerId matching an ExternalId → that customer; else a
- * new one. Either way its name and address are written from the request.
+ * new one. Either way its name and address are written from the request. Undefined: no customer
+ * has that CustomerId.
  */
-async function resolveCustomer(trx: Transaction<Database>, ctx: WorkContext, data: ConfirmationData, now: number): Promise<string> {
+async function resolveCustomer(trx: Transaction<Database>, ctx: WorkContext, data: ConfirmationData, now: number): Promise<string | undefined> {
   const address = addressOf(data);
   let customerId = data.CustomerId;
   if (customerId) {
-    if (!(await orderRepository.updateCustomer(trx, customerId, address))) throw unknownCustomer();
+    if (!(await orderRepository.updateCustomer(trx, customerId, address))) return undefined;
   } else {
     customerId = await orderRepository.upsertCustomerByExternalId(trx, newCustomerId(now), data.ExternalCustomerId || null, address, now);
   }
@@ -48,21 +55,48 @@ async function resolveCustomer(trx: Transaction<Database>, ctx: WorkContext, dat
   return customerId;
 }
 
-/** The confirmation itself: one unit of work in a group-commit transaction. */
-async function confirmInTransaction(trx: Transaction<Database>, ctx: WorkContext, c: ValidConfirmation, text: string, hash: string): Promise<ConfirmAnswer> {
+/**
+ * The usual case, an open order, without reading it first: the customer is written and the order
+ * marked confirmed (one statement and, on PostgreSQL, one round trip fewer). Anything else — the
+ * order not open or unknown, an unknown CustomerId — rolls the unit back (RetryWork), and the next
+ * attempt reads the order first and answers as it stands.
+ */
+async function confirmOpen(trx: Transaction<Database>, ctx: WorkContext, c: ValidConfirmation, stored: Stored): Promise<ConfirmAnswer> {
+  const now = Date.now();
+  const customerId = await resolveCustomer(trx, ctx, c.data, now);
+  if (customerId === undefined) throw new RetryWork('unknown customer: check the order first');
+  const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
+  const orderNumber = await orderRepository.markConfirmed(trx, c.orderId, state);
+  if (orderNumber === undefined) throw new RetryWork('order not open');
+  return { OrderId: c.orderId, OrderNumber: orderNumber, Status: 'Confirmed', CustomerId: customerId, ConfirmedAt: now };
+}
+
+/** The order read first: unknown, cancelled, already confirmed (same data: the first answer), or open. */
+async function confirmChecked(trx: Transaction<Database>, ctx: WorkContext, c: ValidConfirmation, stored: Stored): Promise<ConfirmAnswer> {
   const order = await orderRepository.find(trx, c.orderId);
   if (!order) throw notFound(`Order ${c.orderId} does not exist`);
   if (order.status === 'Cancelled') throw conflict(`Order ${c.orderId} is cancelled and cannot be confirmed`, 'OrderCancelled');
   if (order.status === 'Confirmed') {
-    if (order.confirmation_hash === hash) return answerOf(order);
+    if (order.confirmation_hash === stored.hash) return answerOf(order);
     throw conflict(`Order ${c.orderId} is already confirmed with different data`, 'AlreadyConfirmed');
   }
   const now = Date.now();
   const customerId = await resolveCustomer(trx, ctx, c.data, now);
-  const state = { customer_id: customerId, confirmed_at: now, confirmation: text, confirmation_hash: hash };
+  if (customerId === undefined) throw unknownCustomer();
+  const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   // Another instance confirmed it since the read: run again, and answer as the order now stands.
-  if (!(await orderRepository.markConfirmed(trx, c.orderId, state))) throw new RetryWork('order changed meanwhile');
+  if ((await orderRepository.markConfirmed(trx, c.orderId, state)) === undefined) throw new RetryWork('order changed meanwhile');
   return answerOf({ ...order, ...state, status: 'Confirmed' });
+}
+
+/** The confirmation as a unit of group-commit work: the open-order path first, then checked. */
+function confirmation(c: ValidConfirmation, stored: Stored): Work<ConfirmAnswer> {
+  let first = true;
+  return (trx, ctx) => {
+    if (!first) return confirmChecked(trx, ctx, c, stored);
+    first = false;
+    return confirmOpen(trx, ctx, c, stored);
+  };
 }
 
 /** Confirms orders exactly once: safe retries by body, and by Idempotency-Key. */
@@ -71,15 +105,14 @@ export class ConfirmationService {
 
   async confirm(c: ValidConfirmation, idempotencyKey?: KeyRef): Promise<ConfirmOutcome> {
     const text = confirmationJson(c.data);
-    const bodyHash = sha256(text);
-    if (!idempotencyKey) {
-      return { answer: await this.commits.run((trx, ctx) => confirmInTransaction(trx, ctx, c, text, bodyHash)), replayed: false };
-    }
-    const claim = await this.keys.claim(idempotencyKey, CONFIRM_OPERATION, sha256(`${c.orderId}\n${bodyHash}`));
+    const stored: Stored = { text, hash: sha256(text) };
+    const work = confirmation(c, stored);
+    if (!idempotencyKey) return { answer: await this.commits.run(work), replayed: false };
+    const claim = await this.keys.claim(idempotencyKey, CONFIRM_OPERATION, sha256(`${c.orderId}\n${stored.hash}`));
     if (claim.kind === 'replay') return { answer: claim.body as ConfirmAnswer, replayed: true };
     try {
       const answer = await this.commits.run(async (trx, ctx) => {
-        const a = await confirmInTransaction(trx, ctx, c, text, bodyHash);
+        const a = await work(trx, ctx);
         await this.keys.complete(trx, idempotencyKey, claim.at, 200, a);
         return a;
       });

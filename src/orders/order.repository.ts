@@ -23,7 +23,7 @@ export interface ConfirmedState {
 const FIND_ORDER = 'select * from orders where order_id = ?';
 const MARK_CONFIRMED =
   "update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?" +
-  " where order_id = ? and status = 'Open'";
+  " where order_id = ? and status = 'Open' returning order_number";
 
 /** All SQL about orders, and the customer writes of a confirmation. */
 export const orderRepository = {
@@ -49,10 +49,10 @@ export const orderRepository = {
     return row ? { ...row, order_id: Number(row.order_id) } : undefined;
   },
 
-  /** Open → Confirmed; false when the order is no longer open (another confirmation won). */
-  async markConfirmed(db: Executor, orderId: number, state: ConfirmedState): Promise<boolean> {
+  /** Open → Confirmed, returning the order number; undefined when the order is unknown or not open. */
+  async markConfirmed(db: Executor, orderId: number, state: ConfirmedState): Promise<string | undefined> {
     const params = [state.customer_id, state.confirmed_at, state.confirmation, state.confirmation_hash, orderId];
-    return Number((await runSql(db, MARK_CONFIRMED, params)).numAffectedRows) === 1;
+    return (await runSql<{ order_number: string }>(db, MARK_CONFIRMED, params)).rows[0]?.order_number;
   },
 
   /** Open or Confirmed → Cancelled; false when there was nothing to change. */

@@ -52,6 +52,27 @@ describeEachBackend('ConfirmOrder customer resolution', (t) => {
     assert.equal(await customer(t(), ext), undefined);
   });
 
+  test('a confirmation of an order that is not open writes no customer and leaves the sync feed alone', async () => {
+    const id = `cr-${unique()}`;
+    await t().inject({ method: 'PUT', url: `/customer/${id}`, payload: { FirstName: 'Kept', City: 'Bonn' } });
+    const confirmed = await createOrder(t());
+    const first = await confirm(t(), confirmed, confirmation({ CustomerId: id }));
+    assert.equal(first.statusCode, 200);
+    const cancelled = await createOrder(t());
+    await t().inject({ method: 'POST', url: `/orders/${cancelled}/cancel` });
+    const mark = await watermark(t());
+    const ext = `cr-new-${unique()}`;
+    // Unknown order, also with an unknown CustomerId: the order decides first.
+    assert.equal((await confirm(t(), 999999999, confirmation({ ExternalCustomerId: ext }))).statusCode, 404);
+    assert.equal((await confirm(t(), 999999999, confirmation({ CustomerId: `missing-${unique()}` }))).statusCode, 404);
+    assert.equal((await confirm(t(), cancelled, confirmation({ CustomerId: id, CustomerCity: 'Aachen' }))).statusCode, 409);
+    assert.equal((await confirm(t(), confirmed, confirmation({ CustomerId: id, CustomerCity: 'Aachen' }))).statusCode, 409);
+    assert.equal((await confirm(t(), confirmed, confirmation({ CustomerId: id }))).body, first.body);
+    assert.deepEqual(await changedSince(t(), mark), []);
+    assert.equal(await customer(t(), ext), undefined);
+    assert.equal((await customer(t(), id)).City, confirmation().CustomerCity);
+  });
+
   test('ExternalCustomerId matching an ExternalId: that customer, updated', async () => {
     const id = `cr-${unique()}`;
     const ext = `${id}-ext`;
