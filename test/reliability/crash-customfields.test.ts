@@ -22,14 +22,20 @@ async function call(port: number, method: string, path: string, body?: unknown):
   });
 }
 
-/** Each writer writes its own customer's values one after the other until the server dies. */
-async function writeUntilKilled(port: number, writers: Writer[], kill: () => void, killAfter: number): Promise<number> {
+/**
+ * Each writer writes its own customer's values one after the other until the server dies. The kill
+ * comes once `killAfterAcks` writes were acknowledged (not after a fixed time: a loaded machine may
+ * take long for the first ones), with all writers still sending.
+ */
+async function writeUntilKilled(port: number, writers: Writer[], kill: () => void, killAfterAcks: number): Promise<number> {
   let acked = 0;
   let dead = false;
-  setTimeout(() => {
+  const die = (): void => {
+    if (dead) return;
     dead = true;
     kill();
-  }, killAfter);
+  };
+  const deadline = setTimeout(die, 30_000);
   await Promise.all(
     writers.map(async (w) => {
       for (let n = 0; !dead; n++) {
@@ -43,7 +49,7 @@ async function writeUntilKilled(port: number, writers: Writer[], kill: () => voi
           if (res.status !== 200 && res.status !== 204) throw new Error(`write answered ${res.status}`);
           w.lastAcked = token;
           w.inFlight = undefined;
-          acked++;
+          if (++acked >= killAfterAcks) die();
         } catch (err) {
           if (err instanceof Error && err.message.startsWith('write answered')) throw err;
           return; // the server is gone; the write in flight may or may not have committed
@@ -51,6 +57,7 @@ async function writeUntilKilled(port: number, writers: Writer[], kill: () => voi
       }
     }),
   );
+  clearTimeout(deadline);
   return acked;
 }
 
@@ -74,7 +81,7 @@ for (const backend of BACKENDS) {
       const writers: Writer[] = Array.from({ length: WRITERS }, (_, i) => ({ customer: `cfc-${i}`, patch: i % 2 === 1, lastAcked: undefined, inFlight: undefined }));
       for (const w of writers) assert.equal((await call(first.port, 'PUT', `/customer/${w.customer}`, { FirstName: 'Crash' })).status, 200);
 
-      const acked = await writeUntilKilled(first.port, writers, () => first.child.kill('SIGKILL'), 800);
+      const acked = await writeUntilKilled(first.port, writers, () => first.child.kill('SIGKILL'), 200);
       assert.equal(await first.exited, 'SIGKILL');
       assert.ok(acked > 20, `enough writes were acknowledged before the kill (${acked})`);
       assert.ok(writers.some((w) => w.inFlight !== undefined), 'the kill caught writes in flight');
