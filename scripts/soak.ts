@@ -6,10 +6,15 @@
  *
  * Mix: search by one id (GET) 35 %, search by five ids (POST) 20 %, custom-field read 20 %,
  * custom-field write 15 %, confirmation of a seeded order 10 % (each order once).
- * SOAK_BACKEND=postgres runs it on a fresh PostgreSQL database at PG_TEST_URL.
+ * SOAK_BACKEND=postgres runs it on a fresh PostgreSQL database at PG_TEST_URL. A full-length run writes
+ * its figures to the soak section of BENCHMARKS.md, with the previous run's summary beside them
+ * (SOAK_WRITE=0 leaves the file alone, SOAK_WRITE=1 writes a shorter run too).
  */
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { blockData, dataComment, readBlock, writeBlock } from '../bench/lib/blocks.js';
+import { ROOT } from '../bench/lib/settings.js';
 import { loadavg } from 'node:os';
 import { createDatabase, openOrderIds, seed } from '../bench/lib/database.js';
 import { startService, type ServerProcess } from '../bench/lib/processes.js';
@@ -182,12 +187,64 @@ async function main(): Promise<number> {
       ...report.perMinute.map((m) => `| ${m.minute} | ${m.ok} | ${m.failed} | ${m.p50.toFixed(2)} | ${m.p99.toFixed(2)} | ${m.max.toFixed(1)} |`),
     ].join('\n');
     process.stdout.write(table + '\n');
+    const write = process.env.SOAK_WRITE === undefined ? SECONDS >= 600 : process.env.SOAK_WRITE !== '0';
+    if (write) writeSoakSection(report, table);
     if (process.env.SOAK_OUT) writeFileSync(process.env.SOAK_OUT, JSON.stringify(report, null, 1));
     return failed === 0 ? 0 : 1;
   } finally {
     await server?.stop();
     await db.drop();
   }
+}
+
+interface SoakSummary {
+  readonly date: string;
+  readonly backend: string;
+  readonly requests: number;
+  readonly failed: number;
+  readonly rssMb: { readonly start: number; readonly end: number; readonly max: number };
+  readonly worstP99AfterWarmup: number;
+}
+
+const SOAK_BLOCK = 'soak';
+
+/** The soak section of BENCHMARKS.md: this run in full, the previous one as a line beside it. */
+function writeSoakSection(report: { date: string; backend: string; requests: number; failed: number; rssMb: SoakSummary['rssMb']; perMinute: { p99: number }[] }, table: string): void {
+  const file = join(ROOT, 'BENCHMARKS.md');
+  const previous = blockData<SoakSummary>(readBlock(file, SOAK_BLOCK));
+  const afterWarmup = report.perMinute.slice(1).map((m) => m.p99).filter(Number.isFinite);
+  const summary: SoakSummary = {
+    date: report.date,
+    backend: report.backend,
+    requests: report.requests,
+    failed: report.failed,
+    rssMb: report.rssMb,
+    // The first minute is warm-up (JIT, caches, first checkpoints).
+    worstP99AfterWarmup: afterWarmup.length > 0 ? Math.max(...afterWarmup) : NaN,
+  };
+  const line = (x: SoakSummary): string =>
+    `${x.date.slice(0, 16).replace('T', ' ')} UTC, ${x.backend}: ${x.requests.toLocaleString('en-US')} requests, ${x.failed} failed, ` +
+    `RSS ${x.rssMb.start.toFixed(0)} → ${x.rssMb.end.toFixed(0)} MB (max ${x.rssMb.max.toFixed(0)}), worst p99 after the first minute ${Number.isFinite(x.worstP99AfterWarmup) ? `${x.worstP99AfterWarmup.toFixed(1)} ms` : 'n/a'}`;
+  const body = [
+    '## Soak (`npm run soak`)',
+    '',
+    'One server process, production defaults (rate limit on, `LOG_LEVEL=warn`), 20,000 seeded customers, an',
+    'open-loop mixed load on loopback (search GET 35 %, search POST by five ids 20 %, custom-field read 20 %,',
+    'custom-field write 15 %, confirmation 10 %). What the figures mean: docs/reliability.md, "Soak".',
+    '',
+    '```',
+    table.split('\n\n')[0]!,
+    '```',
+    '',
+    table.slice(table.indexOf('| minute')),
+    '',
+    `Previous run: ${previous ? line(previous) : 'none recorded in this file'}.`,
+    `This run: ${line(summary)}.`,
+    '',
+    dataComment(summary),
+  ].join('\n');
+  writeBlock(file, SOAK_BLOCK, body);
+  process.stdout.write(`wrote the soak section of ${file}\n`);
 }
 
 process.exitCode = await main();
