@@ -5,9 +5,10 @@ import { UsageError, type Command } from './command.js';
 import { progressBar } from './progress.js';
 import { withStore } from './with-store.js';
 
+/** The N of `--customers N` / `--orders N`: absent is 0, given it must be a whole number of at least 1. */
 function count(value: string | undefined, flag: string): number {
   if (value === undefined) return 0;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} takes a whole number`);
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} takes a whole number of at least 1, got '${value}'`);
   return Number(value);
 }
 

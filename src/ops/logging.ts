@@ -15,20 +15,32 @@ export function scrubLogLine(line: string): string {
 }
 
 /**
+ * A BIC (ISO 9362: bank code 4 letters, country 2 letters, location 2 letters or digits, optional
+ * branch 3 letters or digits) standing as a whole path segment or list item, optionally followed by an
+ * extension (`.json`). In free text such a token is too much like an ordinary word or code to
+ * mask; in a path it is an identifier the client chose, and a BIC-shaped one is masked.
+ */
+const PATH_BIC = /(?<=[/,;])[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?(?=$|[/,;]|\.[A-Za-z0-9]+(?:$|[/,;]))/g;
+
+/**
  * The path as the scrubber must see it: percent-escapes decoded, so that an e-mail or IBAN sent
- * encoded in a path segment (`jane%40example.org`, `DE89%203704…`) is masked too. Runs of escapes are
+ * encoded in a path segment (`jane%40example.org`, `DE89%203704…`) is masked too, and BIC-shaped
+ * segments masked here (the line scrubber does not know where a path starts). Runs of escapes are
  * decoded one by one, so a malformed escape elsewhere in the path does not stop the rest.
  */
-function loggedPath(url: string): string {
+export function loggedPath(url: string): string {
   const path = url.split('?')[0] ?? '';
-  return path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-    try {
-      // A decoded `?` would read as the start of a query string, which is never logged.
-      return decodeURIComponent(run).replace(/\?/g, '%3F');
-    } catch {
-      return run;
-    }
-  });
+  const decoded = path.includes('%')
+    ? path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+        try {
+          // A decoded `?` would read as the start of a query string, which is never logged.
+          return decodeURIComponent(run).replace(/\?/g, '%3F');
+        } catch {
+          return run;
+        }
+      })
+    : path;
+  return decoded.replace(PATH_BIC, '[bic]');
 }
 
 interface LoggedRequest {

@@ -49,6 +49,8 @@ describe('configuration', () => {
     assert.equal(c.rateLimitPerSecond, 1000);
     assert.equal(c.rateLimitBurst, 2000);
     assert.equal(c.allowApiKeyInQuery, false);
+    assert.equal(c.authFailureLimit, 20);
+    assert.equal(c.authFailureWindowSeconds, 60);
     assert.ok(Object.isFrozen(c));
   });
 
@@ -72,6 +74,14 @@ describe('configuration', () => {
     assert.equal(loadConfig({ BASE_PATH: '/' }).basePath, '');
     assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).databaseUrl, 'sqlite::memory:');
     assert.equal(loadConfig({ PORT: '   ' }).port, 8080);
+    const auth = loadConfig({ AUTH_FAILURE_LIMIT: ' 5 ', AUTH_FAILURE_WINDOW_SECONDS: '300' });
+    assert.deepEqual([auth.authFailureLimit, auth.authFailureWindowSeconds], [5, 300]);
+    const authEdges = loadConfig({ AUTH_FAILURE_LIMIT: '0', AUTH_FAILURE_WINDOW_SECONDS: '1' });
+    assert.deepEqual([authEdges.authFailureLimit, authEdges.authFailureWindowSeconds], [0, 1]);
+    const authMax = loadConfig({ AUTH_FAILURE_LIMIT: '1000000', AUTH_FAILURE_WINDOW_SECONDS: '86400' });
+    assert.deepEqual([authMax.authFailureLimit, authMax.authFailureWindowSeconds], [1_000_000, 86_400]);
+    const authBlank = loadConfig({ AUTH_FAILURE_LIMIT: '', AUTH_FAILURE_WINDOW_SECONDS: '  ' });
+    assert.deepEqual([authBlank.authFailureLimit, authBlank.authFailureWindowSeconds], [20, 60]);
   });
 
   test('every bad value is refused with a message naming its variable', () => {
@@ -91,6 +101,8 @@ describe('configuration', () => {
       ['RATE_LIMIT_BURST', ['-1', 'big']],
       ['REDIS_URL', ['localhost:6379', 'http://redis']],
       ['ALLOW_APIKEY_IN_QUERY', ['maybe', '2']],
+      ['AUTH_FAILURE_LIMIT', ['many', '-1', '1000001', '2.5', '0x10', '1e3']],
+      ['AUTH_FAILURE_WINDOW_SECONDS', ['minute', '-60', '0', '86401', '60s', '1.5']],
     ];
     for (const [variable, values] of bad) for (const value of values) assertRefused({ [variable]: value }, variable);
   });
@@ -114,5 +126,18 @@ describe('configuration', () => {
     assert.equal(res.code, 78);
     assert.match(res.stderr, /^ordergate: configuration error: PORT: expected a whole number, got 'eighty'$/m);
     assert.equal(res.stdout, '');
+  });
+
+  test('`ordergate serve` with a bad AUTH_FAILURE_LIMIT or AUTH_FAILURE_WINDOW_SECONDS exits non-zero and names the variable', async () => {
+    assertBuilt();
+    const db = `sqlite:${join(dir, 'never.sqlite')}`;
+    const limit = await runCli(['serve'], { AUTH_FAILURE_LIMIT: '-3', DATABASE_URL: db });
+    assert.equal(limit.code, 78);
+    assert.match(limit.stderr, /^ordergate: configuration error: AUTH_FAILURE_LIMIT: expected a whole number, got '-3'$/m);
+    assert.equal(limit.stdout, '');
+    const window = await runCli(['serve'], { AUTH_FAILURE_WINDOW_SECONDS: '0', DATABASE_URL: db });
+    assert.equal(window.code, 78);
+    assert.match(window.stderr, /^ordergate: configuration error: AUTH_FAILURE_WINDOW_SECONDS: must be between 1 and 86400, got 0$/m);
+    assert.equal(window.stdout, '');
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { scrubLogLine } from '../../src/ops/logging.js';
+import { loggedPath, scrubLogLine } from '../../src/ops/logging.js';
 import { describeEachBackend, json } from '../helpers/test-app.js';
 import { wireTestOperations } from '../helpers/wire-test-operations.js';
 
@@ -17,6 +17,34 @@ describe('log scrubbing', () => {
     assert.match(out, /\[email\].*\[iban\].*\[iban\].*\[key\]/);
     const plain = '{"level":30,"reqId":"6f1c2a9e-0b7d-4c53-9f2e-1d3a5b7c9e0f","req":{"method":"GET","url":"/customer/C00000001"},"msg":"incoming request"}';
     assert.equal(scrubLogLine(plain), plain, 'ordinary lines are untouched');
+  });
+
+  test('a logged path has no query string, is percent-decoded, and BIC-shaped segments and list items are masked', () => {
+    const cases: [string, string][] = [
+      ['/customer/COBADEFFXXX', '/customer/[bic]'],
+      ['/customer/DEUTDEFF', '/customer/[bic]'],
+      ['/customer/DEUTDEFF500/customfields', '/customer/[bic]/customfields'],
+      ['/customer/MARKDEF1100', '/customer/[bic]'],
+      ['/customer/x,COBADEFFXXX,DEUTDEFF', '/customer/x,[bic],[bic]'],
+      ['/customer/COBADEFFXXX.json', '/customer/[bic].json'],
+      ['/orders/COBADEFFXXX.json/confirm', '/orders/[bic].json/confirm'],
+      ['/customer/COBADEFFXXX.v2x', '/customer/[bic].v2x'],
+      ['/customer/%43%4F%42%41%44%45%46%46%58%58%58', '/customer/[bic]'],
+      ['/customer/COBADEFFXXX?Bic=DEUTDEFF500', '/customer/[bic]'],
+      ['/customer/jane%40example.org', '/customer/jane@example.org'],
+      // Not BIC-shaped, or not a whole segment: untouched.
+      ['/customer/C00000001', '/customer/C00000001'],
+      ['/customer/ABCDEFG', '/customer/ABCDEFG'],
+      ['/customer/ABCDEFGHIJ', '/customer/ABCDEFGHIJ'],
+      ['/customer/ABCDEFGHIJKL', '/customer/ABCDEFGHIJKL'],
+      ['/customer/cobadeffxxx', '/customer/cobadeffxxx'],
+      ['/customer/COBA1EFFXXX', '/customer/COBA1EFFXXX'],
+      ['/customer/xCOBADEFFXXX', '/customer/xCOBADEFFXXX'],
+      ['/customer/COBADEFFXXX-2', '/customer/COBADEFFXXX-2'],
+      ['/json/reply/ConfirmOrder', '/json/reply/ConfirmOrder'],
+      ['/customer/bad%zzescape', '/customer/bad%zzescape'],
+    ];
+    for (const [url, logged] of cases) assert.equal(loggedPath(url), logged, url);
   });
 });
 

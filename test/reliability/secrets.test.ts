@@ -9,8 +9,24 @@ const IBAN = 'DE89370400440532013000';
 const IBAN_SPACED = 'DE89 3704 0044 0532 0130 00';
 const BAD_IBAN = 'DE89370400440532013001';
 const BIC = 'COBADEFFXXX';
+const BIC8 = 'DEUTDEFF';
+const BIC_BRANCH = 'DEUTDEFF500';
 const EMAIL = 'jane.secret@example.org';
 const SECRETS = [EMAIL, IBAN, BIC, IBAN_SPACED];
+
+/** Every character percent-encoded, letters and digits too: `%43%4F%42…`. */
+const percentAll = (s: string): string => [...Buffer.from(s)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+// Sent in path segments: as the whole segment, as a list item, URL-encoded and fully percent-encoded.
+const PATH_SECRETS = [
+  EMAIL, IBAN_SPACED, `${IBAN}?x`, BIC, BIC8, BIC_BRANCH, `${BIC}.json`, `sec-c1,${BIC}`, `${BIC8},${BIC_BRANCH}`,
+  percentAll(BIC), percentAll(BIC_BRANCH), percentAll(IBAN), percentAll(EMAIL),
+];
+// Sent in query strings: plain, as list items, URL-encoded and fully percent-encoded.
+const SECRET_QUERY = [
+  `Email=${encodeURIComponent(EMAIL)}`, `Iban=${IBAN}`, `Bic=${BIC}`, `Identifiers=sec-c1,${BIC8},${BIC_BRANCH}`,
+  `CustomerBic=${percentAll(BIC)}`, `CustomerIban=${percentAll(IBAN)}`, `CustomerEMail=${percentAll(EMAIL)}`, `Spaced=${encodeURIComponent(IBAN_SPACED)}`,
+].join('&');
 
 const confirmation = (extra: Record<string, unknown> = {}) => ({
   CustomerFirstName: 'Jane', CustomerLastName: 'Secret', CustomerPostalCode: '10115', CustomerCity: 'Berlin', CustomerCountry: 'DE',
@@ -37,7 +53,7 @@ function secretBody(schema: TSchema): Record<string, unknown> {
 describeEachBackend(
   'secrets never reach the log',
   (t) => {
-    test('every operation, run with bank data and e-mail everywhere, leaves no key, IBAN, BIC or e-mail in any log line', async () => {
+    test('every operation, run with bank data and e-mail everywhere (fields, path segments, query strings), leaves no key, IBAN, BIC or e-mail in any log line', async () => {
       const app = t();
       const from = app.logs.length;
       const basic = { authorization: `Basic ${Buffer.from(`${app.keys.admin}:`).toString('base64')}` };
@@ -49,13 +65,19 @@ describeEachBackend(
         const { OrderId } = json<{ OrderId: number }>(await app.inject({ method: 'POST', url: '/orders', payload: {} }));
         const body = secretBody(op.request);
         for (const route of op.routes) {
-          // Path segments are identifiers and are logged (decoded); e-mail addresses and IBANs in them are
-          // masked. A BIC has no shape that sets it apart from an ordinary id, so it is sent in fields only.
-          for (const customer of ['sec-c1', EMAIL, IBAN_SPACED, `${IBAN}?x`]) {
-            const url = route.path.replace('{CustomerId}', encodeURIComponent(customer)).replace('{OrderId}', String(OrderId)).replace('{Number}', '9301')
-              .replace('{CustomFieldNumbers}', '9301');
-            const query = `?Email=${encodeURIComponent(EMAIL)}&Iban=${IBAN}&apikey=${app.keys.admin}`;
-            const payload = route.method === 'GET' || route.method === 'DELETE' ? undefined : body;
+          // Path segments are identifiers and are logged (decoded); e-mail addresses, IBANs and BICs in
+          // them are masked. Each secret goes into the customer id and the custom-field list, and then
+          // into every placeholder of the route.
+          const payload = route.method === 'GET' || route.method === 'DELETE' ? undefined : body;
+          const urls: string[] = [];
+          for (const segment of ['sec-c1', ...PATH_SECRETS]) {
+            const encoded = segment.includes('%') ? segment : encodeURIComponent(segment);
+            urls.push(route.path.replace('{CustomerId}', encoded).replace('{OrderId}', String(OrderId)).replace('{Number}', '9301')
+              .replace('{CustomFieldNumbers}', `9301,${encoded}`));
+            if (segment !== 'sec-c1' && /\{(?:OrderId|Number)\}/.test(route.path)) urls.push(route.path.replace(/\{[A-Za-z]+\}/g, encoded));
+          }
+          for (const url of urls) {
+            const query = `?${SECRET_QUERY}&apikey=${app.keys.admin}`;
             answers.push(await app.inject({ method: route.method, url: url + query, ...(payload ? { payload } : {}) }));
             answers.push(await app.inject({ method: route.method, url, headers: basic, ...(payload ? { payload } : {}) }));
           }
@@ -63,6 +85,7 @@ describeEachBackend(
         answers.push(await app.inject({ method: 'POST', url: `/api/${op.name}`, payload: { ...body, OrderId, CustomerId: 'sec-c1', Number: 9301 } }));
         answers.push(await app.inject({ method: 'POST', url: `/json/reply/${op.name}[]`, payload: [body] }));
         answers.push(await app.inject({ method: 'GET', url: `/api/${op.name}?CustomerEMail=${encodeURIComponent(EMAIL)}&CustomerIban=${IBAN}`, headers: bearer(`og_${IBAN}_${EMAIL}`) }));
+        answers.push(await app.inject({ method: 'GET', url: `/api/${op.name}?${SECRET_QUERY}` }));
       }
       assert.ok(answers.some((a) => a.statusCode < 300) && answers.some((a) => a.statusCode >= 400), 'both successes and failures were logged');
 
@@ -88,7 +111,7 @@ describeEachBackend(
       assert.ok(lines.length > answers.length * 2, `every request was logged (${lines.length} lines)`);
       const keys = Object.values(app.keys);
       for (const line of lines) {
-        for (const secret of [...SECRETS, BAD_IBAN, 'example.org', ...keys, ...keys.map((k) => k.slice(12)), `og_${IBAN}`]) {
+        for (const secret of [...SECRETS, BIC8, BAD_IBAN, 'example.org', ...keys, ...keys.map((k) => k.slice(12)), `og_${IBAN}`, ...[BIC, BIC_BRANCH, IBAN, EMAIL].map(percentAll)]) {
           assert.ok(!line.includes(secret), `'${secret}' in log line: ${line}`);
         }
       }

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { seedOrderNumber } from '../../src/orders/order.seed.js';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { describeEachBackend, json } from '../helpers/test-app.js';
+
+describeEachBackend('ordergate seed --orders (CLI)', (t) => {
+  const seed = (...args: string[]) => runCli(['seed', ...args], { DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' }, 60_000);
+  const stored = () => t().store.db.selectFrom('orders').select(['order_id', 'order_number', 'status', 'customer_id']).orderBy('order_number').execute();
+
+  test('seed --orders N creates N open orders SEED-00000001…; again adds nothing; a larger N adds the difference', async () => {
+    assertBuilt();
+    // 1234 crosses the 1000-row inserts of the seeder.
+    let r = await seed('--orders', '1234');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'orders: 1234 added (0 existed)\n');
+    let rows = await stored();
+    assert.equal(rows.length, 1234);
+    assert.deepEqual(rows.map((o) => o.order_number), Array.from({ length: 1234 }, (_, i) => seedOrderNumber(i + 1)));
+    assert.ok(rows.every((o) => o.status === 'Open' && o.customer_id === null));
+
+    // Through the API: seeded orders are open orders like any other, and one can be confirmed.
+    for (const o of [rows[0]!, rows[999]!, rows[1233]!]) {
+      const res = await t().inject(`/orders/${o.order_id}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual([json(res).OrderNumber, json(res).Status], [o.order_number, 'Open']);
+    }
+    const confirmed = await t().inject({
+      method: 'POST',
+      url: `/orders/${rows[0]!.order_id}/confirm`,
+      payload: {
+        CustomerFirstName: 'Seed', CustomerLastName: 'Test', CustomerPostalCode: '10115', CustomerCity: 'Berlin', CustomerCountry: 'DE',
+        CustomerStreet: 'Hauptstr. 1', CustomerEMail: 'seed@example.org', Payment: { Amount: 1, Name: 'Invoice' },
+      },
+    });
+    assert.equal(confirmed.statusCode, 200, confirmed.body);
+
+    // Documented: seeding again adds nothing (order numbers are deterministic), and the confirmed order stays confirmed.
+    r = await seed('--orders', '1234');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'orders: 0 added (1234 existed)\n');
+    rows = await stored();
+    assert.equal(rows.length, 1234);
+    assert.equal(rows[0]!.status, 'Confirmed');
+
+    r = await seed('--orders', '1300');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'orders: 66 added (1234 existed)\n');
+    rows = await stored();
+    assert.equal(rows.length, 1300);
+    assert.equal(rows.at(-1)!.order_number, seedOrderNumber(1300));
+    assert.equal(rows.filter((o) => o.status === 'Open').length, 1299);
+  });
+
+  test('a bad N (0, negative, not a whole number) exits 2 naming --orders, and seeds nothing', async () => {
+    assertBuilt();
+    const customers = () => t().store.db.selectFrom('customers').select('customer_id').execute();
+    const before = (await stored()).length;
+    const customersBefore = (await customers()).length;
+    const cases: string[][] = [
+      ['--orders', '0'],
+      ['--orders=0'],
+      ['--orders', '-5'],
+      ['--orders=-5'],
+      ['--orders', 'ten'],
+      ['--orders', '1.5'],
+      ['--orders', '1e3'],
+      ['--orders='],
+      ['--orders'],
+      ['--customers', '3', '--orders', '0'],
+    ];
+    for (const args of cases) {
+      const r = await seed(...args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^ordergate: .*--orders/m, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^usage: ordergate seed \[--customers N\] \[--orders N\]$/m);
+      assert.equal(r.stdout, '', args.join(' '));
+    }
+    assert.equal((await stored()).length, before, 'no order was added');
+    assert.equal((await customers()).length, customersBefore, 'no customer was added');
+  });
+});
