@@ -99,6 +99,19 @@ async function main(): Promise<number> {
     const minutes: Minute[] = [];
     const statuses: Record<string, number> = {};
     const rss: Array<{ second: number; mb: number }> = [];
+    // The V8 heap in use, read from the service's own metrics: a JS leak grows it, while memory that
+    // the allocator keeps after a peak grows only the RSS.
+    const heap: Array<{ second: number; mb: number }> = [];
+    const sampleHeap = async (): Promise<void> => {
+      const second = Math.round((performance.now() - t0) / 1000);
+      try {
+        const text = await (await fetch(`${s.url}/metrics`, { headers: authHeaders() })).text();
+        const used = /^ordergate_nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1];
+        if (used !== undefined) heap.push({ second, mb: Number(used) / 1024 / 1024 });
+      } catch {
+        // a missed sample is no finding
+      }
+    };
     let errors = 0;
     const t0 = performance.now();
     const minuteOf = () => {
@@ -106,7 +119,10 @@ async function main(): Promise<number> {
       while (minutes.length <= m) minutes.push({ histogram: createHistogram(), ok: 0, failed: 0 });
       return minutes[m]!;
     };
-    const sample = () => rss.push({ second: Math.round((performance.now() - t0) / 1000), mb: Math.max(...s.rssMb()) });
+    const sample = () => {
+      rss.push({ second: Math.round((performance.now() - t0) / 1000), mb: Math.max(...s.rssMb()) });
+      void sampleHeap();
+    };
     sample();
     const sampler = setInterval(sample, SAMPLE_MS);
     // Open loop: requests start on a fixed schedule whatever the answers do, so a slow answer shows as
@@ -134,7 +150,7 @@ async function main(): Promise<number> {
       }
     };
     const next = mix(openOrders);
-    const progress = setInterval(() => process.stderr.write(`soak: ${Math.round((performance.now() - t0) / 1000)} s of ${SECONDS} s, RSS ${rss.at(-1)?.mb.toFixed(0)} MB, in flight ${inFlight.size}\n`), 60_000);
+    const progress = setInterval(() => process.stderr.write(`soak: ${Math.round((performance.now() - t0) / 1000)} s of ${SECONDS} s, RSS ${rss.at(-1)?.mb.toFixed(0)} MB, heap used ${heap.at(-1)?.mb.toFixed(0)} MB, in flight ${inFlight.size}\n`), 60_000);
     let sent = 0;
     while (performance.now() - t0 < SECONDS * 1000) {
       const due = Math.floor(((performance.now() - t0) / 1000) * RATE);
@@ -158,6 +174,7 @@ async function main(): Promise<number> {
     const failed = minutes.reduce((a, m) => a + m.failed, 0);
     const ms = (h: RecordableHistogram, p: number) => (h.count === 0 ? NaN : h.percentile(p) / 1000);
     const at = (fraction: number) => rss[Math.min(rss.length - 1, Math.round((rss.length - 1) * fraction))]!;
+    const heapAt = (fraction: number) => heap[Math.min(heap.length - 1, Math.round((heap.length - 1) * fraction))]!.mb;
     const report = {
       date: started.toISOString(),
       backend: BACKEND,
@@ -173,7 +190,9 @@ async function main(): Promise<number> {
       confirmedOrders: confirmed,
       rssMb: { start: at(0).mb, middle: at(0.5).mb, end: at(1).mb, max: Math.max(...rss.map((r) => r.mb)), min: Math.min(...rss.map((r) => r.mb)) },
       perMinute: minutes.map((m, i) => ({ minute: i + 1, ok: m.ok, failed: m.failed, p50: ms(m.histogram, 50), p99: ms(m.histogram, 99), max: m.histogram.count ? m.histogram.max / 1000 : NaN })),
+      heapUsedMb: heap.length === 0 ? undefined : { start: heapAt(0), middle: heapAt(0.5), end: heapAt(1), max: Math.max(...heap.map((h) => h.mb)) },
       rssSamples: rss,
+      heapSamples: heap,
     };
     const table = [
       `Soak ${report.date}: ${BACKEND}, ${SECONDS} s at ${RATE} req/s target (${report.achievedRate.toFixed(1)} achieved, open loop), 1 worker`,
@@ -181,6 +200,9 @@ async function main(): Promise<number> {
       `requests ${report.requests}, failed ${failed} (socket errors ${errors}), error rate ${(report.errorRate * 100).toFixed(3)} %, statuses ${JSON.stringify(statuses)}`,
       `confirmed orders in the store: ${confirmed}`,
       `RSS MB: start ${report.rssMb.start.toFixed(0)}, middle ${report.rssMb.middle.toFixed(0)}, end ${report.rssMb.end.toFixed(0)} (min ${report.rssMb.min.toFixed(0)}, max ${report.rssMb.max.toFixed(0)})`,
+      report.heapUsedMb
+        ? `V8 heap used MB: start ${report.heapUsedMb.start.toFixed(0)}, middle ${report.heapUsedMb.middle.toFixed(0)}, end ${report.heapUsedMb.end.toFixed(0)} (max ${report.heapUsedMb.max.toFixed(0)})`
+        : 'V8 heap used: not sampled',
       '',
       '| minute | requests ok | failed | p50 ms | p99 ms | max ms |',
       '| ---: | ---: | ---: | ---: | ---: | ---: |',
