@@ -106,7 +106,7 @@ if (BACKENDS.includes('sqlite')) {
     });
     after(async () => {
       // Never leave an immutable file behind (rm could not remove it).
-      if (file) execFileSync('chattr', ['-i', ...files()]);
+      if (file && files().length > 0) execFileSync('chattr', ['-i', ...files()]);
       await close(r);
       rmSync(dir, { recursive: true, force: true });
     });
