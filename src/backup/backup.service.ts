@@ -53,7 +53,12 @@ export async function backupSqlite(source: string, destination: string): Promise
  * copies under the database lock and running connections see the restored content.
  */
 export async function restoreSqlite(backupFile: string, target: string): Promise<BackupReport> {
-  countRows(backupFile); // refuse a damaged backup before touching the target
+  // Refuse a damaged backup before touching the target.
+  try {
+    countRows(backupFile);
+  } catch (err) {
+    throw refused(backupFile, `it is damaged or not an ordergate SQLite backup (${reason(err)})`);
+  }
   mkdirSync(dirname(target), { recursive: true });
   const source = new BetterSqlite3(backupFile, { readonly: true, fileMustExist: true });
   try {
@@ -64,13 +69,23 @@ export async function restoreSqlite(backupFile: string, target: string): Promise
   return { file: target, tables: countRows(target) };
 }
 
+// One line for the operator: SQLite's integrity check reports several.
+const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, '; ').slice(0, 500);
+
+const refused = (file: string, why: string): Error => new Error(`refusing to restore ${file}: ${why}; the store was not changed`);
+
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', (err) => reject(new Error(`${command} could not start: ${err.message} (install the PostgreSQL client tools)`)));
-    child.on('close', (code) => (code === 0 ? resolveRun() : reject(new Error(`${command} failed (${code}): ${stderr.trim().slice(0, 500)}`))));
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolveRun();
+      const how = signal ? `was killed by ${signal}` : `failed (exit code ${code})`;
+      const said = stderr.trim().slice(0, 500);
+      reject(new Error(`${command} ${how}${said ? `: ${said}` : ''}`));
+    });
   });
 }
 
@@ -85,6 +100,13 @@ export async function backupPostgres(url: string, destination: string): Promise<
 
 /** PostgreSQL: pg_restore over the database, replacing the objects the dump holds. */
 export async function restorePostgres(url: string, file: string): Promise<{ file: string }> {
-  await run('pg_restore', ['--clean', '--if-exists', '--no-owner', '--single-transaction', '--dbname', url, file]);
+  if (!existsSync(file)) throw new Error(`no backup file at ${file}`);
+  // --single-transaction: a file that turns out damaged part way (a truncated or garbled data
+  // block, or pg_restore dying on it) rolls the whole restore back.
+  try {
+    await run('pg_restore', ['--clean', '--if-exists', '--no-owner', '--single-transaction', '--exit-on-error', '--dbname', url, file]);
+  } catch (err) {
+    throw refused(file, `it is damaged or not a pg_dump custom-format backup (${reason(err)})`);
+  }
   return { file };
 }

@@ -2,20 +2,67 @@
 // one group-commit queue, serving the main thread's write requests.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSqliteStore } from '../store/sqlite-store.js';
+import type { Store } from '../store/store.js';
 import { Outbox, toThreadError, type WriteReply, type WriteRequest } from './write-thread.js';
 import { Writer, type Writes } from './writer.js';
 
 const port = parentPort!;
-const writer: Writes = new Writer(createSqliteStore((workerData as { file: string }).file));
+const file = (workerData as { file: string }).file;
+
+/**
+ * A connection that SQLite could open for reading only (the file or its directory was not
+ * writable at that moment: it falls back without a word) answers SQLITE_READONLY to every write for
+ * as long as it lives, even after the file became writable again; a file that could not be opened
+ * at all is the same. After such an error the next write opens a new connection, and the old one
+ * is closed once the writes it had taken on have settled.
+ */
+const REOPEN = /^SQLITE_(READONLY|CANTOPEN)/;
+
+interface Connection {
+  readonly store: Store;
+  readonly writer: Writes;
+  inFlight: number;
+  retired: boolean;
+}
+
+let current: Connection | undefined;
+
+function connection(): Connection {
+  if (!current) {
+    const store = createSqliteStore(file);
+    current = { store, writer: new Writer(store), inFlight: 0, retired: false };
+  }
+  return current;
+}
+
+// Called while c has a write in flight: the last one to settle closes it.
+function retire(c: Connection): void {
+  if (current === c) current = undefined;
+  c.retired = true;
+}
 
 const replies = new Outbox<WriteReply>((batch) => port.postMessage(batch));
 
 port.on('message', (requests: WriteRequest[]) => {
   for (const req of requests) {
-    const method = writer[req.op] as (...args: unknown[]) => Promise<unknown>;
-    method.apply(writer, req.args).then(
+    let c: Connection;
+    try {
+      c = connection();
+    } catch (err) {
+      replies.send({ id: req.id, ok: false, error: toThreadError(err) });
+      continue;
+    }
+    c.inFlight++;
+    const method = c.writer[req.op] as (...args: unknown[]) => Promise<unknown>;
+    method.apply(c.writer, req.args).then(
       (value) => replies.send({ id: req.id, ok: true, value }),
-      (err: unknown) => replies.send({ id: req.id, ok: false, error: toThreadError(err) }),
-    );
+      (err: unknown) => {
+        if (REOPEN.test(String((err as { code?: unknown } | null)?.code))) retire(c);
+        replies.send({ id: req.id, ok: false, error: toThreadError(err) });
+      },
+    ).finally(() => {
+      c.inFlight--;
+      if (c.retired && c.inFlight === 0) void c.store.close().catch(() => undefined);
+    });
   }
 });

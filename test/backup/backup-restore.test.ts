@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -11,6 +12,7 @@ import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+import { storeDigest } from '../helpers/store-snapshot.js';
 
 const exec = promisify(execFile);
 const CLI = join(import.meta.dirname, '../../bin/ordergate.js');
@@ -59,7 +61,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await allCustomers(store), saved);
     });
 
-    test('a missing or damaged backup file is refused and changes nothing', async () => {
+    test('a missing backup file is refused and changes nothing', async () => {
       const env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
       const before = await allCustomers(store);
       await assert.rejects(exec(process.execPath, [CLI, 'restore', join(dir, 'nope.backup')], { env }), (err: { code?: number; stderr?: string }) => {
@@ -68,6 +70,70 @@ for (const backend of BACKENDS) {
         return true;
       });
       assert.deepEqual(await allCustomers(store), before);
+    });
+
+    describe('a damaged backup file', () => {
+      let good: Buffer;
+      let env: NodeJS.ProcessEnv;
+      before(async () => {
+        env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
+        // Enough rows for the file to span many pages (SQLite) or a sizeable compressed data block (pg_dump).
+        for (let i = 0; i < 300; i++) await upsertCustomer(store, { CustomerId: `dmg-${i}`, FirstName: `First ${i}`, City: `City ${i} ${'x'.repeat(100)}` });
+        const file = join(dir, 'good.backup');
+        await exec(process.execPath, [CLI, 'backup', file], { env });
+        good = readFileSync(file);
+        // The store then moves on, so that a restore that went through would show.
+        await upsertCustomer(store, { CustomerId: 'dmg-after', FirstName: 'After the backup' });
+      });
+
+      /** Restores `bytes` and asserts the refusal: exit code 1, a message naming the file, the store unchanged. */
+      async function assertRefused(name: string, bytes: Buffer): Promise<string> {
+        const file = join(dir, name);
+        writeFileSync(file, bytes);
+        const digest = await storeDigest(store);
+        const fileBefore = sqliteFile ? createHash('sha256').update(readFileSync(sqliteFile)).digest('hex') : undefined;
+        let stderr = '';
+        await assert.rejects(exec(process.execPath, [CLI, 'restore', file], { env }), (err: { code?: number; stderr?: string; stdout?: string }) => {
+          assert.equal(err.code, 1, `exit code; stderr: ${err.stderr}`);
+          assert.doesNotMatch(err.stdout ?? '', /restored/);
+          stderr = err.stderr ?? '';
+          return true;
+        });
+        assert.match(stderr, /^ordergate: /m);
+        assert.ok(stderr.includes(file), `the message names the file: ${stderr}`);
+        assert.doesNotMatch(stderr, /\bat .+:\d+:\d+/, 'no stack trace');
+        assert.equal(await storeDigest(store), digest, 'the store is unchanged');
+        if (sqliteFile) assert.equal(createHash('sha256').update(readFileSync(sqliteFile)).digest('hex'), fileBefore, 'the database file is unchanged');
+        return stderr;
+      }
+
+      let sqliteFile: string | undefined;
+      before(() => {
+        sqliteFile = backend === 'sqlite' ? database.url.slice('sqlite:'.length) : undefined;
+      });
+
+      test('truncated to half its length: refused, the store unchanged', async () => {
+        const stderr = await assertRefused('truncated.backup', good.subarray(0, Math.floor(good.length / 2)));
+        assert.match(stderr, /damaged|not a valid|malformed|end of file|could not read/i);
+      });
+
+      test('4 KiB overwritten in the middle: refused, the store unchanged', async () => {
+        const damaged = Buffer.from(good);
+        const at = Math.floor(damaged.length / 2 / 4096) * 4096;
+        // Fixed garbage (not random): the test fails or passes the same way every run.
+        for (let i = 0; i < 4096; i++) damaged[at + i] = (i * 131 + 7) & 0xff;
+        const stderr = await assertRefused('overwritten.backup', damaged);
+        assert.match(stderr, /damaged|not a valid|malformed|corrupt|could not|error/i);
+      });
+
+      test('a file that is not a backup at all: refused, the store unchanged', async () => {
+        const stderr = await assertRefused('text.backup', Buffer.from('customer_id,first_name\nc-1,Jane\n'.repeat(500)));
+        assert.match(stderr, /damaged|not a valid|not a database|does not appear/i);
+      });
+
+      test('an empty file: refused, the store unchanged', async () => {
+        await assertRefused('empty.backup', Buffer.alloc(0));
+      });
     });
   });
 }
