@@ -3,6 +3,12 @@ import type { SqliteDatabase } from 'kysely';
 
 const MAX_STATEMENTS = 500;
 
+/** A Kysely SQLite database whose connection can be replaced between queries. */
+export interface ReopenableDatabase extends SqliteDatabase {
+  /** Closes the connection and opens a new one (prepared statements are dropped with it). */
+  reopen(): void;
+}
+
 /**
  * A better-sqlite3 connection for Kysely that reuses prepared statements by SQL text. Kysely
  * prepares every query afresh, and preparing costs as much as running a small indexed read.
@@ -10,10 +16,18 @@ const MAX_STATEMENTS = 500;
  * until it ends), and SQLite re-prepares a statement by itself after a schema change. Least
  * recently used statements are dropped beyond MAX_STATEMENTS (variable `in (…)` lists vary).
  */
-export function cachingStatements(conn: BetterSqlite3.Database): SqliteDatabase {
-  const cache = new Map<string, BetterSqlite3.Statement>();
+export function cachingStatements(open: () => BetterSqlite3.Database): ReopenableDatabase {
+  let conn = open();
+  let cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => void conn.close(),
+    reopen() {
+      const fresh = open();
+      const old = conn;
+      conn = fresh;
+      cache = new Map();
+      old.close();
+    },
     prepare(sql) {
       let stmt = cache.get(sql);
       if (stmt) {

@@ -21,15 +21,26 @@ function open(file: string, readonly: boolean): BetterSqlite3.Database {
   return conn;
 }
 
+/**
+ * SQLite opens a file it cannot write (immutable, read-only mount, no permission) for reading without
+ * a word, and such a connection answers SQLITE_READONLY to every write for as long as it lives, even
+ * once the file is writable again; a file it could not open at all gives SQLITE_CANTOPEN. After either
+ * the next write transaction replaces the writer connection, so that the service recovers without a
+ * restart (the first write after the file became writable again succeeds).
+ */
+const REOPEN = /^SQLITE_(READONLY|CANTOPEN)/;
+
 /** SQLite through better-sqlite3: WAL, FULL sync, a writer connection and a reader connection. */
 export function createSqliteStore(file: string): Store {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const writerConn = open(file, false);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(writerConn) }) });
+  const writer = cachingStatements(() => open(file, false));
+  // Set after SQLITE_READONLY/CANTOPEN: the next write transaction opens a new writer connection.
+  let stale = false;
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
   // The reader is opened lazily: the file must exist (and be migrated) before it is useful.
   let readerDb: Kysely<Database> | undefined;
   const reader = (): Kysely<Database> => {
-    readerDb ??= file === ':memory:' ? db : new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(open(file, true)) }) });
+    readerDb ??= file === ':memory:' ? db : new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(() => open(file, true)) }) });
     return readerDb;
   };
 
@@ -43,6 +54,12 @@ export function createSqliteStore(file: string): Store {
       // Kysely's transaction() issues a deferred BEGIN; IMMEDIATE takes the write lock up front so
       // that writers in other processes wait on busy_timeout instead of failing with SQLITE_BUSY.
       return db.connection().execute(async (conn) => {
+        if (stale) {
+          // Inside this connection's turn: no other query runs on it while it is replaced. A file
+          // that still cannot be opened throws here, and the next write tries again.
+          writer.reopen();
+          stale = false;
+        }
         await conn.executeQuery(BEGIN);
         try {
           const result = await fn(conn as unknown as Transaction<Database>);
@@ -50,6 +67,7 @@ export function createSqliteStore(file: string): Store {
           return result;
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
+          if (file !== ':memory:' && REOPEN.test(String((err as { code?: unknown } | null)?.code))) stale = true;
           throw err;
         }
       });

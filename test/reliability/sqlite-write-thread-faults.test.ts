@@ -178,6 +178,34 @@ if (BACKENDS.includes('sqlite')) {
       assert.equal((await putField(rig, 'wt-cf-1', 'after')).statusCode, 200);
       assert.equal(await fieldValue(rig, 'wt-cf-1'), 'after');
     });
+    test('a service started while the file cannot be written: reads work, writes 503, and writes work again after without a restart', async () => {
+      const rig = r!;
+      execFileSync('chattr', ['+i', ...files()]);
+      let late: Rig | undefined;
+      try {
+        // A second service on the same file, started now: its writer connection is opened while
+        // the file cannot be written, which SQLite answers with a read-only connection.
+        const store = openStore(`sqlite:${file}`);
+        const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', DATABASE_URL: `sqlite:${file}` }), store });
+        late = { app, store, auth: rig.auth };
+        assertUnavailable(await putCustomer(late, 'late-during'));
+        assertUnavailable(await putCustomer(late, 'late-during'));
+        assertUnavailable(await confirm(late, 30));
+        assert.equal(await fieldValue(late, 'wt-cf-0'), 'after');
+      } finally {
+        execFileSync('chattr', ['-i', ...files()]);
+      }
+      try {
+        assert.equal(await customerExists(late, 'late-during'), false);
+        const upsert = await putCustomer(late, 'late-after');
+        assert.equal(upsert.statusCode, 200, upsert.body);
+        const confirmed = await confirm(late, 30);
+        assert.equal(confirmed.statusCode, 200, confirmed.body);
+        assert.equal(await orderStatus(late, 30), 'Confirmed');
+      } finally {
+        await close(late);
+      }
+    });
   });
 
   describe('SQLite write thread on a full disk [sqlite]', () => {
