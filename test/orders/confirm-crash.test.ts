@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { KillSwitch } from '../helpers/kill-switch.js';
 import type { ServerProcess } from '../helpers/spawn-server.js';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
 import { call, confirmOver, prepareOrders, serveOrders } from './server-processes.js';
@@ -16,35 +17,23 @@ interface Ack {
 async function confirmUntilKilled(port: number, kill: () => void): Promise<{ acks: Ack[]; sent: number }> {
   const acks: Ack[] = [];
   let next = 1;
-  let dead = false;
-  let dying = false;
-  // Kill mid-stream: a moment after 300 confirmations are through (or after a while on a slow
-  // machine), while the loops go on, so that the kill finds confirmations in flight (a group commit
-  // answers a whole group at once).
-  const die = (): void => {
-    if (dying) return;
-    dying = true;
-    setTimeout(() => {
-      dead = true;
-      kill();
-    }, 20);
-  };
-  const timer = setTimeout(die, 30_000);
+  // Killed a moment after 300 confirmations are through (or after a while on a slow machine).
+  const killer = new KillSwitch(kill, 30_000);
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (!dead && next <= ORDERS) {
+      while (!killer.killed && next <= ORDERS) {
         const orderId = next++;
         try {
           const res = await confirmOver(port, orderId, { ExternalCustomerId: `crash-${orderId}` });
           if (res.status === 200) acks.push({ orderId, customerId: res.body.CustomerId });
-          if (acks.length >= 300) die();
+          if (acks.length >= 300) killer.trigger();
         } catch {
           return; // connection refused or reset: the server is gone
         }
       }
     }),
   );
-  clearTimeout(timer);
+  killer.done();
   return { acks, sent: next - 1 };
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+import { KillSwitch } from '../helpers/kill-switch.js';
 import { startServer, type ServerProcess } from '../helpers/spawn-server.js';
 
 const KEY = 'og_cf_crash_key_0123456789abcdefghijklmnopqrstuvwxyz';
@@ -29,22 +30,10 @@ async function call(port: number, method: string, path: string, body?: unknown):
  */
 async function writeUntilKilled(port: number, writers: Writer[], kill: () => void, killAfterAcks: number): Promise<number> {
   let acked = 0;
-  let dead = false;
-  let dying = false;
-  // The kill comes a moment after the threshold, while the writers go on: a group commit answers
-  // every writer at once, and a kill at that very answer would find none of them in flight.
-  const die = (): void => {
-    if (dying) return;
-    dying = true;
-    setTimeout(() => {
-      dead = true;
-      kill();
-    }, 20);
-  };
-  const deadline = setTimeout(die, 30_000);
+  const killer = new KillSwitch(kill, 30_000);
   await Promise.all(
     writers.map(async (w) => {
-      for (let n = 0; !dead; n++) {
+      for (let n = 0; !killer.killed; n++) {
         const token = `${w.customer}:${n}`;
         w.inFlight = token;
         try {
@@ -55,7 +44,7 @@ async function writeUntilKilled(port: number, writers: Writer[], kill: () => voi
           if (res.status !== 200 && res.status !== 204) throw new Error(`write answered ${res.status}`);
           w.lastAcked = token;
           w.inFlight = undefined;
-          if (++acked >= killAfterAcks) die();
+          if (++acked >= killAfterAcks) killer.trigger();
         } catch (err) {
           if (err instanceof Error && err.message.startsWith('write answered')) throw err;
           return; // the server is gone; the write in flight may or may not have committed
@@ -63,7 +52,7 @@ async function writeUntilKilled(port: number, writers: Writer[], kill: () => voi
       }
     }),
   );
-  clearTimeout(deadline);
+  killer.done();
   return acked;
 }
 
