@@ -1,7 +1,7 @@
 // Entry point of the write thread (see write-thread.ts): one SQLite writer connection and
 // one group-commit queue, serving the main thread's write requests.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createSqliteStore } from '../store/sqlite-store.js';
+import { createSqliteStore, needsNewConnection } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { Outbox, toThreadError, type WriteReply, type WriteRequest } from './write-thread.js';
 import { Writer, type Writes } from './writer.js';
@@ -10,14 +10,11 @@ const port = parentPort!;
 const file = (workerData as { file: string }).file;
 
 /**
- * A connection that SQLite could open for reading only (the file or its directory was not
- * writable at that moment: it falls back without a word) answers SQLITE_READONLY to every write for
- * as long as it lives, even after the file became writable again; a file that could not be opened
- * at all is the same. After such an error the next write opens a new connection, and the old one
- * is closed once the writes it had taken on have settled.
+ * A connection that has to be replaced (needsNewConnection: SQLite opened it read-only, or could not
+ * open the file) is retired: the next write opens a new one, and the old one is closed once the
+ * writes it had taken on have settled. A store that cannot be opened at all is answered as that
+ * request's error instead of ending the thread.
  */
-const REOPEN = /^SQLITE_(READONLY|CANTOPEN)/;
-
 interface Connection {
   readonly store: Store;
   readonly writer: Writes;
@@ -57,7 +54,7 @@ port.on('message', (requests: WriteRequest[]) => {
     method.apply(c.writer, req.args).then(
       (value) => replies.send({ id: req.id, ok: true, value }),
       (err: unknown) => {
-        if (REOPEN.test(String((err as { code?: unknown } | null)?.code))) retire(c);
+        if (needsNewConnection(err)) retire(c);
         replies.send({ id: req.id, ok: false, error: toThreadError(err) });
       },
     ).finally(() => {

@@ -30,6 +30,9 @@ function open(file: string, readonly: boolean): BetterSqlite3.Database {
  */
 const REOPEN = /^SQLITE_(READONLY|CANTOPEN)/;
 
+/** Whether a SQLite error means the connection that met it must be replaced (see above). */
+export const needsNewConnection = (err: unknown): boolean => REOPEN.test(String((err as { code?: unknown } | null)?.code));
+
 /** SQLite through better-sqlite3: WAL, FULL sync, a writer connection and a reader connection. */
 export function createSqliteStore(file: string): Store {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -67,7 +70,7 @@ export function createSqliteStore(file: string): Store {
           return result;
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
-          if (file !== ':memory:' && REOPEN.test(String((err as { code?: unknown } | null)?.code))) stale = true;
+          if (file !== ':memory:' && needsNewConnection(err)) stale = true;
           throw err;
         }
       });
