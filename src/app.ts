@@ -20,6 +20,15 @@ import { stripFormatSuffix, type WireDefaults } from './wire/negotiation.js';
 import type { AnyOperation } from './wire/operation.js';
 import { registerOperations } from './wire/operation-routes.js';
 import { sendError } from './wire/responses.js';
+import { writeRegistry } from './write-registry.js';
+import { openWriteDoor, type WriteDoor } from './writes/write-door.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The write door of this app: opened with it, closed when it closes. */
+    readonly writes: WriteDoor;
+  }
+}
 
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -33,7 +42,7 @@ export interface AppOptions {
   /** Where JSON log lines go (stdout by default); tests pass a collector. */
   readonly logStream?: Writable;
   /** The operation table; the service's own (src/operations.ts) unless given. */
-  readonly operations?: readonly AnyOperation[];
+  readonly operations?: (writes: WriteDoor) => readonly AnyOperation[];
 }
 
 /** Builds the whole service as one Fastify instance, without listening (tests inject into it). */
@@ -98,13 +107,18 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   app.setNotFoundHandler((request, reply) => sendError(request, reply, notFound(`Handler for Request not found: ${request.method} ${request.url.split('?')[0]}`), defaults));
 
   // Counted at the root so that 404s and every other error response are measured too.
+  // The app owns its write door: on a SQLite file a write thread, which must not outlive it.
+  const writes = openWriteDoor(store, writeRegistry, { thread: true });
+  app.decorate('writes', writes);
+  app.addHook('onClose', () => writes.close());
+
   const metrics = registerMetrics(app);
   const authenticator = new Authenticator(store);
   await app.register(
     async (scope) => {
       registerHealth(scope, store);
       scope.get('/metrics', metrics.handler);
-      const ops = operations ?? allOperations(store);
+      const ops = operations ? operations(writes) : allOperations(store, writes);
       registerOperations(scope, ops, { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery, guard });
       await registerDocs(scope, ops, config);
     },

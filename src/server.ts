@@ -7,6 +7,8 @@ import type { Config } from './config.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
+import { writeRegistry } from './write-registry.js';
+import { openWriteDoor } from './writes/write-door.js';
 
 const openConfiguredStore = (config: Config): Store =>
   openStore(config.databaseUrl, {
@@ -17,15 +19,17 @@ const openConfiguredStore = (config: Config): Store =>
 /** Migrates and makes sure a first key exists; a generated key is printed once to stderr. */
 export async function prepareStore(config: Config): Promise<void> {
   const store = openConfiguredStore(config);
+  const writes = openWriteDoor(store, writeRegistry);
   try {
     await migrateToLatest(store);
-    const boot = await ensureBootstrapKey(store, config.bootstrapKey);
+    const boot = await ensureBootstrapKey(writes, config.bootstrapKey);
     if (boot.key) {
       process.stderr.write(`ordergate: no API key existed; created one with permissions all,admin. It is shown only this once:\n${boot.key}\n`);
     } else if (boot.created) {
       process.stderr.write('ordergate: registered ORDERGATE_BOOTSTRAP_KEY as the first API key (all,admin)\n');
     }
   } finally {
+    await writes.close();
     await store.close();
   }
 }

@@ -15,9 +15,9 @@ export const keysCreateCommand: Command = {
     if (!values.name) throw new UsageError('--name is required');
     // `keys list` prints one space-separated line per key: a name is one word.
     if (!/^[A-Za-z0-9._@-]{1,64}$/.test(values.name)) throw new UsageError('--name takes 1 to 64 letters, digits or . _ @ -');
-    const created = await withStore(config, async (store) => {
+    const created = await withStore(config, async (_store, writes) => {
       try {
-        return await createKey(store, values.name!, values.permissions!);
+        return await createKey(writes, values.name!, values.permissions!);
       } catch (err) {
         if (isUniqueViolation(err)) throw new Error('key id collision, run the command again');
         if (err instanceof Error && /permission/.test(err.message)) throw new UsageError(err.message);
@@ -48,7 +48,7 @@ export const keysRevokeCommand: Command = {
   run: async (args, config) => {
     const id = args[0];
     if (!id) throw new UsageError('the key id is required (see keys list)');
-    const done = await withStore(config, (store) => revokeKey(store, id));
+    const done = await withStore(config, (_store, writes) => revokeKey(writes, id));
     if (!done) {
       process.stderr.write(`no active key with id ${id}\n`);
       return 1;

@@ -7,7 +7,6 @@ import { seedCommand } from './seed-command.js';
 import { serveCommand } from './serve-command.js';
 import { customerCommands } from '../customers/customer.commands.js';
 import { customfieldCommands } from '../customfields/customfield.commands.js';
-import { orderCommands } from '../orders/order.commands.js';
 
 /** Every CLI command; modules add theirs here. */
 export const COMMANDS: readonly Command[] = [
@@ -20,7 +19,6 @@ export const COMMANDS: readonly Command[] = [
   backupCommand,
   restoreCommand,
   ...customerCommands,
-  ...orderCommands,
   ...customfieldCommands,
 ];
 

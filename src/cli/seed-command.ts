@@ -21,17 +21,17 @@ export const seedCommand: Command = {
     const customers = count(values.customers, '--customers');
     const orders = count(values.orders, '--orders');
     if (customers === 0 && orders === 0) throw new UsageError('give --customers N and/or --orders N');
-    await withStore(config, async (store) => {
+    await withStore(config, async (_store, writes) => {
       if (customers > 0) {
         const bar = progressBar('customers', customers);
         const started = Date.now();
-        const added = await seedCustomers(store, customers, bar.tick);
+        const added = await seedCustomers(writes, customers, bar.tick);
         bar.stop();
         process.stdout.write(`customers: ${added} added (${customers - added} existed) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
       }
       if (orders > 0) {
         const bar = progressBar('orders', orders);
-        const added = await seedOrders(store, orders, bar.tick);
+        const added = await seedOrders(writes, orders, bar.tick);
         bar.stop();
         process.stdout.write(`orders: ${added} added (${orders - added} existed)\n`);
       }

@@ -29,10 +29,10 @@ export const customersImportCommand: Command = {
     if (!format) throw new UsageError(`${file}: the file name must end in .csv or .jsonl`);
     if (!existsSync(file)) throw new UsageError(`${file}: no such file`);
     const started = Date.now();
-    const report = await withStore(config, async (store) => {
+    const report = await withStore(config, async (store, writes) => {
       let bar: ReturnType<typeof progressBar> | undefined;
       let phase = '';
-      const report = await importCustomers(store, file, {
+      const report = await importCustomers(store, writes, file, {
         format,
         skipInvalid: values['skip-invalid'] === true,
         onProgress: (p, done, total) => {

@@ -1,16 +1,14 @@
 import { statSync } from 'node:fs';
-import { customFieldDefinitions, storeCustomFieldValues, type CustomFieldDefinition } from '../customfields/customfield.import.js';
+import { customFieldDefinitions, type CustomFieldDefinition } from '../customfields/customfield.import.js';
 import type { Store } from '../store/store.js';
-import { nextStamp } from '../store/sync-clock.js';
-import { isUniqueViolation } from '../store/unique-violation.js';
+import type { WriteDoor } from '../writes/write-door.js';
 import { customerRepository } from './customer.repository.js';
+import { importBatchWrite, type ReadRecord } from './customer.writes.js';
 import { csvHeader, readImportFile, UnreadableFile, type ImportFormat } from './import-read.js';
-import { checkRow, columnOf, headerProblems, type ImportRow } from './import-row.js';
+import { checkRow, columnOf, headerProblems } from './import-row.js';
 
 /** Rows per write transaction: each commits with one stamp; other writers get a turn in between. */
 const BATCH = 5000;
-/** Rows per INSERT: 17 bound values a row stay below SQLite's 32,766 and PostgreSQL's 65,535. */
-const ROWS_PER_STATEMENT = 500;
 /** Invalid rows whose messages are kept for the report (all of them are counted). */
 const KEPT_MESSAGES = 1000;
 /** External ids looked up in the store at once. */
@@ -34,8 +32,6 @@ export interface ImportReport {
   /** Set when writing failed part-way (the batches before it are committed; a re-run is safe). */
   readonly failure?: string;
 }
-
-class BatchRefused extends Error {}
 
 interface Checked {
   readonly fileProblems: string[];
@@ -118,47 +114,21 @@ async function check(store: Store, file: string, opts: ImportOptions, definition
   return c;
 }
 
-type Pending = { readonly line: number; readonly names: readonly string[]; readonly values: readonly unknown[] };
-
-/**
- * One write transaction, in the lock order of store/sync-clock.ts: lock the existing rows, take the
- * stamp, write every row with it (one write per row), then the custom-field values.
- */
-async function writeBatch(store: Store, batch: readonly Pending[], opts: ImportOptions, usesCustomFields: boolean): Promise<void> {
-  await store.writeTransaction(async (trx) => {
-    // Held against change until commit, and the values checked again under that hold.
-    const definitions = usesCustomFields ? await customFieldDefinitions(trx, store.dialect) : new Map<number, CustomFieldDefinition>();
-    const rows: ImportRow[] = [];
-    for (const { line, names, values } of batch) {
-      const row = checkRow(names, values, opts.format, definitions);
-      if (Array.isArray(row)) throw new BatchRefused(`line ${line}: ${row.join('; ')} (the custom fields changed during the import)`);
-      rows.push(row);
-    }
-    const slices: ImportRow[][] = [];
-    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) slices.push(rows.slice(i, i + ROWS_PER_STATEMENT));
-    for (const slice of slices) await customerRepository.lockExisting(trx, store.dialect, slice.map((r) => r.customerId));
-    const stamp = await nextStamp(store.dialect, trx);
-    for (const slice of slices) await customerRepository.writeMany(trx, slice, stamp);
-    const customFields = rows.flatMap((r) => r.customFields);
-    if (customFields.length > 0) await storeCustomFieldValues(trx, customFields);
-  });
-}
-
 /**
  * Imports customers from a CSV or JSON Lines file with upsert semantics by CustomerId. Every row is
  * checked before anything is written; a file with an invalid row imports nothing unless
- * `skipInvalid`. Rows are then written in transactions of BATCH, each with its own stamp, so the
- * sync feed shows them and live traffic is not held up for the whole import.
+ * `skipInvalid`. Rows are then written through the write door in units of BATCH, each committed
+ * with its stamp, so the sync feed shows them and live traffic is not held up for the whole import.
  */
-export async function importCustomers(store: Store, file: string, opts: ImportOptions): Promise<ImportReport> {
+export async function importCustomers(store: Store, writes: WriteDoor, file: string, opts: ImportOptions): Promise<ImportReport> {
   const definitions = await customFieldDefinitions(store.reader);
   const checked = await check(store, file, opts, definitions);
   const report = { fileProblems: checked.fileProblems, records: checked.records, invalidCount: checked.invalidLines.size, invalid: checked.invalid, imported: 0 };
   if (checked.fileProblems.length > 0 || (checked.invalidLines.size > 0 && !opts.skipInvalid)) return report;
 
-  let batch: Pending[] = [];
+  let batch: ReadRecord[] = [];
   const flush = async () => {
-    await writeBatch(store, batch, opts, checked.usesCustomFields);
+    await writes.run(importBatchWrite, { records: batch, format: opts.format, usesCustomFields: checked.usesCustomFields });
     report.imported += batch.length;
     opts.onProgress?.('write', report.imported, checked.valid);
     batch = [];
@@ -171,7 +141,7 @@ export async function importCustomers(store: Store, file: string, opts: ImportOp
     }
     if (batch.length > 0) await flush();
   } catch (err) {
-    const why = err instanceof BatchRefused ? err.message : isUniqueViolation(err) ? 'an ExternalId was taken by another customer during the import' : String((err as Error).message ?? err);
+    const why = String((err as Error).message ?? err);
     return { ...report, failure: `rows from line ${batch[0]?.line ?? '?'} on were not imported: ${why}` };
   }
   return report;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Store } from '../store/store.js';
+import type { WriteDoor } from '../writes/write-door.js';
 import { formatWireDate } from '../wire/dates.js';
 import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
 import { Customer, SearchCustomersRequest, UpsertCustomerRequest } from './customer.schemas.js';
@@ -9,7 +10,7 @@ export const SYNC_WATERMARK_HEADER = 'X-Sync-Watermark';
 export const SYNC_CURSOR_HEADER = 'X-Sync-Cursor';
 
 /** The customer operations: the spec's SearchCustomers and the operator's upsert. */
-export function customerOperations(store: Store): AnyOperation[] {
+export function customerOperations(store: Store, writes: WriteDoor): AnyOperation[] {
   return [
     defineOperation({
       name: 'SearchCustomers',
@@ -42,7 +43,7 @@ export function customerOperations(store: Store): AnyOperation[] {
       permission: 'admin',
       request: UpsertCustomerRequest,
       response: Customer,
-      handle: (req) => upsertCustomer(store, req),
+      handle: (req) => upsertCustomer(writes, req),
     }),
   ];
 }

@@ -3,7 +3,6 @@ import type { CustomerRow } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
-import { lookupByIdentifiers } from './customer.lookup.js';
 import { customerRepository, type CustomerFilter } from './customer.repository.js';
 import { toCustomer } from './customer.mapping.js';
 import type { Customer, SearchCustomersRequest } from './customer.schemas.js';
@@ -60,6 +59,36 @@ async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number)
 const positionOf = (row: { modified_at: number; customer_id: string }): Position => ({ modifiedAt: Number(row.modified_at), customerId: row.customer_id });
 
 /**
+ * The search by identifiers: one statement reads the watermark and the matching rows (at most 2 ×
+ * MAX_IDENTIFIERS: each identifier matches one id and one external id); a cursor and a page are
+ * applied to them in memory.
+ */
+async function byIdentifiers(store: Store, req: SearchCustomersRequest, identifiers: string[], after: Position | undefined, skip: number): Promise<SearchResult> {
+  const found = await customerRepository.findByIdentifiers(store.sql, store.reader, identifiers, req.LastModifiedAfter);
+  const rows = after ? rowsAfter(found.rows, after) : found.rows;
+  const base = { committed: found.committed, modifiedAfter: req.LastModifiedAfter, after, skipped: skip > 0 };
+  if (req.Take === undefined) return { watermark: pageWatermark(base), customers: rows.slice(skip).map(toCustomer) };
+  const end = skip + req.Take;
+  const last = req.Take > 0 ? rows[end - 1] : undefined;
+  const cut = rows.length > end ? { last: last && positionOf(last), next: positionOf(rows[end]!) } : undefined;
+  return {
+    watermark: pageWatermark({ ...base, cut }),
+    cursor: cut?.last && encodeCursor(cut.last),
+    customers: rows.slice(skip, end).map(toCustomer),
+  };
+}
+
+/**
+ * The rows (in the store's sync order) after a cursor position: after the cursor's own row when it
+ * is among them, so that ids compare in the store's collation; else by stamp, then id.
+ */
+function rowsAfter(rows: CustomerRow[], after: Position): CustomerRow[] {
+  const at = rows.findIndex((r) => Number(r.modified_at) === after.modifiedAt && r.customer_id === after.customerId);
+  if (at >= 0) return rows.slice(at + 1);
+  return rows.filter((r) => Number(r.modified_at) > after.modifiedAt || (Number(r.modified_at) === after.modifiedAt && r.customer_id > after.customerId));
+}
+
+/**
  * SearchCustomers. The committed watermark is read first and only rows stamped at or below it are
  * returned (store/sync-clock.ts explains why no later commit can land below it). A page (Take) is
  * delimited before it is streamed, so that its headers can name its watermark and cursor.
@@ -67,28 +96,12 @@ const positionOf = (row: { modified_at: number; customer_id: string }): Position
 export async function searchCustomers(store: Store, req: SearchCustomersRequest): Promise<SearchResult> {
   const after = validate(req);
   const identifiers = req.Identifiers?.filter((s) => s !== '');
-  const byIds = identifiers !== undefined && identifiers.length > 0;
-  // The hot lookup reads the watermark and its rows in one precompiled statement.
-  const lookup = byIds && !after ? await lookupByIdentifiers(store.reader, store.dialect, identifiers, req.LastModifiedAfter) : undefined;
-  const committed = lookup ? lookup.committed : await committedWatermark(store.reader);
-  const filter: CustomerFilter = { identifiers, modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed, after };
   const skip = req.Skip ?? 0;
+  if (identifiers !== undefined && identifiers.length > 0) return byIdentifiers(store, req, identifiers, after, skip);
+
+  const committed = await committedWatermark(store.sql, store.reader);
+  const filter: CustomerFilter = { modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed, after };
   const base = { committed, modifiedAfter: req.LastModifiedAfter, after, skipped: skip > 0 };
-
-  if (byIds) {
-    // At most 2 × MAX_IDENTIFIERS rows (each identifier matches one id and one external id).
-    const rows = lookup ? lookup.rows : await customerRepository.search(store.reader, filter);
-    if (req.Take === undefined) return { watermark: pageWatermark(base), customers: rows.slice(skip).map(toCustomer) };
-    const end = skip + req.Take;
-    const last = req.Take > 0 ? rows[end - 1] : undefined;
-    const cut = rows.length > end ? { last: last && positionOf(last), next: positionOf(rows[end]!) } : undefined;
-    return {
-      watermark: pageWatermark({ ...base, cut }),
-      cursor: cut?.last && encodeCursor(cut.last),
-      customers: rows.slice(skip, end).map(toCustomer),
-    };
-  }
-
   if (req.Take === undefined) return { watermark: pageWatermark(base), customers: keysetChunks(store, filter, skip) };
 
   // Delimit the page first: its last row and the row after it (index-only reads).

@@ -1,6 +1,6 @@
-import type { Store } from '../store/store.js';
-import { nextStamp } from '../store/sync-clock.js';
 import type { CustomerRow } from '../store/database.js';
+import type { WriteDoor } from '../writes/write-door.js';
+import { insertNewCustomersWrite } from './customer.writes.js';
 
 const FIRST = ['Anna', 'Ben', 'Clara', 'David', 'Eva', 'Felix', 'Greta', 'Hannes', 'Ida', 'Jonas', 'Klara', 'Lukas'];
 const LAST = ['Müller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Meyer', 'Wagner', 'Becker', 'Schulz', 'Hoffmann'];
@@ -32,28 +32,19 @@ export function demoCustomer(n: number, stamp: number): CustomerRow {
 }
 
 const BATCH = 5000;
-// Bound parameters per statement: SQLite allows 32766, PostgreSQL 65535; 17 columns a row.
-const ROWS_PER_INSERT = 500;
 
 /**
- * Inserts demo customers 1..count (existing ids are left as they are), in transactions of 5,000,
- * each with its own sync stamp. Returns how many rows were new.
+ * Inserts demo customers 1..count (existing ids are left as they are), through the write door in
+ * units of 5,000, each committed with its stamp. Returns how many rows were new.
  */
-export async function seedCustomers(store: Store, count: number, onProgress: (done: number) => void = () => undefined): Promise<number> {
+export async function seedCustomers(writes: WriteDoor, count: number, onProgress: (done: number) => void = () => undefined): Promise<number> {
   let inserted = 0;
   for (let start = 1; start <= count; start += BATCH) {
     const end = Math.min(count, start + BATCH - 1);
-    inserted += await store.writeTransaction(async (trx) => {
-      const stamp = await nextStamp(store.dialect, trx);
-      let n = 0;
-      for (let i = start; i <= end; i += ROWS_PER_INSERT) {
-        const rows = [];
-        for (let k = i; k <= Math.min(end, i + ROWS_PER_INSERT - 1); k++) rows.push(demoCustomer(k, stamp));
-        const res = await trx.insertInto('customers').values(rows).onConflict((oc) => oc.doNothing()).executeTakeFirst();
-        n += Number(res.numInsertedOrUpdatedRows ?? 0);
-      }
-      return n;
-    });
+    const now = Date.now();
+    const rows: CustomerRow[] = [];
+    for (let k = start; k <= end; k++) rows.push(demoCustomer(k, now));
+    inserted += await writes.run(insertNewCustomersWrite, rows);
     onProgress(end);
   }
   return inserted;

@@ -1,17 +1,12 @@
-import { conflict } from '../errors.js';
-import { isUniqueViolation } from '../store/unique-violation.js';
-import type { Store } from '../store/store.js';
-import { nextStamp } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
-import { customerRepository } from './customer.repository.js';
+import type { WriteDoor } from '../writes/write-door.js';
 import { toCustomer, toCustomerData } from './customer.mapping.js';
 import { CUSTOMER_FIELDS, type Customer, type UpsertCustomerRequest } from './customer.schemas.js';
+import { upsertCustomerWrite } from './customer.writes.js';
 
 export { searchCustomers, MAX_IDENTIFIERS, type SearchResult } from './customer.search.js';
 
 export const MAX_FIELD_LENGTH = 255;
-const PG_DEADLOCK = '40P01';
-const ATTEMPTS = 3;
 
 /** The upsert rules, shared with the import: CustomerId present, every field ≤ 255 characters. */
 export function customerRules(req: Partial<Record<(typeof CUSTOMER_FIELDS)[number], unknown>>, rules = new FieldRules()): FieldRules {
@@ -20,36 +15,8 @@ export function customerRules(req: Partial<Record<(typeof CUSTOMER_FIELDS)[numbe
   return rules;
 }
 
-/**
- * Creates or replaces a customer (operator route); its modification stamp moves. The row is written
- * before the stamp is taken, the order every customer writer keeps (store/sync-clock.ts), so that
- * this never waits for the clock while holding nothing another clock holder needs.
- */
-export async function upsertCustomer(store: Store, req: UpsertCustomerRequest): Promise<Customer> {
+/** Creates or replaces a customer (operator route); its modification stamp moves. */
+export async function upsertCustomer(writes: WriteDoor, req: UpsertCustomerRequest): Promise<Customer> {
   customerRules(req).throwIfAny();
-  const data = toCustomerData(req);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await store.writeTransaction(async (trx) => {
-        if (data.external_id !== null) {
-          const holder = await customerRepository.findByExternalId(trx, data.external_id);
-          if (holder && holder.customer_id !== req.CustomerId) throw externalIdTaken();
-        }
-        await customerRepository.writeData(trx, req.CustomerId, data, Date.now());
-        const stamp = await nextStamp(store.dialect, trx);
-        await customerRepository.touch(trx, [req.CustomerId], stamp);
-        return toCustomer((await customerRepository.findById(trx, req.CustomerId))!);
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw externalIdTaken();
-      // A writer elsewhere that takes its locks in another order can still meet this one; PostgreSQL
-      // then aborts one of the two, and retrying it is safe (the transaction changed nothing).
-      if ((err as { code?: unknown }).code === PG_DEADLOCK && attempt < ATTEMPTS) continue;
-      throw err;
-    }
-  }
-}
-
-function externalIdTaken() {
-  return conflict('Another customer already has this ExternalId', 'ExternalIdTaken', 'ExternalId');
+  return toCustomer(await writes.run(upsertCustomerWrite, { customerId: req.CustomerId, data: toCustomerData(req) }));
 }

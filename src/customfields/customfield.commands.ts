@@ -54,9 +54,9 @@ export const customFieldsDefineCommand: Command = {
       AllowedValues: values.allowed === undefined ? null : parseJsvList(values.allowed),
       Sort: wholeNumber(values.sort, '--sort'),
     };
-    return withStore(config, (store) =>
+    return withStore(config, (_store, writes) =>
       reportingRefusals(async () => {
-        const { definition, created } = await defineCustomField(store, request);
+        const { definition, created } = await defineCustomField(writes, request);
         process.stdout.write(`${created ? 'created' : 'updated'}: ${describeDefinition(definition)}\n`);
       }),
     );
@@ -80,9 +80,9 @@ export const customFieldsDeleteCommand: Command = {
   run: async (args, config) => {
     if (args.length !== 1) throw new UsageError('give exactly one field number');
     const number = wholeNumber(args[0], 'the field number')!;
-    return withStore(config, (store) =>
+    return withStore(config, (_store, writes) =>
       reportingRefusals(async () => {
-        await deleteCustomField(store, number);
+        await deleteCustomField(writes, number);
         process.stdout.write(`deleted custom field ${number} and its values\n`);
       }),
     );

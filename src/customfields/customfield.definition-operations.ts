@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { Store } from '../store/store.js';
+import type { WriteDoor } from '../writes/write-door.js';
 import { defineOperation, type AnyOperation } from '../wire/operation.js';
 import { defineCustomField, deleteCustomField, listDefinitions } from './customfield.definitions.js';
 import { CustomFieldDefinitionSchema, CustomFieldNumberRequest, DefineCustomFieldRequest } from './customfield.schemas.js';
 
 /** The operator's custom-field definition operations. */
-export function definitionOperations(store: Store): AnyOperation[] {
+export function definitionOperations(store: Store, writes: WriteDoor): AnyOperation[] {
   return [
     defineOperation({
       name: 'GetCustomFieldDefinitions',
@@ -29,7 +30,7 @@ export function definitionOperations(store: Store): AnyOperation[] {
       request: DefineCustomFieldRequest,
       response: CustomFieldDefinitionSchema,
       async handle(req, call) {
-        const { definition, created } = await defineCustomField(store, req);
+        const { definition, created } = await defineCustomField(writes, req);
         if (created) call.setStatus(201);
         return definition;
       },
@@ -43,7 +44,7 @@ export function definitionOperations(store: Store): AnyOperation[] {
       request: CustomFieldNumberRequest,
       response: Type.Null(),
       successStatus: 204,
-      handle: (req) => deleteCustomField(store, req.Number),
+      handle: (req) => deleteCustomField(writes, req.Number),
     }),
   ];
 }

@@ -1,8 +1,8 @@
 import { conflict, notFound } from '../errors.js';
 import type { Executor, Store } from '../store/store.js';
-import { isTransactionConflict } from '../store/store-errors.js';
-import { nextStamp } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
+import { defineWrite } from '../writes/unit.js';
+import type { WriteDoor } from '../writes/write-door.js';
 import { toDefinition, toDefinitionRow } from './customfield.mapping.js';
 import { customFieldRepository as repo } from './customfield.repository.js';
 import type { DefineCustomFieldRequest } from './customfield.schemas.js';
@@ -10,8 +10,6 @@ import {
   FIELD_TYPES, INT32_MAX, INT32_MIN, MAX_ALLOWED_VALUES, MAX_LABEL_LENGTH, isDefinitionNumber, isSelectType,
   type CustomFieldDefinition, type FieldType,
 } from './customfield.types.js';
-
-const ATTEMPTS = 5;
 
 function between(rules: FieldRules, field: string, value: number | undefined, min: number, max: number): void {
   if (value !== undefined && (value < min || value > max)) {
@@ -81,51 +79,56 @@ export async function listDefinitions(store: Store): Promise<CustomFieldDefiniti
  * Creates or replaces a definition. Refused (409) when it would change the type of a field that
  * has values, or drop a choice that some customer has chosen.
  */
-export async function defineCustomField(store: Store, req: DefineCustomFieldRequest): Promise<{ definition: CustomFieldDefinition; created: boolean }> {
-  const next = validateDefinition(req);
-  return store.writeTransaction(async (trx) => {
-    const row = await repo.findDefinitionForUpdate(trx, store.dialect, next.Number);
-    const old = row ? toDefinition(row) : undefined;
-    if (old && old.FieldType !== next.FieldType && (await repo.hasValues(trx, next.Number))) {
-      throw conflict(`Custom field ${next.Number} has values: its FieldType stays ${old.FieldType}`, 'FieldTypeImmutable', 'FieldType');
+export const defineFieldWrite = defineWrite('customfield.define', async (unit, next: CustomFieldDefinition): Promise<boolean> => {
+  const row = await repo.findDefinitionForUpdate(unit.sql, unit.db, next.Number);
+  const old = row ? toDefinition(row) : undefined;
+  if (old && old.FieldType !== next.FieldType && (await repo.hasValues(unit.db, next.Number))) {
+    throw conflict(`Custom field ${next.Number} has values: its FieldType stays ${old.FieldType}`, 'FieldTypeImmutable', 'FieldType');
+  }
+  if (old && old.FieldType === next.FieldType) {
+    const inUse = await removedInUse(unit.db, old, next);
+    if (inUse.length > 0) {
+      throw conflict(`Allowed values still in use cannot be removed: ${inUse.join(', ')}`, 'AllowedValueInUse', 'AllowedValues');
     }
-    if (old && old.FieldType === next.FieldType) {
-      const inUse = await removedInUse(trx, old, next);
-      if (inUse.length > 0) {
-        throw conflict(`Allowed values still in use cannot be removed: ${inUse.join(', ')}`, 'AllowedValueInUse', 'AllowedValues');
-      }
-    }
-    await repo.saveDefinition(trx, toDefinitionRow(next, Date.now()));
-    await repo.bumpDefinitionsVersion(trx);
-    return { definition: next, created: !old };
-  });
-}
+  }
+  await repo.saveDefinition(unit.db, toDefinitionRow(next, Date.now()));
+  await repo.bumpDefinitionsVersion(unit.db);
+  return !old;
+});
 
 /**
  * Deletes a definition and every value of it. Customers that had a value get a new custom-field
  * version and modification stamp, so ETags and the sync feed show the change. Their rows are
- * locked before the stamp is taken (store/sync-clock.ts). The rows are many and locked in no
- * particular order, so on PostgreSQL a group-commit transaction holding some of them can still
- * meet this one; the database then aborts one of the two, and an aborted delete runs again.
+ * locked (by the version bump) before the stamp is taken; the stamp and the deletes, which must
+ * still see the values to find those customers, run once it is taken (set-based: a field may have
+ * values for millions of customers).
  */
-export async function deleteCustomField(store: Store, number: number): Promise<void> {
+export const deleteFieldWrite = defineWrite('customfield.delete', async (unit, number: number): Promise<void> => {
+  const row = await repo.findDefinitionForUpdate(unit.sql, unit.db, number);
+  if (!row) throw notFound(`Custom field ${number} is not defined`);
+  const remove = async (): Promise<void> => {
+    await repo.deleteValuesOfField(unit.db, number);
+    await repo.deleteDefinition(unit.db, number);
+    await repo.bumpDefinitionsVersion(unit.db);
+  };
+  if (!(await repo.hasValues(unit.db, number))) return remove();
+  await repo.bumpCustomersWithValues(unit.db, number);
+  unit.onStamp(async (stamp) => {
+    await repo.stampCustomersWithValues(unit.db, number, stamp);
+    await remove();
+  });
+});
+
+export const definitionWrites = [defineFieldWrite, deleteFieldWrite];
+
+/** Validates and saves a definition; tells whether it was new. */
+export async function defineCustomField(writes: WriteDoor, req: DefineCustomFieldRequest): Promise<{ definition: CustomFieldDefinition; created: boolean }> {
+  const definition = validateDefinition(req);
+  return { definition, created: await writes.run(defineFieldWrite, definition) };
+}
+
+/** Deletes a definition with its values (404 when there is none). */
+export async function deleteCustomField(writes: WriteDoor, number: number): Promise<void> {
   checkNumber(number);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await store.writeTransaction(async (trx) => {
-        const row = await repo.findDefinitionForUpdate(trx, store.dialect, number);
-        if (!row) throw notFound(`Custom field ${number} is not defined`);
-        if (await repo.hasValues(trx, number)) {
-          await repo.bumpCustomersWithValues(trx, number);
-          await repo.stampCustomersWithValues(trx, number, await nextStamp(store.dialect, trx));
-        }
-        await repo.deleteValuesOfField(trx, number);
-        await repo.deleteDefinition(trx, number);
-        await repo.bumpDefinitionsVersion(trx);
-      });
-    } catch (err) {
-      if (isTransactionConflict(err) && attempt < ATTEMPTS) continue;
-      throw err;
-    }
-  }
+  await writes.run(deleteFieldWrite, number);
 }

@@ -1,6 +1,4 @@
-import type { Transaction } from 'kysely';
-import type { Database } from '../store/database.js';
-import type { Dialect, Executor } from '../store/store.js';
+import type { Executor, StoreSql } from '../store/store.js';
 import { toDefinition } from './customfield.mapping.js';
 import { customFieldRepository as repo } from './customfield.repository.js';
 import type { CustomFieldDefinition, CustomFieldValue } from './customfield.types.js';
@@ -20,11 +18,11 @@ export function customFieldColumn(name: string): number | undefined {
 
 /**
  * Every definition by number, for checking `cf.<Number>` columns. Inside a write transaction pass
- * the dialect too: the definitions are then held against change (PostgreSQL row locks) until it
- * ends, so the values stored stay valid for them.
+ * the store's SQL too: the definitions are then held against change until it ends, so the values
+ * stored stay valid for them.
  */
-export async function customFieldDefinitions(db: Executor, lockFor?: Dialect): Promise<Map<number, CustomFieldDefinition>> {
-  const rows = lockFor ? await repo.allDefinitionsForWrite(db, lockFor) : await repo.listDefinitions(db);
+export async function customFieldDefinitions(db: Executor, lockWith?: StoreSql): Promise<Map<number, CustomFieldDefinition>> {
+  const rows = lockWith ? await repo.allDefinitionsForWrite(lockWith, db) : await repo.listDefinitions(db);
   return new Map(rows.map((r) => [r.number, toDefinition(r)]));
 }
 
@@ -38,9 +36,9 @@ export interface CustomFieldWrite {
 /**
  * Stores values already checked with parseCustomFieldText, inside the caller's write transaction
  * (the customers must exist in it), and bumps each customer's custom-field version (its ETag).
- * The caller moves the customers' modification stamp (nextStamp + touch) as for any customer write.
+ * The caller's unit of work touches the customers, as for any customer write.
  */
-export async function storeCustomFieldValues(trx: Transaction<Database>, writes: readonly CustomFieldWrite[]): Promise<void> {
+export async function storeCustomFieldValues(trx: Executor, writes: readonly CustomFieldWrite[]): Promise<void> {
   const now = Date.now();
   const byCustomer = new Map<string, { upserts: Array<{ number: number; value: string }>; clears: number[] }>();
   for (const w of writes) {

@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../errors.js';
-import { openWrites } from '../orders/order-writes.js';
 import type { Store } from '../store/store.js';
 import { defineOperation, type AnyOperation, type OperationCall } from '../wire/operation.js';
+import type { WriteDoor } from '../writes/write-door.js';
 import { definitionOperations } from './customfield.definition-operations.js';
 import {
   CustomField, GetCustomerCustomFieldsRequest, PatchCustomerCustomFieldsRequest, SetCustomerCustomFieldRequest,
 } from './customfield.schemas.js';
 import { customFieldReader, writeCustomFields, type FieldsResult, type WriteOptions } from './customfield.service.js';
-import type { CustomFieldWrites } from './customfield.writes.js';
 
 /** A body CustomId, when given, must name the customer of the path (ServiceStack DTOs carry both). */
 function checkBodyCustomerId(call: OperationCall, customerId: string): void {
@@ -32,7 +31,7 @@ function withETag<T>(call: OperationCall, result: FieldsResult, body: T): T {
 }
 
 /** The custom-field operations: the spec's GetCustomerCustomFields, value writes and definitions. */
-export function customFieldOperations(store: Store, writes: CustomFieldWrites = openWrites(store)): AnyOperation[] {
+export function customFieldOperations(store: Store, writes: WriteDoor): AnyOperation[] {
   const read = customFieldReader(store);
   return [
     defineOperation({
@@ -91,6 +90,6 @@ export function customFieldOperations(store: Store, writes: CustomFieldWrites = 
         return withETag(call, result, result.fields);
       },
     }),
-    ...definitionOperations(store),
+    ...definitionOperations(store, writes),
   ];
 }

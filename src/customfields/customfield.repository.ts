@@ -1,7 +1,6 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely';
-import type { CustomFieldDefRow, Database } from '../store/database.js';
-import { jsonPairsAgg, lockRows } from '../store/dialect-sql.js';
-import type { Dialect, Executor } from '../store/store.js';
+import { sql } from 'kysely';
+import type { CustomFieldDefRow } from '../store/database.js';
+import type { Executor, StoreSql } from '../store/store.js';
 
 /** One row of a customer's fields read: the customer's version, then one defined field (or nulls when none is). */
 export interface FieldRow {
@@ -59,41 +58,29 @@ export interface ValuesRow {
   vals: string | unknown[] | null;
 }
 
-function valuesQuery(db: Executor, dialect: Dialect, customerId: string) {
-  return db
-    .selectFrom('customers as c')
-    .select((eb) => [
-      'c.custom_fields_version as version',
-      'c.created_at',
-      eb.selectFrom('custom_field_meta').select('defs_version').where('id', '=', sql.lit(1)).as('defs_version'),
-      eb
-        .selectFrom('custom_field_values as v')
-        .select(jsonPairsAgg(dialect, 'v.number', 'v.value').as('vals'))
-        .whereRef('v.customer_id', '=', 'c.customer_id')
-        .as('vals'),
-    ])
-    .where('c.customer_id', '=', customerId);
-}
+// The hot read, written once per store (its aggregate differs by backend; see StoreSql).
+const valuesTexts = new WeakMap<StoreSql, string>();
 
-/**
- * The hot read: a customer's stored values (aggregated into one JSON array) and both versions, in
- * one statement over primary keys. Its SQL is compiled once per store; each call binds the id.
- */
-export function compiledValuesReader(db: Kysely<Database>, dialect: Dialect): (reader: Executor, customerId: string) => Promise<ValuesRow | undefined> {
-  let sqlText: string | undefined;
-  return async (reader, customerId) => {
-    if (sqlText === undefined) {
-      const compiled = valuesQuery(db, dialect, customerId).compile();
-      if (compiled.parameters.length !== 1) throw new Error('the values query must bind the customer id alone');
-      sqlText = compiled.sql;
-    }
-    const result = await reader.executeQuery<ValuesRow>(CompiledQuery.raw(sqlText, [customerId]));
-    return result.rows[0];
-  };
+function valuesSql(storeSql: StoreSql): string {
+  let text = valuesTexts.get(storeSql);
+  if (text === undefined) {
+    text =
+      'select c.custom_fields_version as version, c.created_at,' +
+      ' (select defs_version from custom_field_meta where id = 1) as defs_version,' +
+      ` (select ${storeSql.jsonPairsAgg('v.number', 'v.value')} from custom_field_values v where v.customer_id = c.customer_id) as vals` +
+      ' from customers c where c.customer_id = ?';
+    valuesTexts.set(storeSql, text);
+  }
+  return text;
 }
 
 /** All SQL about custom-field definitions and values. */
 export const customFieldRepository = {
+  /** The hot read: a customer's stored values (aggregated into one JSON array) and both versions, in one statement over primary keys. */
+  async readValues(storeSql: StoreSql, db: Executor, customerId: string): Promise<ValuesRow | undefined> {
+    return (await storeSql.run<ValuesRow>(db, valuesSql(storeSql), [customerId])).rows[0];
+  },
+
   readFields(db: Executor, customerId: string, numbers?: readonly number[]): Promise<FieldRow[]> {
     return fieldsQuery(db, customerId, numbers).execute() as Promise<FieldRow[]>;
   },
@@ -122,19 +109,19 @@ export const customFieldRepository = {
   },
 
   /** The given definitions, locked against change until the transaction ends. */
-  definitionsForWrite(db: Executor, dialect: Dialect, numbers: readonly number[]): Promise<CustomFieldDefRow[]> {
+  definitionsForWrite(storeSql: StoreSql, db: Executor, numbers: readonly number[]): Promise<CustomFieldDefRow[]> {
     if (numbers.length === 0) return Promise.resolve([]);
-    return lockRows(dialect, db.selectFrom('custom_field_defs').selectAll().where('number', 'in', [...numbers]), 'share').execute();
+    return storeSql.lockRows(db.selectFrom('custom_field_defs').selectAll().where('number', 'in', [...numbers]), 'share').execute();
   },
 
   /** Every definition, locked against change until the transaction ends (imports). */
-  allDefinitionsForWrite(db: Executor, dialect: Dialect): Promise<CustomFieldDefRow[]> {
-    return lockRows(dialect, db.selectFrom('custom_field_defs').selectAll(), 'share').execute();
+  allDefinitionsForWrite(storeSql: StoreSql, db: Executor): Promise<CustomFieldDefRow[]> {
+    return storeSql.lockRows(db.selectFrom('custom_field_defs').selectAll(), 'share').execute();
   },
 
   /** One definition, locked for change until the transaction ends. */
-  findDefinitionForUpdate(db: Executor, dialect: Dialect, number: number): Promise<CustomFieldDefRow | undefined> {
-    return lockRows(dialect, db.selectFrom('custom_field_defs').selectAll().where('number', '=', number), 'update').executeTakeFirst();
+  findDefinitionForUpdate(storeSql: StoreSql, db: Executor, number: number): Promise<CustomFieldDefRow | undefined> {
+    return storeSql.lockRows(db.selectFrom('custom_field_defs').selectAll().where('number', '=', number), 'update').executeTakeFirst();
   },
 
   async saveDefinition(db: Executor, row: CustomFieldDefRow): Promise<void> {

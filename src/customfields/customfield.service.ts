@@ -1,14 +1,15 @@
 import { notFound } from '../errors.js';
 import { MAX_FIELD_LENGTH } from '../customers/customer.service.js';
 import type { Store } from '../store/store.js';
+import type { WriteDoor } from '../writes/write-door.js';
 import { FieldRules } from '../wire/field-rules.js';
 import { customFieldsETag, toCustomFields } from './customfield.mapping.js';
 import { DefinitionCache, type DefinitionSet } from './customfield.definition-cache.js';
-import { compiledValuesReader, customFieldRepository as repo, type FieldRow, type ValuesRow } from './customfield.repository.js';
+import { customFieldRepository as repo, type FieldRow, type ValuesRow } from './customfield.repository.js';
 import type { CustomField } from './customfield.schemas.js';
 import { MAX_NUMBERS, isDefinitionNumber } from './customfield.types.js';
 import { toWireValue } from './customfield.values.js';
-import { noCustomer, type CustomFieldWrites, type WriteEntry, type WriteOptions } from './customfield.writes.js';
+import { noCustomer, writeValuesWrite, type WriteEntry, type WriteOptions } from './customfield.writes.js';
 
 export type { WriteEntry, WriteOptions } from './customfield.writes.js';
 
@@ -54,12 +55,11 @@ function assemble(defs: DefinitionSet, vals: ValuesRow['vals'], wanted: Readonly
  * races a definition change falls back to one consistent join.
  */
 export function customFieldReader(store: Store): (customerId: string, numbers?: readonly number[]) => Promise<FieldsResult> {
-  const readValues = compiledValuesReader(store.db, store.dialect);
   const cache = new DefinitionCache();
   return async (customerId, numbers) => {
     customerIdRules(customerId).maxItems('CustomFieldNumbers', numbers, MAX_NUMBERS).throwIfAny();
     const wanted = numbers && numbers.length > 0 ? new Set(numbers) : undefined;
-    const row = await readValues(store.reader, customerId);
+    const row = await repo.readValues(store.sql, store.reader, customerId);
     if (!row) throw noCustomer(customerId);
     const defs = await cache.at(store.reader, Number(row.defs_version));
     if (defs) return { fields: assemble(defs, row.vals, wanted), etag: customFieldsETag(row.created_at, row.version) };
@@ -70,15 +70,15 @@ export function customFieldReader(store: Store): (customerId: string, numbers?: 
 }
 
 /**
- * Writes values of one customer, all or nothing (see customfield.writes.ts), through the group-commit
- * queue; answers once the write is committed. The request's shape is checked here, before queueing.
+ * Writes values of one customer, all or nothing (see customfield.writes.ts), through the write
+ * door; answers once the write is committed. The request's shape is checked here, before queueing.
  */
-export async function writeCustomFields(writes: CustomFieldWrites, customerId: string, entries: readonly WriteEntry[], opts: WriteOptions): Promise<FieldsResult> {
+export async function writeCustomFields(writes: WriteDoor, customerId: string, entries: readonly WriteEntry[], opts: WriteOptions): Promise<FieldsResult> {
   const rules = customerIdRules(customerId);
   if (opts.entriesField) rules.notEmpty(opts.entriesField, entries).maxItems(opts.entriesField, entries, MAX_NUMBERS);
   rules.throwIfAny();
   const bad = opts.unknownIsNotFound && entries.find((e) => e.number !== undefined && !isDefinitionNumber(e.number));
   if (bad) throw notFound(`Custom field ${bad.number} is not defined`);
-  const written = await writes.writeCustomFields(customerId, entries, opts);
+  const written = await writes.run(writeValuesWrite, { customerId, entries, opts });
   return { fields: toCustomFields(written.rows), etag: written.etag };
 }

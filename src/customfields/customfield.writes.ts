@@ -1,9 +1,6 @@
-import type { Transaction } from 'kysely';
 import { AppError, notFound, type FieldError } from '../errors.js';
-import type { Work, WorkContext } from '../orders/group-commit.js';
-import type { Database } from '../store/database.js';
-import type { Dialect } from '../store/store.js';
 import { FieldRules } from '../wire/field-rules.js';
+import { defineWrite } from '../writes/unit.js';
 import { ifMatchAccepts } from './customfield.etag.js';
 import { customFieldsETag, etagOf, toDefinition } from './customfield.mapping.js';
 import { customFieldRepository as repo, type FieldRow } from './customfield.repository.js';
@@ -35,11 +32,6 @@ export interface WriteOptions {
 export interface WrittenFields {
   readonly rows: FieldRow[];
   readonly etag: string;
-}
-
-/** Custom-field value writes, wherever they run (see orders/order-writes.ts). */
-export interface CustomFieldWrites {
-  writeCustomFields(customerId: string, entries: readonly WriteEntry[], opts: WriteOptions): Promise<WrittenFields>;
 }
 
 export const noCustomer = (customerId: string): AppError => notFound(`Customer '${customerId.slice(0, 100)}' not found`);
@@ -88,16 +80,16 @@ function plan(entries: readonly WriteEntry[], defs: ReadonlyMap<number, CustomFi
 }
 
 /**
- * Writes values of one customer, all or nothing, as one unit of a group-commit transaction:
+ * Writes values of one customer, all or nothing, as one unit of work of the write door:
  * definitions checked (and held against change until commit), read-only rule, the customer's
  * version bumped (its row lock orders concurrent writers, so If-Match is checked against the
- * committed state), values stored. The batch moves the modification stamp of every customer it
- * touched once, after all its rows are written (the lock order of store/sync-clock.ts).
+ * committed state), values stored; the door moves the customer's modification stamp.
  */
-export function customFieldWork(dialect: Dialect, customerId: string, entries: readonly WriteEntry[], opts: WriteOptions): Work<WrittenFields> {
-  return async (trx: Transaction<Database>, ctx: WorkContext) => {
+export const writeValuesWrite = defineWrite('customfield.write-values', async (unit, input: { customerId: string; entries: readonly WriteEntry[]; opts: WriteOptions }): Promise<WrittenFields> => {
+    const { customerId, entries, opts } = input;
+    const trx = unit.db;
     const numbers = [...new Set(entries.map((e) => e.number).filter((n): n is number => n !== undefined && isDefinitionNumber(n)))];
-    const rows = await repo.definitionsForWrite(trx, dialect, numbers);
+    const rows = await repo.definitionsForWrite(unit.sql, trx, numbers);
     const planned = plan(entries, new Map(rows.map((r) => [r.number, toDefinition(r)])), opts);
     if (planned.readOnly.length > 0) throw new AppError('forbidden', 'Forbidden', planned.readOnly[0]!.message, planned.readOnly);
     const version = await repo.bumpVersion(trx, customerId);
@@ -107,7 +99,6 @@ export function customFieldWork(dialect: Dialect, customerId: string, entries: r
     }
     await repo.upsertValues(trx, customerId, planned.upserts, Date.now());
     await repo.deleteValues(trx, customerId, planned.clears);
-    ctx.touchCustomer(customerId);
+    unit.touch('customer', customerId);
     return { rows: await repo.readFields(trx, customerId), etag: etagOf(version) };
-  };
-}
+});

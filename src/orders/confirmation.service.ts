@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { customerRepository } from '../customers/customer.repository.js';
 import { ValidationError, conflict, notFound } from '../errors.js';
-import type { Database } from '../store/database.js';
-import { RetryWork, type GroupCommit, type Work, type WorkContext } from './group-commit.js';
-import type { IdempotencyKeys, KeyRef } from './idempotency.js';
+import { RetryWork, defineWrite, type Unit } from '../writes/unit.js';
+import type { WriteDoor } from '../writes/write-door.js';
+import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idempotency.js';
 import { addressOf, answerOf, confirmationJson, sha256, type ConfirmAnswer } from './order.mapping.js';
 import { orderRepository } from './order.repository.js';
 import type { ConfirmationData, ValidConfirmation } from './order.validation.js';
@@ -43,15 +43,15 @@ interface Stored {
  * new one. Either way its name and address are written from the request. Undefined: no customer
  * has that CustomerId.
  */
-async function resolveCustomer(trx: Transaction<Database>, ctx: WorkContext, data: ConfirmationData, now: number): Promise<string | undefined> {
+async function resolveCustomer(unit: Unit, data: ConfirmationData, now: number): Promise<string | undefined> {
   const address = addressOf(data);
   let customerId = data.CustomerId;
   if (customerId) {
-    if (!(await orderRepository.updateCustomer(trx, customerId, address))) return undefined;
+    if (!(await customerRepository.updateAddress(unit.sql, unit.db, customerId, address))) return undefined;
   } else {
-    customerId = await orderRepository.upsertCustomerByExternalId(trx, newCustomerId(now), data.ExternalCustomerId || null, address, now);
+    customerId = await customerRepository.upsertByExternalId(unit.sql, unit.db, newCustomerId(now), data.ExternalCustomerId || null, address, now);
   }
-  ctx.touchCustomer(customerId);
+  unit.touch('customer', customerId);
   return customerId;
 }
 
@@ -61,19 +61,19 @@ async function resolveCustomer(trx: Transaction<Database>, ctx: WorkContext, dat
  * order not open or unknown, an unknown CustomerId — rolls the unit back (RetryWork), and the next
  * attempt reads the order first and answers as it stands.
  */
-async function confirmOpen(trx: Transaction<Database>, ctx: WorkContext, c: ValidConfirmation, stored: Stored): Promise<ConfirmAnswer> {
+async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Promise<ConfirmAnswer> {
   const now = Date.now();
-  const customerId = await resolveCustomer(trx, ctx, c.data, now);
+  const customerId = await resolveCustomer(unit, c.data, now);
   if (customerId === undefined) throw new RetryWork('unknown customer: check the order first');
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
-  const orderNumber = await orderRepository.markConfirmed(trx, c.orderId, state);
+  const orderNumber = await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state);
   if (orderNumber === undefined) throw new RetryWork('order not open');
   return { OrderId: c.orderId, OrderNumber: orderNumber, Status: 'Confirmed', CustomerId: customerId, ConfirmedAt: now };
 }
 
 /** The order read first: unknown, cancelled, already confirmed (same data: the first answer), or open. */
-async function confirmChecked(trx: Transaction<Database>, ctx: WorkContext, c: ValidConfirmation, stored: Stored): Promise<ConfirmAnswer> {
-  const order = await orderRepository.find(trx, c.orderId);
+async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored): Promise<ConfirmAnswer> {
+  const order = await orderRepository.find(unit.sql, unit.db, c.orderId);
   if (!order) throw notFound(`Order ${c.orderId} does not exist`);
   if (order.status === 'Cancelled') throw conflict(`Order ${c.orderId} is cancelled and cannot be confirmed`, 'OrderCancelled');
   if (order.status === 'Confirmed') {
@@ -81,46 +81,45 @@ async function confirmChecked(trx: Transaction<Database>, ctx: WorkContext, c: V
     throw conflict(`Order ${c.orderId} is already confirmed with different data`, 'AlreadyConfirmed');
   }
   const now = Date.now();
-  const customerId = await resolveCustomer(trx, ctx, c.data, now);
+  const customerId = await resolveCustomer(unit, c.data, now);
   if (customerId === undefined) throw unknownCustomer();
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   // Another instance confirmed it since the read: run again, and answer as the order now stands.
-  if ((await orderRepository.markConfirmed(trx, c.orderId, state)) === undefined) throw new RetryWork('order changed meanwhile');
+  if ((await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state)) === undefined) throw new RetryWork('order changed meanwhile');
   return answerOf({ ...order, ...state, status: 'Confirmed' });
 }
 
-/** The confirmation as a unit of group-commit work: the open-order path first, then checked. */
-function confirmation(c: ValidConfirmation, stored: Stored): Work<ConfirmAnswer> {
-  let first = true;
-  return (trx, ctx) => {
-    if (!first) return confirmChecked(trx, ctx, c, stored);
-    first = false;
-    return confirmOpen(trx, ctx, c, stored);
-  };
-}
+/**
+ * A confirmation as a write: the open-order path first, the checked path when that one rolled
+ * back; with an Idempotency-Key, its answer is stored in the same transaction.
+ */
+export const confirmOrderWrite = defineWrite('order.confirm', async (unit, input: { c: ValidConfirmation; stored: Stored; key?: HeldKey }): Promise<ConfirmAnswer> => {
+  const answer = unit.attempt === 1 ? await confirmOpen(unit, input.c, input.stored) : await confirmChecked(unit, input.c, input.stored);
+  if (input.key) await completeKey(unit, input.key, 200, answer);
+  return answer;
+});
 
 /** Confirms orders exactly once: safe retries by body, and by Idempotency-Key. */
 export class ConfirmationService {
-  constructor(private readonly commits: GroupCommit, private readonly keys: IdempotencyKeys) {}
+  readonly #keys: IdempotencyKeys;
+
+  constructor(private readonly writes: WriteDoor) {
+    this.#keys = new IdempotencyKeys(writes);
+  }
 
   async confirm(c: ValidConfirmation, idempotencyKey?: KeyRef): Promise<ConfirmOutcome> {
     const text = confirmationJson(c.data);
     const stored: Stored = { text, hash: sha256(text) };
-    const work = confirmation(c, stored);
-    if (!idempotencyKey) return { answer: await this.commits.run(work), replayed: false };
-    const claim = await this.keys.claim(idempotencyKey, CONFIRM_OPERATION, sha256(`${c.orderId}\n${stored.hash}`));
+    if (!idempotencyKey) return { answer: await this.writes.run(confirmOrderWrite, { c, stored }), replayed: false };
+    const claim = await this.#keys.claim(idempotencyKey, CONFIRM_OPERATION, sha256(`${c.orderId}\n${stored.hash}`));
     if (claim.kind === 'replay') return { answer: claim.body as ConfirmAnswer, replayed: true };
+    const key: HeldKey = { ref: idempotencyKey, at: claim.at };
     try {
-      const answer = await this.commits.run(async (trx, ctx) => {
-        const a = await work(trx, ctx);
-        await this.keys.complete(trx, idempotencyKey, claim.at, 200, a);
-        return a;
-      });
-      return { answer, replayed: false };
+      return { answer: await this.writes.run(confirmOrderWrite, { c, stored, key }), replayed: false };
     } catch (err) {
       // Only answers are replayed: a failed request frees its key, so that its retry runs again
       // (if the store cannot even do that, the key's lease runs out instead).
-      await this.keys.release(idempotencyKey, claim.at).catch(() => undefined);
+      await this.#keys.release(key).catch(() => undefined);
       throw err;
     }
   }

@@ -1,13 +1,12 @@
 import type { IdempotencyRow } from '../store/database.js';
-import { runSql } from '../store/precompiled-sql.js';
-import type { Executor } from '../store/store.js';
+import type { Executor, StoreSql } from '../store/store.js';
 
 export interface KeyRef {
   readonly apiKeyId: string;
   readonly key: string;
 }
 
-// A confirmation with a key runs these: written once (store/precompiled-sql.ts), not built per call.
+// A confirmation with a key runs these: written once (StoreSql.run), not built per call.
 const KEY = 'api_key_id = ? and idempotency_key = ?';
 const FIND = `select * from idempotency_keys where ${KEY}`;
 const INSERT_RUNNING =
@@ -18,12 +17,12 @@ const DELETE = `delete from idempotency_keys where ${KEY} and created_at = ?`;
 
 /** All SQL about idempotency keys. */
 export const idempotencyRepository = {
-  async find(db: Executor, ref: KeyRef): Promise<IdempotencyRow | undefined> {
-    return (await runSql<IdempotencyRow>(db, FIND, [ref.apiKeyId, ref.key])).rows[0];
+  async find(sql: StoreSql, db: Executor, ref: KeyRef): Promise<IdempotencyRow | undefined> {
+    return (await sql.run<IdempotencyRow>(db, FIND, [ref.apiKeyId, ref.key])).rows[0];
   },
 
-  async insertRunning(db: Executor, ref: KeyRef, operation: string, requestHash: string, now: number): Promise<void> {
-    await runSql(db, INSERT_RUNNING, [ref.apiKeyId, ref.key, operation, requestHash, now]);
+  async insertRunning(sql: StoreSql, db: Executor, ref: KeyRef, operation: string, requestHash: string, now: number): Promise<void> {
+    await sql.run(db, INSERT_RUNNING, [ref.apiKeyId, ref.key, operation, requestHash, now]);
   },
 
   /** Takes over an expired or abandoned row; false when someone else changed it first. */
@@ -39,12 +38,12 @@ export const idempotencyRepository = {
   },
 
   /** Stores the answer of the claim made at `claimedAt` (a claim taken over since is left alone). */
-  async complete(db: Executor, ref: KeyRef, claimedAt: number, status: number, body: string): Promise<void> {
-    await runSql(db, COMPLETE, [status, body, ref.apiKeyId, ref.key, claimedAt]);
+  async complete(sql: StoreSql, db: Executor, ref: KeyRef, claimedAt: number, status: number, body: string): Promise<void> {
+    await sql.run(db, COMPLETE, [status, body, ref.apiKeyId, ref.key, claimedAt]);
   },
 
-  async delete(db: Executor, ref: KeyRef, claimedAt: number): Promise<void> {
-    await runSql(db, DELETE, [ref.apiKeyId, ref.key, claimedAt]);
+  async delete(sql: StoreSql, db: Executor, ref: KeyRef, claimedAt: number): Promise<void> {
+    await sql.run(db, DELETE, [ref.apiKeyId, ref.key, claimedAt]);
   },
 
   async deleteOlderThan(db: Executor, cutoff: number): Promise<number> {

@@ -1,8 +1,7 @@
-import type { Transaction } from 'kysely';
 import { AppError, conflict } from '../errors.js';
-import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
-import { RetryWork, type GroupCommit } from './group-commit.js';
+import { RetryWork, defineWrite, type Unit } from '../writes/unit.js';
+import type { WriteDoor } from '../writes/write-door.js';
 import { idempotencyRepository, type KeyRef } from './idempotency.repository.js';
 
 export type { KeyRef } from './idempotency.repository.js';
@@ -17,6 +16,55 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
 /** A claimed key (`at`: when, which tells this claim from a later takeover) or the answer to replay. */
 export type Claim = { readonly kind: 'claimed'; readonly at: number } | { readonly kind: 'replay'; readonly status: number; readonly body: unknown };
 
+/** A claim held by the request that made it: its answer is stored by the unit that makes its effect. */
+export interface HeldKey {
+  readonly ref: KeyRef;
+  readonly at: number;
+}
+
+/** Claims a key for a request, or tells how to answer instead (replay, 409, 422). */
+export const claimKeyWrite = defineWrite('idempotency.claim', async (unit, input: { ref: KeyRef; operation: string; requestHash: string }): Promise<Claim> => {
+  const { ref, operation, requestHash } = input;
+  const now = Date.now();
+  const row = await idempotencyRepository.find(unit.sql, unit.db, ref);
+  if (!row) {
+    try {
+      await idempotencyRepository.insertRunning(unit.sql, unit.db, ref, operation, requestHash, now);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new RetryWork('idempotency key claimed meanwhile');
+      throw err;
+    }
+    return { kind: 'claimed', at: now };
+  }
+  const expired = row.created_at <= now - RETENTION_MS;
+  const abandoned = row.state === 'running' && row.created_at <= now - RUNNING_LEASE_MS;
+  if (expired || abandoned) {
+    if (await idempotencyRepository.replace(unit.db, ref, row.created_at, operation, requestHash, now)) return { kind: 'claimed', at: now };
+    throw new RetryWork('idempotency key changed meanwhile');
+  }
+  // While the first request runs, its outcome is unknown: any other request with the key waits.
+  if (row.state === 'running') {
+    throw conflict(`A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry it later`, 'IdempotencyKeyInUse');
+  }
+  if (row.request_hash !== requestHash || row.operation !== operation) {
+    throw new AppError('unprocessable', 'IdempotencyKeyReused', `This ${IDEMPOTENCY_HEADER} was already used with a different request`);
+  }
+  return { kind: 'replay', status: row.response_status ?? 200, body: JSON.parse(row.response_body ?? 'null') as unknown };
+});
+
+/** Frees the key of a request that failed, so that a retry runs again instead of a replay. */
+export const releaseKeyWrite = defineWrite('idempotency.release', (unit, key: HeldKey) => idempotencyRepository.delete(unit.sql, unit.db, key.ref, key.at));
+
+/** Forgets keys older than the retention. */
+export const purgeKeysWrite = defineWrite('idempotency.purge', (unit, cutoff: number) => idempotencyRepository.deleteOlderThan(unit.db, cutoff));
+
+export const idempotencyWrites = [claimKeyWrite, releaseKeyWrite, purgeKeysWrite];
+
+/** Records the answer; called by the unit of work that makes the request's effect. */
+export async function completeKey(unit: Unit, key: HeldKey, status: number, body: unknown): Promise<void> {
+  await idempotencyRepository.complete(unit.sql, unit.db, key.ref, key.at, status, JSON.stringify(body));
+}
+
 /**
  * Idempotency keys (per API key): the first request claims its key in a committed "running" row,
  * so that other requests — in this process or another — see it; its answer is stored in the same
@@ -25,48 +73,15 @@ export type Claim = { readonly kind: 'claimed'; readonly at: number } | { readon
 export class IdempotencyKeys {
   #lastPurge = 0;
 
-  constructor(private readonly commits: GroupCommit) {}
+  constructor(private readonly writes: WriteDoor) {}
 
-  /** Claims the key for this request, or tells how to answer instead (replay, 409, 422). */
   claim(ref: KeyRef, operation: string, requestHash: string): Promise<Claim> {
     this.#purgeNowAndThen();
-    return this.commits.run(async (trx) => {
-      const now = Date.now();
-      const row = await idempotencyRepository.find(trx, ref);
-      if (!row) {
-        try {
-          await idempotencyRepository.insertRunning(trx, ref, operation, requestHash, now);
-        } catch (err) {
-          if (isUniqueViolation(err)) throw new RetryWork('idempotency key claimed meanwhile');
-          throw err;
-        }
-        return { kind: 'claimed', at: now } as const;
-      }
-      const expired = row.created_at <= now - RETENTION_MS;
-      const abandoned = row.state === 'running' && row.created_at <= now - RUNNING_LEASE_MS;
-      if (expired || abandoned) {
-        if (await idempotencyRepository.replace(trx, ref, row.created_at, operation, requestHash, now)) return { kind: 'claimed', at: now } as const;
-        throw new RetryWork('idempotency key changed meanwhile');
-      }
-      // While the first request runs, its outcome is unknown: any other request with the key waits.
-      if (row.state === 'running') {
-        throw conflict(`A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry it later`, 'IdempotencyKeyInUse');
-      }
-      if (row.request_hash !== requestHash || row.operation !== operation) {
-        throw new AppError('unprocessable', 'IdempotencyKeyReused', `This ${IDEMPOTENCY_HEADER} was already used with a different request`);
-      }
-      return { kind: 'replay', status: row.response_status ?? 200, body: JSON.parse(row.response_body ?? 'null') as unknown } as const;
-    });
+    return this.writes.run(claimKeyWrite, { ref, operation, requestHash });
   }
 
-  /** Records the answer; call it inside the transaction that makes the request's effect. */
-  async complete(trx: Transaction<Database>, ref: KeyRef, claimedAt: number, status: number, body: unknown): Promise<void> {
-    await idempotencyRepository.complete(trx, ref, claimedAt, status, JSON.stringify(body));
-  }
-
-  /** Frees the key of a request that failed, so that a retry runs again instead of a replay. */
-  async release(ref: KeyRef, claimedAt: number): Promise<void> {
-    await this.commits.run((trx) => idempotencyRepository.delete(trx, ref, claimedAt));
+  release(key: HeldKey): Promise<void> {
+    return this.writes.run(releaseKeyWrite, key);
   }
 
   #purgeNowAndThen(): void {
@@ -74,6 +89,6 @@ export class IdempotencyKeys {
     if (now - this.#lastPurge < PURGE_EVERY_MS) return;
     this.#lastPurge = now;
     // Best effort: a failed purge only leaves expired rows for the next one.
-    this.commits.run((trx) => idempotencyRepository.deleteOlderThan(trx, now - RETENTION_MS)).catch(() => undefined);
+    this.writes.run(purgeKeysWrite, now - RETENTION_MS).catch(() => undefined);
   }
 }

@@ -1,17 +1,18 @@
 import type { Store } from '../store/store.js';
 import { defineOperation, type AnyOperation } from '../wire/operation.js';
+import type { WriteDoor } from '../writes/write-door.js';
+import { ConfirmationService } from './confirmation.service.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
 import { toConfirmResponse, toOrderView } from './order.mapping.js';
 import {
   ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderIdRequest, OrderView,
 } from './order.schemas.js';
-import { openWrites } from './order-writes.js';
-import { getOrder } from './order.service.js';
+import { cancelOrderWrite, createOrderWrite, getOrder } from './order.service.js';
 import { validateConfirmation, validateCreateOrder, validateOrderId } from './order.validation.js';
-import type { Writes } from './writer.js';
 
 /** The order operations: the spec's ConfirmOrder and the operator's order routes. */
-export function orderOperations(store: Store, writes: Writes = openWrites(store)): AnyOperation[] {
+export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[] {
+  const confirmations = new ConfirmationService(writes);
   return [
     defineOperation({
       name: 'ConfirmOrder',
@@ -29,7 +30,7 @@ export function orderOperations(store: Store, writes: Writes = openWrites(store)
       async handle(req, call) {
         const key = call.header(IDEMPOTENCY_HEADER)?.trim() || undefined;
         const valid = validateConfirmation(req, call.bodyFields, key);
-        const outcome = await writes.confirm(valid, key === undefined ? undefined : { apiKeyId: call.key.id, key });
+        const outcome = await confirmations.confirm(valid, key === undefined ? undefined : { apiKeyId: call.key.id, key });
         if (outcome.replayed) call.setHeader('Idempotent-Replayed', 'true');
         return toConfirmResponse(outcome.answer);
       },
@@ -46,7 +47,7 @@ export function orderOperations(store: Store, writes: Writes = openWrites(store)
       successStatus: 201,
       handle: (req) => {
         validateCreateOrder(req);
-        return writes.create(req);
+        return writes.run(createOrderWrite, req);
       },
     }),
     defineOperation({
@@ -67,7 +68,7 @@ export function orderOperations(store: Store, writes: Writes = openWrites(store)
       permission: 'admin',
       request: OrderIdRequest('CancelOrder'),
       response: OrderView,
-      handle: async (req) => toOrderView(await writes.cancel(validateOrderId(req.OrderId))),
+      handle: async (req) => toOrderView(await writes.run(cancelOrderWrite, validateOrderId(req.OrderId))),
     }),
   ];
 }

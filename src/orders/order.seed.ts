@@ -1,4 +1,6 @@
-import type { Store } from '../store/store.js';
+import { defineWrite } from '../writes/unit.js';
+import type { WriteDoor } from '../writes/write-door.js';
+import { orderRepository } from './order.repository.js';
 
 /** Order number of a seeded order n: `SEED-<n padded>`, so that seeding twice adds nothing. */
 export const seedOrderNumber = (n: number): string => `SEED-${String(n).padStart(8, '0')}`;
@@ -6,25 +8,25 @@ export const seedOrderNumber = (n: number): string => `SEED-${String(n).padStart
 const BATCH = 5000;
 const ROWS_PER_INSERT = 1000;
 
-/** Creates open orders 1..count (existing order numbers are skipped). Returns how many were new. */
-export async function seedOrders(store: Store, count: number, onProgress: (done: number) => void = () => undefined): Promise<number> {
+/** Inserts seeded orders first..last that do not exist yet; answers how many were new. */
+export const seedOrdersWrite = defineWrite('order.seed', async (unit, range: { first: number; last: number; createdAt: number }): Promise<number> => {
   let inserted = 0;
-  const now = Date.now();
-  for (let start = 1; start <= count; start += BATCH) {
-    const end = Math.min(count, start + BATCH - 1);
-    inserted += await store.writeTransaction(async (trx) => {
-      let n = 0;
-      for (let i = start; i <= end; i += ROWS_PER_INSERT) {
-        const rows = [];
-        for (let k = i; k <= Math.min(end, i + ROWS_PER_INSERT - 1); k++) {
-          rows.push({ order_number: seedOrderNumber(k), status: 'Open' as const, note: null, customer_id: null, created_at: now });
-        }
-        const res = await trx.insertInto('orders').values(rows).onConflict((oc) => oc.column('order_number').doNothing()).executeTakeFirst();
-        n += Number(res.numInsertedOrUpdatedRows ?? 0);
-      }
-      return n;
-    });
-    onProgress(end);
+  for (let i = range.first; i <= range.last; i += ROWS_PER_INSERT) {
+    const rows = [];
+    for (let k = i; k <= Math.min(range.last, i + ROWS_PER_INSERT - 1); k++) rows.push({ order_number: seedOrderNumber(k), note: null, created_at: range.createdAt });
+    inserted += await orderRepository.insertNew(unit.db, rows);
+  }
+  return inserted;
+});
+
+/** Creates open orders 1..count (existing order numbers are skipped). Returns how many were new. */
+export async function seedOrders(writes: WriteDoor, count: number, onProgress: (done: number) => void = () => undefined): Promise<number> {
+  let inserted = 0;
+  const createdAt = Date.now();
+  for (let first = 1; first <= count; first += BATCH) {
+    const last = Math.min(count, first + BATCH - 1);
+    inserted += await writes.run(seedOrdersWrite, { first, last, createdAt });
+    onProgress(last);
   }
   return inserted;
 }

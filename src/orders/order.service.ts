@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'kysely';
 import { conflict, notFound } from '../errors.js';
-import type { Database } from '../store/database.js';
-import type { Store } from '../store/store.js';
+import type { Executor, Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
-import { ConfirmationService, type ConfirmOutcome } from './confirmation.service.js';
-import { RetryWork, type GroupCommit } from './group-commit.js';
-import { IdempotencyKeys, type KeyRef } from './idempotency.js';
+import { RetryWork, defineWrite } from '../writes/unit.js';
 import { orderRepository, type StoredOrder } from './order.repository.js';
 import type { CreateOrderRequest } from './order.schemas.js';
-import type { ValidConfirmation } from './order.validation.js';
 
 /** A generated order number: `ORD-` and the order id, at least six digits. */
 export const generatedOrderNumber = (orderId: number): string => `ORD-${String(orderId).padStart(6, '0')}`;
@@ -24,7 +19,7 @@ function duplicateNumber() {
   return conflict('Another order already has this OrderNumber', 'DuplicateOrderNumber', 'OrderNumber');
 }
 
-async function insertOrder(trx: Transaction<Database>, req: CreateOrderRequest): Promise<CreatedOrder> {
+async function insertOrder(trx: Executor, req: CreateOrderRequest): Promise<CreatedOrder> {
   const given = req.OrderNumber === undefined || req.OrderNumber === '' ? undefined : req.OrderNumber;
   const now = Date.now();
   if (given !== undefined) {
@@ -50,45 +45,20 @@ async function insertOrder(trx: Transaction<Database>, req: CreateOrderRequest):
   return { OrderId: orderId, OrderNumber: orderNumber, Status: 'Open' };
 }
 
-/** The writes of the order module; `openWrites` picks where they run (see order-writes.ts). */
-export interface OrderWrites {
-  confirm(c: ValidConfirmation, idempotencyKey?: KeyRef): Promise<ConfirmOutcome>;
-  create(req: CreateOrderRequest): Promise<CreatedOrder>;
-  cancel(orderId: number): Promise<StoredOrder>;
-}
+/** Creates an open order. */
+export const createOrderWrite = defineWrite('order.create', (unit, req: CreateOrderRequest) => insertOrder(unit.db, req));
 
-/** The order writes, as units of work of a group-commit queue (shared with other writes, see writer.ts). */
-export class OrderWriter implements OrderWrites {
-  readonly #commits: GroupCommit;
-  readonly #confirmations: ConfirmationService;
-
-  constructor(commits: GroupCommit) {
-    this.#commits = commits;
-    this.#confirmations = new ConfirmationService(this.#commits, new IdempotencyKeys(this.#commits));
-  }
-
-  confirm(c: ValidConfirmation, idempotencyKey?: KeyRef): Promise<ConfirmOutcome> {
-    return this.#confirmations.confirm(c, idempotencyKey);
-  }
-
-  create(req: CreateOrderRequest): Promise<CreatedOrder> {
-    return this.#commits.run((trx) => insertOrder(trx, req));
-  }
-
-  /** Open or confirmed → cancelled; cancelling a cancelled order again changes nothing. */
-  cancel(orderId: number): Promise<StoredOrder> {
-    return this.#commits.run(async (trx) => {
-      await orderRepository.markCancelled(trx, orderId, Date.now());
-      const order = await orderRepository.find(trx, orderId);
-      if (!order) throw notFound(`Order ${orderId} does not exist`);
-      return order;
-    });
-  }
-}
+/** Open or confirmed → cancelled; cancelling a cancelled order again changes nothing. */
+export const cancelOrderWrite = defineWrite('order.cancel', async (unit, orderId: number): Promise<StoredOrder> => {
+  await orderRepository.markCancelled(unit.db, orderId, Date.now());
+  const order = await orderRepository.find(unit.sql, unit.db, orderId);
+  if (!order) throw notFound(`Order ${orderId} does not exist`);
+  return order;
+});
 
 /** Reads an order (from the read connection: committed data only). */
 export async function getOrder(store: Store, orderId: number): Promise<StoredOrder> {
-  const order = await orderRepository.find(store.reader, orderId);
+  const order = await orderRepository.find(store.sql, store.reader, orderId);
   if (!order) throw notFound(`Order ${orderId} does not exist`);
   return order;
 }

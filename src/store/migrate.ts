@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Database } from './database.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m003 from './migrations/003-custom-field-meta.js';
@@ -23,23 +23,7 @@ async function run(db: Kysely<Database>, disableTransactions: boolean): Promise<
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/**
- * Applies every pending migration, all or nothing; safe to run from several processes at once.
- * PostgreSQL: Kysely's migrator holds an advisory lock in its transaction. SQLite: Kysely takes no
- * lock there (it assumes one process), so the whole run, migration bookkeeping included, happens
- * in one BEGIN IMMEDIATE transaction: a second process waits for it, then finds nothing to do.
- */
-export async function migrateToLatest(store: Store): Promise<string[]> {
-  if (store.dialect !== 'sqlite') return run(store.db, false);
-  return store.db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
-    try {
-      const applied = await run(conn, true);
-      await sql`commit`.execute(conn);
-      return applied;
-    } catch (err) {
-      await sql`rollback`.execute(conn).catch(() => undefined);
-      throw err;
-    }
-  });
+/** Applies every pending migration, all or nothing; safe to run from several processes at once. */
+export function migrateToLatest(store: Store): Promise<string[]> {
+  return store.migrate((db, inOwnTransaction) => run(db, inOwnTransaction));
 }

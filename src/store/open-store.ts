@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { createPostgresStore } from './postgres-store.js';
-import { createSqliteStore } from './sqlite-store.js';
+import { createPostgresStore } from './postgres/postgres-store.js';
+import { createSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 /** Opens the store named by a DATABASE_URL: `sqlite:<file>` or `postgres://…`. */

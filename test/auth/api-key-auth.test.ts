@@ -48,17 +48,17 @@ describeEachBackend('API key authentication', (t) => {
   });
 
   test('a key unknown a moment ago works as soon as it exists (failures are not cached)', async () => {
-    const created = await createKey(t().store, 'late', 'all');
-    await revokeKey(t().store, created.id);
-    const fresh = await createKey(t().store, 'fresh', 'all');
+    const created = await createKey(t().app.writes, 'late', 'all');
+    await revokeKey(t().app.writes, created.id);
+    const fresh = await createKey(t().app.writes, 'fresh', 'all');
     assert.equal((await t().inject({ url: '/customer/', headers: { authorization: `Bearer ${fresh.key}` } })).statusCode, 200);
   });
 
   test('a revoked key stops within a second; 401 with WWW-Authenticate', async () => {
-    const created = await createKey(t().store, 'short-lived', 'all');
+    const created = await createKey(t().app.writes, 'short-lived', 'all');
     const headers = { authorization: `Bearer ${created.key}` };
     assert.equal((await t().inject({ url: '/customer/', headers })).statusCode, 200);
-    assert.equal(await revokeKey(t().store, created.id), true);
+    assert.equal(await revokeKey(t().app.writes, created.id), true);
     const revokedAt = Date.now();
     let refusedAfter = Infinity;
     while (Date.now() - revokedAt < 1500) {
@@ -72,7 +72,7 @@ describeEachBackend('API key authentication', (t) => {
       await sleep(50);
     }
     assert.ok(refusedAfter < 1000, `refused after ${refusedAfter} ms`);
-    assert.equal(await revokeKey(t().store, created.id), false, 'revoking twice reports nothing revoked');
+    assert.equal(await revokeKey(t().app.writes, created.id), false, 'revoking twice reports nothing revoked');
     assert.ok((await listKeys(t().store)).find((k) => k.id === created.id)?.revoked_at);
   });
 

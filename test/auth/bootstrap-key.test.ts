@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { ensureBootstrapKey, listKeys } from '../../src/auth/key-service.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
-import { BACKENDS, createTestDatabase } from '../helpers/test-store.js';
+import { BACKENDS, createTestDatabase, openTestWrites } from '../helpers/test-store.js';
 
 const GIVEN = 'og_given_bootstrap_key_0123456789abcdefghij';
 
@@ -14,11 +14,11 @@ for (const backend of BACKENDS) {
       const store = openStore(database.url, { poolSize: 2 });
       try {
         await migrateToLatest(store);
-        const first = await ensureBootstrapKey(store, undefined);
+        const first = await ensureBootstrapKey(openTestWrites(store), undefined);
         assert.equal(first.created, true);
         assert.match(first.key ?? '', /^og_[A-Za-z0-9_-]{54}$/);
-        assert.deepEqual(await ensureBootstrapKey(store, undefined), { created: false });
-        assert.deepEqual(await ensureBootstrapKey(store, GIVEN), { created: false }, 'a given key is ignored once a key exists');
+        assert.deepEqual(await ensureBootstrapKey(openTestWrites(store), undefined), { created: false });
+        assert.deepEqual(await ensureBootstrapKey(openTestWrites(store), GIVEN), { created: false }, 'a given key is ignored once a key exists');
         const keys = await listKeys(store);
         assert.equal(keys.length, 1);
         assert.deepEqual([keys[0]!.name, keys[0]!.permissions, keys[0]!.id], ['bootstrap', 'all,admin', first.key!.slice(0, 12)]);
@@ -37,7 +37,7 @@ for (const backend of BACKENDS) {
           const stores = Array.from({ length: 4 }, () => openStore(database.url, { poolSize: 2 }));
           try {
             await migrateToLatest(stores[0]!);
-            const results = await Promise.all(stores.map((s) => ensureBootstrapKey(s, given)));
+            const results = await Promise.all(stores.map((s) => ensureBootstrapKey(openTestWrites(s), given)));
             assert.equal(results.filter((r) => r.created).length, 1, JSON.stringify(results));
             assert.equal((await listKeys(stores[0]!)).length, 1);
           } finally {

@@ -11,7 +11,7 @@ import type { Customer } from '../../src/customers/customer.schemas.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+import { BACKENDS, createTestDatabase, openTestWrites, type TestDatabase } from '../helpers/test-store.js';
 import { storeDigest } from '../helpers/store-snapshot.js';
 
 const exec = promisify(execFile);
@@ -42,8 +42,8 @@ for (const backend of BACKENDS) {
     });
 
     test('a backup taken while the store is open restores exactly the state it saw', async () => {
-      await upsertCustomer(store, { CustomerId: 'b-1', FirstName: 'Before' });
-      await upsertCustomer(store, { CustomerId: 'b-2', ExternalId: 'bx-2', City: 'Bonn' });
+      await upsertCustomer(openTestWrites(store), { CustomerId: 'b-1', FirstName: 'Before' });
+      await upsertCustomer(openTestWrites(store), { CustomerId: 'b-2', ExternalId: 'bx-2', City: 'Bonn' });
       const saved = await allCustomers(store);
       const file = join(dir, 'snapshot.backup');
       const env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
@@ -51,8 +51,8 @@ for (const backend of BACKENDS) {
       const backup = await exec(process.execPath, [CLI, 'backup', file], { env });
       assert.match(backup.stdout, /backup written to/);
 
-      await upsertCustomer(store, { CustomerId: 'b-1', FirstName: 'After' });
-      await upsertCustomer(store, { CustomerId: 'b-3', FirstName: 'New' });
+      await upsertCustomer(openTestWrites(store), { CustomerId: 'b-1', FirstName: 'After' });
+      await upsertCustomer(openTestWrites(store), { CustomerId: 'b-3', FirstName: 'New' });
       assert.equal((await allCustomers(store)).length, 3);
 
       const restore = await exec(process.execPath, [CLI, 'restore', file], { env });
@@ -78,12 +78,12 @@ for (const backend of BACKENDS) {
       before(async () => {
         env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
         // Enough rows for the file to span many pages (SQLite) or a sizeable compressed data block (pg_dump).
-        for (let i = 0; i < 300; i++) await upsertCustomer(store, { CustomerId: `dmg-${i}`, FirstName: `First ${i}`, City: `City ${i} ${'x'.repeat(100)}` });
+        for (let i = 0; i < 300; i++) await upsertCustomer(openTestWrites(store), { CustomerId: `dmg-${i}`, FirstName: `First ${i}`, City: `City ${i} ${'x'.repeat(100)}` });
         const file = join(dir, 'good.backup');
         await exec(process.execPath, [CLI, 'backup', file], { env });
         good = readFileSync(file);
         // The store then moves on, so that a restore that went through would show.
-        await upsertCustomer(store, { CustomerId: 'dmg-after', FirstName: 'After the backup' });
+        await upsertCustomer(openTestWrites(store), { CustomerId: 'dmg-after', FirstName: 'After the backup' });
       });
 
       /** Restores `bytes` and asserts the refusal: exit code 1, a message naming the file, the store unchanged. */

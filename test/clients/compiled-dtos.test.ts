@@ -69,7 +69,7 @@ for (const backend of BACKENDS) {
     let first: string;
     before(async () => {
       server = await startServer(backend);
-      ops = allOperations(server.t.store);
+      ops = allOperations(server.t.store, server.t.app.writes);
       const res = await fetch(`${server.baseUrl}/types/typescript`);
       assert.equal(res.status, 200);
       downloaded = await res.text();

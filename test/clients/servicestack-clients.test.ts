@@ -30,7 +30,7 @@ for (const backend of BACKENDS) {
     let ctx: ScenarioContext;
     before(async () => {
       server = await startServer(backend);
-      ops = allOperations(server.t.store);
+      ops = allOperations(server.t.store, server.t.app.writes);
       ctx = scenarioContext(server.baseUrl, server.t.keys.admin, HAND_WRITTEN);
     });
     after(() => server.close());

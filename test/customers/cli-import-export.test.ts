@@ -115,7 +115,7 @@ describeEachBackend('customers import / export and seed (CLI)', (t) => {
       ['quote.csv', 'CustomerId,FirstName\nh-3,"open\nh-4,x\n', /not valid CSV from here on/],
       ['empty.csv', '', /no header line/],
     ] as const) {
-      const report = await importCustomers(t().store, file(name, content), { format: 'csv', skipInvalid: true });
+      const report = await importCustomers(t().store, t().app.writes, file(name, content), { format: 'csv', skipInvalid: true });
       assert.match(report.fileProblems.join('\n'), message, name);
       assert.equal(report.imported, 0);
     }
@@ -140,7 +140,7 @@ describeEachBackend('customers import / export and seed (CLI)', (t) => {
       JSON.stringify({ CustomerId: 'jl-2', City: 'Jena', 'cf.72': '7' }),
     ].join('\n');
     const since = await currentWatermark(t().store);
-    const ok = await importCustomers(t().store, file('good.jsonl', good), { format: 'jsonl', skipInvalid: false });
+    const ok = await importCustomers(t().store, t().app.writes, file('good.jsonl', good), { format: 'jsonl', skipInvalid: false });
     assert.deepEqual({ imported: ok.imported, invalid: ok.invalidCount }, { imported: 2, invalid: 0 });
     assert.equal((await customer('jl-1')).PostalCode, '1067');
     const fields = json(await t().inject('/customer/jl-1/customfields/71,72'));
@@ -148,7 +148,7 @@ describeEachBackend('customers import / export and seed (CLI)', (t) => {
     assert.equal(json(await t().inject('/customer/jl-2/customfields/72'))[0].Value, 7);
     assert.deepEqual(idsOf(await t().inject(`/customer/?LastModifiedAfter=/Date(${since})/`)).sort(), ['jl-1', 'jl-2']);
 
-    const csv = await importCustomers(t().store, file('cf.csv', 'CustomerId,cf.71,cf.72\njl-1,Silver,\njl-6,Gold,-3\n'), { format: 'csv', skipInvalid: false });
+    const csv = await importCustomers(t().store, t().app.writes, file('cf.csv', 'CustomerId,cf.71,cf.72\njl-1,Silver,\njl-6,Gold,-3\n'), { format: 'csv', skipInvalid: false });
     assert.equal(csv.imported, 2);
     assert.deepEqual(json(await t().inject('/customer/jl-1/customfields/71,72')).map((f: { Value: unknown }) => f.Value), ['Silver', null], 'an empty cell clears');
 
@@ -160,7 +160,7 @@ describeEachBackend('customers import / export and seed (CLI)', (t) => {
       JSON.stringify({ CustomerId: 'jl-5', City: { a: 1 } }),
       JSON.stringify({ CustomerId: 'jl-7', 'cf.99999': 1 }),
     ].join('\n');
-    const report = await importCustomers(t().store, file('bad.jsonl', bad), { format: 'jsonl', skipInvalid: false });
+    const report = await importCustomers(t().store, t().app.writes, file('bad.jsonl', bad), { format: 'jsonl', skipInvalid: false });
     const byLine = new Map(report.invalid.map((i) => [i.line, i.problems.join('; ')]));
     assert.match(byLine.get(1)!, /^cf\.71: .*Bronze/);
     assert.match(byLine.get(2)!, /Nickname: unknown field 'Nickname'/);

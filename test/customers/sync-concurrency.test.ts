@@ -47,8 +47,8 @@ describeEachBackend('sync feed under concurrent writers', (t, backend) => {
           try {
             for (const id of ids) await customerRepository.writeData(trx, id, toCustomerData({ FirstName: `v${++version}`, LastName: `tx-${w}` }), 0);
             await sleep(Math.random() * 4);
-            const stamp = await nextStamp(t().store.dialect, trx);
-            await customerRepository.touch(trx, ids, stamp);
+            const stamp = await nextStamp(t().store.sql, trx);
+            await customerRepository.touch(t().store.sql, trx, ids, stamp);
             await sleep(Math.random() * 8);
           } finally {
             inFlight--;

@@ -71,22 +71,22 @@ describeEachBackend('every write to a customer moves its modification stamp', (t
   test('an upsert that meets a writer taking its locks in the other order still succeeds', async () => {
     await putCustomer(t(), 'mv-dl', { FirstName: 'Before' });
     const store = t().store;
-    const deadlocks = async () => (store.dialect === 'postgres' ? Number((await sql<{ n: number }>`select deadlocks as n from pg_stat_database where datname = current_database()`.execute(store.db)).rows[0]!.n) : 0);
+    const deadlocks = async () => (t().backend === 'postgres' ? Number((await sql<{ n: number }>`select deadlocks as n from pg_stat_database where datname = current_database()`.execute(store.db)).rows[0]!.n) : 0);
     const before = await deadlocks();
     // The other writer takes the clock first and only then the customer's row; the upsert holds the row and waits for the clock.
     const other = store
       .writeTransaction(async (trx) => {
-        const stamp = await nextStamp(store.dialect, trx);
+        const stamp = await nextStamp(store.sql, trx);
         await sleep(300);
-        await customerRepository.touch(trx, ['mv-dl'], stamp);
+        await customerRepository.touch(store.sql, trx, ['mv-dl'], stamp);
       })
       .then(() => 'ok', (err: { code?: string }) => err.code);
     await sleep(100);
-    const upserted = await upsertCustomer(store, { CustomerId: 'mv-dl', FirstName: 'After' });
+    const upserted = await upsertCustomer(t().app.writes, { CustomerId: 'mv-dl', FirstName: 'After' });
     assert.equal(upserted.FirstName, 'After');
     assert.ok(['ok', '40P01'].includes((await other) as string));
     assert.equal((await t().inject('/customer/?Identifiers=mv-dl').then(json))[0].FirstName, 'After');
-    if (store.dialect === 'postgres') {
+    if (t().backend === 'postgres') {
       let after = before;
       for (let i = 0; i < 30 && after === before; i++, await sleep(200)) after = await deadlocks();
       assert.ok(after > before, 'PostgreSQL saw the deadlock (and the upsert was retried)');
@@ -97,7 +97,7 @@ describeEachBackend('every write to a customer moves its modification stamp', (t
     await putCustomer(t(), 'mv-d');
     await putCustomer(t(), 'mv-e');
     watermark = await currentWatermark(t().store);
-    await t().store.writeTransaction(async (trx) => customerRepository.touch(trx, ['mv-e', 'mv-d'], await nextStamp(t().store.dialect, trx)));
+    await t().store.writeTransaction(async (trx) => customerRepository.touch(t().store.sql, trx, ['mv-e', 'mv-d'], await nextStamp(t().store.sql, trx)));
     assert.deepEqual(await sync(), ['mv-d', 'mv-e']);
     assert.deepEqual(idsOf(await t().inject(`/customer/?LastModifiedAfter=/Date(${watermark})/`)), []);
   });

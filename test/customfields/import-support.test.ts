@@ -58,7 +58,7 @@ describeEachBackend('storeCustomFieldValues (import support)', (t) => {
     await customer(t(), 'imp-2');
     const before = (await t().inject('/customer/imp-1/customfields/')).headers.etag;
     const defs = await t().store.writeTransaction(async (trx) => {
-      const found = await customFieldDefinitions(trx, t().store.dialect);
+      const found = await customFieldDefinitions(trx, t().store.sql);
       await storeCustomFieldValues(trx, [
         { customerId: 'imp-1', number: 41, value: parseCustomFieldText(found.get(41)!, '7') as number },
         { customerId: 'imp-1', number: 42, value: ['b'] },

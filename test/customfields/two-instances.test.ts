@@ -27,7 +27,7 @@ for (const backend of BACKENDS) {
         stores.push(store);
         apps.push(await buildApp({ config, store }));
       }
-      auth = { authorization: `Bearer ${(await createKey(stores[0]!, 'two', 'all,admin')).key}` };
+      auth = { authorization: `Bearer ${(await createKey(apps[0]!.writes, 'two', 'all,admin')).key}` };
     });
     after(async () => {
       for (const app of apps) await app.close();

@@ -15,7 +15,7 @@ describe('/metadata: an HTML index of operations with routes and sample requests
   let ops: AnyOperation[];
   before(async () => {
     t = await createTestApp(BACKENDS[0]!);
-    ops = allOperations(t.store);
+    ops = allOperations(t.store, t.app.writes);
   });
   after(() => t.close());
 

@@ -72,7 +72,7 @@ describeEachBackend('README curl examples', (t) => {
   const examples = readmeExamples();
 
   test('every route of every operation has a curl example; operator routes are marked as such', () => {
-    const ops = allOperations(t().store);
+    const ops = allOperations(t().store, t().app.writes);
     for (const op of ops) {
       for (const route of op.routes) {
         const hits = examples.filter((e) => e.method === route.method && matches(route.path, e.path));

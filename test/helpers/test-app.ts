@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { allOperations } from '../../src/operations.js';
 import type { Store } from '../../src/store/store.js';
 import type { AnyOperation } from '../../src/wire/operation.js';
+import type { WriteDoor } from '../../src/writes/write-door.js';
 import { BACKENDS, createTestStore, type Backend } from './test-store.js';
 
 export interface TestKeys {
@@ -49,12 +50,13 @@ export async function createTestApp(backend: Backend, env: Record<string, string
       cb();
     },
   });
-  const operations = options.extraOperations ? [...allOperations(store), ...options.extraOperations(store)] : undefined;
+  const extra = options.extraOperations;
+  const operations = extra ? (writes: WriteDoor) => [...allOperations(store, writes), ...extra(store)] : undefined;
   const app = await buildApp({ config, store, logStream, ...(operations ? { operations } : {}) });
   const keys: TestKeys = {
-    admin: (await createKey(store, 'test-admin', 'all,admin')).key,
-    all: (await createKey(store, 'test-all', 'all')).key,
-    adminOnly: (await createKey(store, 'test-admin-only', 'admin')).key,
+    admin: (await createKey(app.writes, 'test-admin', 'all,admin')).key,
+    all: (await createKey(app.writes, 'test-all', 'all')).key,
+    adminOnly: (await createKey(app.writes, 'test-admin-only', 'admin')).key,
   };
   return {
     backend,

@@ -6,6 +6,8 @@ import pg from 'pg';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { writeRegistry } from '../../src/write-registry.js';
+import { openWriteDoor, type WriteDoor } from '../../src/writes/write-door.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -67,3 +69,6 @@ export async function createTestStore(backend: Backend): Promise<{ store: Store;
     },
   };
 }
+
+/** An inline write door over a store (what CLI commands use), for suites that work below HTTP. */
+export const openTestWrites = (store: Store): WriteDoor => openWriteDoor(store, writeRegistry);

@@ -149,9 +149,9 @@ describeEachBackend('orders: create, read, cancel, and confirmation by state', (
   });
 
   test('seeding creates open orders once', async () => {
-    const before = await seedOrders(t().store, 3);
+    const before = await seedOrders(t().app.writes, 3);
     assert.ok(before === 3 || before === 0);
-    assert.equal(await seedOrders(t().store, 3), 0);
+    assert.equal(await seedOrders(t().app.writes, 3), 0);
     const row = await t().store.db.selectFrom('orders').selectAll().where('order_number', '=', seedOrderNumber(2)).executeTakeFirstOrThrow();
     assert.equal(row.status, 'Open');
     const res = await confirm(t(), Number(row.order_id), confirmation());

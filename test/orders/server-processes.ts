@@ -2,6 +2,7 @@ import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import { seedOrders } from '../../src/orders/order.seed.js';
 import { startServer, type ServerProcess } from '../helpers/spawn-server.js';
+import { openTestWrites } from '../helpers/test-store.js';
 import { confirmation } from './order-fixtures.js';
 
 /** The key the spawned servers register on their first start (all,admin). */
@@ -12,7 +13,7 @@ export async function prepareOrders(url: string, count: number): Promise<void> {
   const store = openStore(url, { poolSize: 2 });
   try {
     await migrateToLatest(store);
-    await seedOrders(store, count);
+    await seedOrders(openTestWrites(store), count);
   } finally {
     await store.close();
   }

@@ -13,7 +13,7 @@ import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { CLI } from '../helpers/spawn-server.js';
-import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+import { BACKENDS, createTestDatabase, openTestWrites, type TestDatabase } from '../helpers/test-store.js';
 
 const ROWS = 30_000;
 /** Rows per write transaction of `customers import` (docs/customers.md). */
@@ -78,7 +78,7 @@ for (const backend of BACKENDS) {
       await migrateToLatest(store);
       // The custom field the file fills, defined through the API as an operator would.
       const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: database.url }), store });
-      const { key } = await createKey(store, 'import-crash', 'all,admin');
+      const { key } = await createKey(openTestWrites(store), 'import-crash', 'all,admin');
       const res = await app.inject({ method: 'PUT', url: '/customfields/1', headers: { authorization: `Bearer ${key}` }, payload: { Label: 'Tag', FieldType: 'Text' } });
       assert.equal(res.statusCode, 201, res.body);
       await app.close();

@@ -97,7 +97,7 @@ for (const backend of BACKENDS) {
 
     const get = (i: number, headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
       apps[i]!.inject({ url: '/customer/?Identifiers=x', headers, remoteAddress });
-    const newKey = async () => ({ authorization: `Bearer ${(await createKey(stores[0]!, 'redis', 'all')).key}` });
+    const newKey = async () => ({ authorization: `Bearer ${(await createKey(apps[0]!.writes, 'redis', 'all')).key}` });
 
     test('one key spends one budget on both instances', async () => {
       const auth = await newKey();

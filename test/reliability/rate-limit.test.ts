@@ -24,8 +24,8 @@ describeEachBackend(
   'rate limit per API key',
   (t) => {
     test('each answer carries RateLimit-*; the request past the burst gets 429 with Retry-After; other keys go on', async () => {
-      const { key } = await createKey(t().store, 'rl-one', 'all');
-      const { key: other } = await createKey(t().store, 'rl-two', 'all');
+      const { key } = await createKey(t().app.writes, 'rl-one', 'all');
+      const { key: other } = await createKey(t().app.writes, 'rl-two', 'all');
       const seen: number[] = [];
       for (let i = 0; i < 10; i++) {
         const res = await t().inject({ url: '/customer/?Identifiers=nobody', headers: bearer(key) });
@@ -48,14 +48,14 @@ describeEachBackend(
     });
 
     test('a batch counts once per item', async () => {
-      const { key } = await createKey(t().store, 'rl-batch', 'all');
+      const { key } = await createKey(t().app.writes, 'rl-batch', 'all');
       const res = await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', headers: bearer(key), payload: [{}, { Identifiers: ['x'] }, {}, {}] });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.headers['ratelimit-remaining'], '6');
     });
 
     test('public routes are not limited and carry no RateLimit headers; errors before the key (404) neither', async () => {
-      const { key } = await createKey(t().store, 'rl-public', 'all');
+      const { key } = await createKey(t().app.writes, 'rl-public', 'all');
       for (let i = 0; i < 11; i++) await t().inject({ url: '/customer/?Identifiers=x', headers: bearer(key) });
       for (const url of PUBLIC) {
         for (let i = 0; i < 12; i++) {
@@ -69,7 +69,7 @@ describeEachBackend(
     });
 
     test('401 and 403 answers: a wrong key has no budget to spend; a key without the permission still counts', async () => {
-      const { key } = await createKey(t().store, 'rl-perm', 'all');
+      const { key } = await createKey(t().app.writes, 'rl-perm', 'all');
       const forbidden = await t().inject({ method: 'PUT', url: '/customer/rl-perm-1', headers: bearer(key), payload: { FirstName: 'x' } });
       assert.equal(forbidden.statusCode, 403);
       assert.equal(forbidden.headers['ratelimit-remaining'], '9');

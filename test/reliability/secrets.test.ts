@@ -59,7 +59,7 @@ describeEachBackend(
       const basic = { authorization: `Basic ${Buffer.from(`${app.keys.admin}:`).toString('base64')}` };
       assert.equal((await app.inject({ method: 'PUT', url: '/customer/sec-c1', payload: { FirstName: 'Jane' } })).statusCode, 200);
       assert.equal((await app.inject({ method: 'PUT', url: '/customfields/9301', payload: { Label: 'Bank', FieldType: 'Text' } })).statusCode, 201);
-      const ops = allOperations(app.store);
+      const ops = allOperations(app.store, app.app.writes);
       const answers: LightMyRequestResponse[] = [];
       for (const op of ops) {
         const { OrderId } = json<{ OrderId: number }>(await app.inject({ method: 'POST', url: '/orders', payload: {} }));

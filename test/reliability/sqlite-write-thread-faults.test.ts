@@ -13,7 +13,7 @@ import { seedOrders } from '../../src/orders/order.seed.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { BACKENDS } from '../helpers/test-store.js';
+import { BACKENDS, openTestWrites } from '../helpers/test-store.js';
 import { assertNoInternals } from '../helpers/wire-asserts.js';
 import { confirmation } from '../orders/order-fixtures.js';
 
@@ -33,8 +33,8 @@ async function rig(file: string): Promise<Rig> {
   const url = `sqlite:${file}`;
   const store = openStore(url);
   await migrateToLatest(store);
-  await seedOrders(store, ORDERS);
-  const { key } = await createKey(store, 'write-thread-faults', 'all,admin');
+  await seedOrders(openTestWrites(store), ORDERS);
+  const { key } = await createKey(openTestWrites(store), 'write-thread-faults', 'all,admin');
   const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', DATABASE_URL: url }), store });
   const r = { app, store, auth: { authorization: `Bearer ${key}` } };
   assert.equal((await r.app.inject({ method: 'PUT', url: '/customfields/1', headers: r.auth, payload: { Label: 'Note', FieldType: 'Text' } })).statusCode, 201);

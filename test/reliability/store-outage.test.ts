@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+import { BACKENDS, createTestDatabase, openTestWrites, type TestDatabase } from '../helpers/test-store.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 interface Rig {
@@ -25,7 +25,7 @@ interface Rig {
 async function rig(url: string): Promise<Rig> {
   const store = openStore(url, { poolSize: 4 });
   await migrateToLatest(store);
-  const { key } = await createKey(store, 'outage', 'all,admin');
+  const { key } = await createKey(openTestWrites(store), 'outage', 'all,admin');
   const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url }), store });
   return { app, store, auth: { authorization: `Bearer ${key}` } };
 }

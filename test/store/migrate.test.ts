@@ -10,9 +10,9 @@ import { BACKENDS, createTestDatabase } from '../helpers/test-store.js';
 const TABLES = ['api_keys', 'custom_field_defs', 'custom_field_values', 'customers', 'idempotency_keys', 'orders', 'sync_clock'];
 const INDEXES = ['customers_external_id', 'customers_sync_order', 'orders_customer_id', 'idempotency_keys_created_at', 'custom_field_values_number'];
 
-async function indexNames(store: Store): Promise<string[]> {
+async function indexNames(store: Store, backend: string): Promise<string[]> {
   const rows =
-    store.dialect === 'sqlite'
+    backend === 'sqlite'
       ? (await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(store.db)).rows
       : (await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = 'public'`.execute(store.db)).rows;
   return rows.map((r) => r.name);
@@ -36,7 +36,7 @@ for (const backend of BACKENDS) {
         const tables = (await store.db.introspection.getTables()).map((t) => t.name);
         for (const table of TABLES) assert.ok(tables.includes(table), `table ${table}`);
         assert.ok(tables.includes('schema_migrations'));
-        const indexes = await indexNames(store);
+        const indexes = await indexNames(store, backend);
         for (const index of INDEXES) assert.ok(indexes.includes(index), `index ${index}`);
         const customers = (await store.db.introspection.getTables()).find((t) => t.name === 'customers')!;
         assert.ok(customers.columns.some((c) => c.name === 'modified_at' && !c.isNullable));

@@ -1,31 +1,18 @@
 import { CompiledQuery, type Transaction } from 'kysely';
 import type { Database } from '../store/database.js';
-import { isStoreUnavailable } from '../store/store-errors.js';
+import { isStoreUnavailable, isTransactionConflict } from '../store/store-errors.js';
 import type { Store } from '../store/store.js';
+import { nextStamp } from '../store/sync-clock.js';
+import { RetryWork, type StampedKind, type Stamper, type Unit } from './unit.js';
 
-/** Thrown by a unit of work that lost a race: it is rolled back to its savepoint and run again. */
-export class RetryWork extends Error {
-  constructor(reason = 'retry') {
-    super(reason);
-    this.name = 'RetryWork';
-  }
-}
-
-/** What one unit of work may tell the batch it runs in. */
-export interface WorkContext {
-  /** The customer changed: its modification stamp moves when the batch commits. */
-  touchCustomer(customerId: string): void;
-}
-
-export type Work<T> = (trx: Transaction<Database>, ctx: WorkContext) => Promise<T>;
+/** One unit of work: what a write command does in its transaction. */
+export type Work<T> = (unit: Unit) => Promise<T>;
 
 export interface GroupCommitOptions {
   /** Most units of work in one transaction. */
   readonly maxBatch?: number;
-  /** Transactions in flight at once (1 on SQLite: there is one writer anyway). */
-  readonly concurrency?: number;
-  /** Runs last in every transaction, with the customers its units of work changed. */
-  readonly finish?: (trx: Transaction<Database>, touchedCustomers: ReadonlySet<string>) => Promise<void>;
+  /** How each kind of stamped row is stamped. */
+  readonly stampers: Readonly<Record<StampedKind, Stamper>>;
 }
 
 interface Pending {
@@ -36,6 +23,12 @@ interface Pending {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** What the units of one transaction left to do once the stamp is taken. */
+interface Stamping {
+  readonly touched: Map<StampedKind, Set<string>>;
+  readonly onStamp: Array<(stamp: number) => Promise<void>>;
+}
+
 const RETRIES = 3;
 // Built once: every unit runs these, and they take no parameters.
 const SAVEPOINT = CompiledQuery.raw('savepoint og_unit');
@@ -43,10 +36,8 @@ const RELEASE = CompiledQuery.raw('release savepoint og_unit');
 const ROLLBACK = CompiledQuery.raw('rollback to savepoint og_unit');
 const MIN_GATHER_MS = 1;
 const MAX_GATHER_MS = 5;
-// PostgreSQL deadlock and serialization failures: the transaction is lost, running it again works.
-const isConflict = (err: unknown): boolean => ['40P01', '40001'].includes(String((err as { code?: unknown } | null)?.code));
 /** Errors after which the transaction cannot go on: they fail the batch, not just one unit. */
-const isFatal = (err: unknown): boolean => isConflict(err) || isStoreUnavailable(err);
+const isFatal = (err: unknown): boolean => isTransactionConflict(err) || isStoreUnavailable(err);
 
 /**
  * Group commit: units of work that arrive while a transaction is being written wait and are then
@@ -54,11 +45,16 @@ const isFatal = (err: unknown): boolean => isConflict(err) || isStoreUnavailable
  * rolled back alone and leaves the others untouched. A durable commit costs a disk flush whatever
  * its size, so this raises throughput without weakening durability: every promise settles only
  * after its transaction has committed (or failed).
+ *
+ * Every transaction ends the same way: once all its units have written, it takes one stamp from
+ * the sync clock (store/sync-clock.ts: last, in that lock order) and stamps the rows they touched.
+ * A deadlock or serialization failure (PostgreSQL) runs each unit of the batch again alone.
  */
 export class GroupCommit {
   readonly #queue: Pending[] = [];
   readonly #maxBatch: number;
   readonly #concurrency: number;
+  readonly #idle = new Set<() => void>();
   #active = 0;
   #scheduled = false;
   #gather: { size: number; until: number } | undefined;
@@ -66,9 +62,9 @@ export class GroupCommit {
   /** Moving average of a transaction's duration, in ms. */
   #commitMs = 0;
 
-  constructor(private readonly store: Store, private readonly options: GroupCommitOptions = {}) {
+  constructor(private readonly store: Store, private readonly options: GroupCommitOptions) {
     this.#maxBatch = options.maxBatch ?? 128;
-    this.#concurrency = options.concurrency ?? 1;
+    this.#concurrency = store.writeConcurrency;
   }
 
   /** Runs work in the next batch transaction; resolves once that transaction has committed. */
@@ -79,7 +75,17 @@ export class GroupCommit {
     });
   }
 
+  /** Resolves once every unit queued so far has settled. */
+  drained(): Promise<void> {
+    if (this.#active === 0 && this.#queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.add(resolve));
+  }
+
   #schedule(): void {
+    if (this.#active === 0 && this.#queue.length === 0) {
+      for (const done of this.#idle) done();
+      this.#idle.clear();
+    }
     if (this.#scheduled || this.#active >= this.#concurrency || this.#queue.length === 0) return;
     const g = this.#gather;
     if (g && this.#queue.length < g.size && performance.now() < g.until) {
@@ -127,7 +133,7 @@ export class GroupCommit {
     try {
       outcomes = await this.#transaction(batch);
     } catch (err) {
-      if (!isConflict(err)) return batch.forEach((p) => p.reject(err));
+      if (!isTransactionConflict(err)) return batch.forEach((p) => p.reject(err));
       // A deadlock with another process: run each unit alone, so that none waits on its neighbours.
       outcomes = [];
       for (const p of batch) outcomes.push(await this.#alone(p));
@@ -140,7 +146,7 @@ export class GroupCommit {
       try {
         return (await this.#transaction([p]))[0]!;
       } catch (err) {
-        if (!isConflict(err) || attempt >= RETRIES) return { ok: false, error: err };
+        if (!isTransactionConflict(err) || attempt >= RETRIES) return { ok: false, error: err };
         await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
       }
     }
@@ -148,15 +154,15 @@ export class GroupCommit {
 
   async #transaction(batch: Pending[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
-    const touched = new Set<string>();
+    const stamping: Stamping = { touched: new Map(), onStamp: [] };
     try {
       await this.store.writeTransaction(async (trx) => {
-        for (const p of batch) outcomes.push(await this.#unit(trx, p, touched));
-        await this.options.finish?.(trx, touched);
+        for (const p of batch) outcomes.push(await this.#unit(trx, p, stamping));
+        await this.#stamp(trx, stamping);
       });
       return outcomes;
     } catch (err) {
-      if (isConflict(err)) throw err;
+      if (isTransactionConflict(err)) throw err;
       // Nothing was committed: units that succeeded fail with the transaction; failed ones keep their error.
       return batch.map((_, i) => {
         const o = outcomes[i];
@@ -165,15 +171,35 @@ export class GroupCommit {
     }
   }
 
-  async #unit(trx: Transaction<Database>, p: Pending, touched: Set<string>): Promise<Outcome> {
+  /** One stamp for the whole transaction, taken after every unit has written (the lock order). */
+  async #stamp(trx: Transaction<Database>, s: Stamping): Promise<void> {
+    if (s.touched.size === 0 && s.onStamp.length === 0) return;
+    const stamp = await nextStamp(this.store.sql, trx);
+    for (const [kind, ids] of s.touched) await this.options.stampers[kind](this.store.sql, trx, [...ids], stamp);
+    for (const fn of s.onStamp) await fn(stamp);
+  }
+
+  async #unit(trx: Transaction<Database>, p: Pending, stamping: Stamping): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
-      const mine = new Set<string>();
-      const ctx: WorkContext = { touchCustomer: (id) => void mine.add(id) };
+      const touched: Array<[StampedKind, string]> = [];
+      const onStamp: Array<(stamp: number) => Promise<void>> = [];
+      const unit: Unit = {
+        db: trx,
+        sql: this.store.sql,
+        attempt,
+        touch: (kind, id) => void touched.push([kind, id]),
+        onStamp: (fn) => void onStamp.push(fn),
+      };
       await trx.executeQuery(SAVEPOINT);
       try {
-        const value = await p.work(trx, ctx);
+        const value = await p.work(unit);
         await trx.executeQuery(RELEASE);
-        for (const id of mine) touched.add(id);
+        for (const [kind, id] of touched) {
+          let ids = stamping.touched.get(kind);
+          if (!ids) stamping.touched.set(kind, (ids = new Set()));
+          ids.add(id);
+        }
+        stamping.onStamp.push(...onStamp);
         return { ok: true, value };
       } catch (err) {
         if (isFatal(err)) throw err;

@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
+import type { Store } from '../store.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
-import type { Store } from './store.js';
+import { sqliteSql } from './sqlite-sql.js';
 
 // Built once: group commits run these per transaction.
 const BEGIN = CompiledQuery.raw('begin immediate');
@@ -31,7 +32,7 @@ function open(file: string, readonly: boolean): BetterSqlite3.Database {
 const REOPEN = /^SQLITE_(READONLY|CANTOPEN)/;
 
 /** Whether a SQLite error means the connection that met it must be replaced (see above). */
-export const needsNewConnection = (err: unknown): boolean => REOPEN.test(String((err as { code?: unknown } | null)?.code));
+const needsNewConnection = (err: unknown): boolean => REOPEN.test(String((err as { code?: unknown } | null)?.code));
 
 /** SQLite through better-sqlite3: WAL, FULL sync, a writer connection and a reader connection. */
 export function createSqliteStore(file: string): Store {
@@ -48,11 +49,13 @@ export function createSqliteStore(file: string): Store {
   };
 
   return {
-    dialect: 'sqlite',
     db,
     get reader() {
       return reader();
     },
+    sql: sqliteSql,
+    writeConcurrency: 1,
+    ...(file === ':memory:' ? {} : { writerThreadUrl: `sqlite:${file}` }),
     async writeTransaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
       // Kysely's transaction() issues a deferred BEGIN; IMMEDIATE takes the write lock up front so
       // that writers in other processes wait on busy_timeout instead of failing with SQLITE_BUSY.
@@ -71,6 +74,22 @@ export function createSqliteStore(file: string): Store {
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
           if (file !== ':memory:' && needsNewConnection(err)) stale = true;
+          throw err;
+        }
+      });
+    },
+    // Kysely's migrator takes no lock on SQLite (it assumes one process): the whole run, its
+    // bookkeeping included, happens in one BEGIN IMMEDIATE transaction, so a second process waits
+    // for it and then finds nothing to do.
+    migrate(run) {
+      return db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const applied = await run(conn, true);
+          await sql`commit`.execute(conn);
+          return applied;
+        } catch (err) {
+          await sql`rollback`.execute(conn).catch(() => undefined);
           throw err;
         }
       });

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
-import type { Database } from './database.js';
-import type { Store } from './store.js';
+import type { Database } from '../database.js';
+import type { Store } from '../store.js';
+import { postgresSql } from './postgres-sql.js';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -28,12 +29,16 @@ export function createPostgresStore(
   pool.on('connect', (client) => client.on('error', onPoolError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
-    dialect: 'postgres',
     db,
     reader: db,
+    sql: postgresSql,
+    // Each statement is a network round trip: a few transactions in flight keep the pool busy.
+    writeConcurrency: 2,
     writeTransaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
       return db.transaction().execute(fn);
     },
+    // Kysely's migrator holds an advisory lock in its own transaction.
+    migrate: (run) => run(db, false),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { GroupCommit, RetryWork } from '../../src/orders/group-commit.js';
+import { GroupCommit } from '../../src/writes/group-commit.js';
+import { RetryWork, type Unit } from '../../src/writes/unit.js';
 import { orderRepository } from '../../src/orders/order.repository.js';
 import type { Store } from '../../src/store/store.js';
 import { openStore } from '../../src/store/open-store.js';
 import { BACKENDS, createTestStore, type TestDatabase } from '../helpers/test-store.js';
-import { unique } from './order-fixtures.js';
+import { unique } from '../orders/order-fixtures.js';
 
+/** Stamping that records which customers each transaction touched, instead of stamping them. */
+const recording = (batches: string[][]) => ({ stampers: { customer: async (_sql: unknown, _db: unknown, ids: readonly string[]) => void batches.push([...ids].sort()) } });
 const numbersIn = async (store: Store, numbers: string[]): Promise<string[]> =>
   (await store.reader.selectFrom('orders').select('order_number').where('order_number', 'in', numbers).execute()).map((r) => r.order_number).sort();
 
@@ -22,12 +25,12 @@ for (const backend of BACKENDS) {
 
     test('work that arrives together commits in one transaction; a failing unit is rolled back alone', async () => {
       const batches: string[][] = [];
-      const commits = new GroupCommit(store, { finish: async (_trx, touched) => void batches.push([...touched].sort()) });
+      const commits = new GroupCommit(store, recording(batches));
       const tag = unique();
       const insert = (n: string, fail = false) =>
-        commits.run(async (trx, ctx) => {
-          await orderRepository.insert(trx, { order_number: `${tag}-${n}`, note: null, created_at: Date.now() });
-          ctx.touchCustomer(n);
+        commits.run(async (unit) => {
+          await orderRepository.insert(unit.db, { order_number: `${tag}-${n}`, note: null, created_at: Date.now() });
+          unit.touch('customer', n);
           if (fail) throw new Error(`unit ${n} fails`);
           return n;
         });
@@ -39,12 +42,13 @@ for (const backend of BACKENDS) {
     });
 
     test('a unit that lost a race runs again in a fresh savepoint', async () => {
-      const commits = new GroupCommit(store);
+      const commits = new GroupCommit(store, recording([]));
       const tag = unique();
       let attempts = 0;
-      const result = await commits.run(async (trx) => {
+      const result = await commits.run(async (unit) => {
         attempts++;
-        await orderRepository.insert(trx, { order_number: `${tag}-${attempts}`, note: null, created_at: Date.now() });
+        assert.equal(unit.attempt, attempts);
+        await orderRepository.insert(unit.db, { order_number: `${tag}-${attempts}`, note: null, created_at: Date.now() });
         if (attempts < 3) throw new RetryWork();
         return attempts;
       });
@@ -55,12 +59,18 @@ for (const backend of BACKENDS) {
     test('when the transaction fails, every unit fails and nothing is committed; the queue goes on', async () => {
       let failFinish = true;
       const commits = new GroupCommit(store, {
-        finish: async () => {
-          if (failFinish) throw Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' });
+        stampers: {
+          customer: async () => {
+            if (failFinish) throw Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' });
+          },
         },
       });
       const tag = unique();
-      const insert = (n: string) => commits.run((trx) => orderRepository.insert(trx, { order_number: `${tag}-${n}`, note: null, created_at: Date.now() }));
+      const insert = (n: string) =>
+        commits.run(async (unit) => {
+          unit.touch('customer', n);
+          return orderRepository.insert(unit.db, { order_number: `${tag}-${n}`, note: null, created_at: Date.now() });
+        });
       const results = await Promise.allSettled([insert('a'), insert('b')]);
       assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
       assert.deepEqual(await numbersIn(store, [`${tag}-a`, `${tag}-b`]), []);
@@ -70,11 +80,11 @@ for (const backend of BACKENDS) {
     });
 
     test('a promise settles only once its transaction is visible to other connections', async () => {
-      const commits = new GroupCommit(store);
+      const commits = new GroupCommit(store, recording([]));
       const tag = unique();
       const seen = await Promise.all(
         Array.from({ length: 20 }, async (_, i) => {
-          await commits.run((trx) => orderRepository.insert(trx, { order_number: `${tag}-${i}`, note: null, created_at: Date.now() }));
+          await commits.run((unit) => orderRepository.insert(unit.db, { order_number: `${tag}-${i}`, note: null, created_at: Date.now() }));
           return (await numbersIn(store, [`${tag}-${i}`])).length;
         }),
       );
@@ -87,21 +97,21 @@ for (const backend of BACKENDS) {
         const tag = unique();
         const [x, y] = [await orderRepository.insert(store.db, { order_number: `${tag}-x`, note: null, created_at: 0 }),
           await orderRepository.insert(store.db, { order_number: `${tag}-y`, note: null, created_at: 0 })];
-        const note = (trx: Parameters<Parameters<GroupCommit['run']>[0]>[0], id: number, text: string) =>
-          trx.updateTable('orders').set({ note: text }).where('order_id', '=', id).execute();
+        const note = (unit: Unit, id: number, text: string) =>
+          unit.db.updateTable('orders').set({ note: text }).where('order_id', '=', id).execute();
         let aHasX!: () => void;
         let bHasY!: () => void;
         const aLocked = new Promise<void>((r) => (aHasX = r));
         const bLocked = new Promise<void>((r) => (bHasY = r));
-        const a = new GroupCommit(store);
-        const b = new GroupCommit(other);
+        const a = new GroupCommit(store, recording([]));
+        const b = new GroupCommit(other, recording([]));
         // Within one SQLite file the write lock serialises the two; on PostgreSQL they deadlock.
         const wait = (p: Promise<void>) => (backend === 'postgres' ? p : Promise.resolve());
         const units = [
-          a.run(async (trx) => void (await note(trx, x, 'a1'), aHasX(), await wait(bLocked))),
-          a.run(async (trx) => void (await note(trx, y, 'a2'))),
-          b.run(async (trx) => void (await note(trx, y, 'b1'), bHasY(), await wait(aLocked))),
-          b.run(async (trx) => void (await note(trx, x, 'b2'))),
+          a.run(async (unit) => void (await note(unit, x, 'a1'), aHasX(), await wait(bLocked))),
+          a.run(async (unit) => void (await note(unit, y, 'a2'))),
+          b.run(async (unit) => void (await note(unit, y, 'b1'), bHasY(), await wait(aLocked))),
+          b.run(async (unit) => void (await note(unit, x, 'b2'))),
         ];
         const results = await Promise.allSettled(units);
         assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'], JSON.stringify(results));

@@ -1,0 +1,7 @@
+import { confirmOrderWrite } from './confirmation.service.js';
+import { idempotencyWrites } from './idempotency.js';
+import { cancelOrderWrite, createOrderWrite } from './order.service.js';
+import { seedOrdersWrite } from './order.seed.js';
+
+/** Every write of the order module (see src/write-registry.ts). */
+export const orderWrites = [createOrderWrite, cancelOrderWrite, confirmOrderWrite, seedOrdersWrite, ...idempotencyWrites];

@@ -1,0 +1,28 @@
+import { CompiledQuery, sql } from 'kysely';
+import type { StoreSql } from '../store.js';
+
+// Texts by their `?` form. Callers pass constant texts or texts cached by shape, so the map stays
+// small; beyond the limit new shapes are numbered on each use instead of kept.
+const MAX_CACHED = 256;
+const numberedTexts = new Map<string, string>();
+
+function numbered(text: string): string {
+  let cached = numberedTexts.get(text);
+  if (cached === undefined) {
+    let n = 0;
+    cached = text.replace(/\?/g, () => `$${++n}`);
+    if (numberedTexts.size < MAX_CACHED) numberedTexts.set(text, cached);
+  }
+  return cached;
+}
+
+/** PostgreSQL's side of StoreSql: row locks, SHARE ROW EXCLUSIVE table locks, `$n` placeholders. */
+export const postgresSql: StoreSql = {
+  lockRows: (query, mode) => (mode === 'share' ? query.forShare() : query.forUpdate()),
+  async lockTable(trx, table) {
+    await sql`lock table ${sql.table(table)} in share row exclusive mode`.execute(trx);
+  },
+  // json_agg hands back parsed JSON (null over no rows).
+  jsonPairsAgg: (key, json) => `json_agg(json_build_array(${key}, ${json}::json))`,
+  run: (db, text, params) => db.executeQuery(CompiledQuery.raw(numbered(text), params as unknown[])),
+};

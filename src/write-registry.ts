@@ -1,0 +1,17 @@
+import { keyWrites } from './auth/key-service.js';
+import { customerWrites } from './customers/customer.writes.js';
+import { customerRepository } from './customers/customer.repository.js';
+import { definitionWrites } from './customfields/customfield.definitions.js';
+import { writeValuesWrite } from './customfields/customfield.writes.js';
+import { orderWrites } from './orders/order.writes.js';
+import type { WriteRegistry } from './writes/unit.js';
+
+/**
+ * Every write of the service, for the write door (src/writes/): adding a write is a command in its
+ * module and one entry here. A write thread loads this module by its URL to know the same list.
+ */
+export const writeRegistry: WriteRegistry = {
+  module: import.meta.url,
+  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites],
+  stampers: { customer: customerRepository.touch },
+};

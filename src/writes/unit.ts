@@ -1,0 +1,56 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../store/database.js';
+import type { StoreSql } from '../store/store.js';
+
+/** Kinds of rows that carry a sync stamp: a unit names the rows it changed, the door stamps them. */
+export type StampedKind = 'customer';
+
+/** What one unit of work gets from the write door: its transaction and what it may tell the door. */
+export interface Unit {
+  /** The transaction the unit writes in (inside a savepoint of its own). */
+  readonly db: Transaction<Database>;
+  /** What the store's SQL can do (locks, statements written once). */
+  readonly sql: StoreSql;
+  /** 1 on the first run; a unit that threw RetryWork runs again with the next number. */
+  readonly attempt: number;
+  /** The row changed: its modification stamp moves when the transaction takes its stamp, last. */
+  touch(kind: StampedKind, id: string): void;
+  /**
+   * Runs with the transaction's stamp, after every unit of it has written: for set-based work
+   * that must see the stamp (rows already locked by the unit).
+   */
+  onStamp(fn: (stamp: number) => Promise<void>): void;
+}
+
+/** Thrown by a unit of work that lost a race: it is rolled back to its savepoint and run again. */
+export class RetryWork extends Error {
+  constructor(reason = 'retry') {
+    super(reason);
+    this.name = 'RetryWork';
+  }
+}
+
+/**
+ * A kind of write: a name (it crosses to the write thread by name) and what it does in a unit.
+ * Input and output are plain data (structured-cloneable), so that it can run in either thread.
+ */
+export interface WriteCommand<I, O> {
+  readonly name: string;
+  readonly run: (unit: Unit, input: I) => Promise<O>;
+}
+
+export const defineWrite = <I, O>(name: string, run: (unit: Unit, input: I) => Promise<O>): WriteCommand<I, O> => ({ name, run });
+
+/** Moves the stamp of rows of one kind; given by the module that owns those rows. */
+export type Stamper = (sql: StoreSql, db: Transaction<Database>, ids: readonly string[], stamp: number) => Promise<void>;
+
+/** A command of any input and output type, as lists hold them. */
+export type AnyWriteCommand = WriteCommand<any, any>;
+
+/** Every write of the service and how stamped rows are stamped: one list, built in src/write-registry.ts. */
+export interface WriteRegistry {
+  /** The URL of the module that exports this registry as `writeRegistry`: a write thread loads it too. */
+  readonly module: string;
+  readonly commands: readonly AnyWriteCommand[];
+  readonly stampers: Readonly<Record<StampedKind, Stamper>>;
+}
