@@ -15,13 +15,22 @@ const PG_CODES = new Set(['3D000', '25006', '40P01', '40001']);
 // A store handle that was closed under the service: Kysely, better-sqlite3 and pg each say so in words.
 const CLOSED = /driver has already been destroyed|database connection is not open|Cannot use a pool after calling end/i;
 
+/** The store, or the write door in front of it, was closed (the process is shutting down). */
+export class StoreClosed extends Error {
+  readonly code = 'STORE_CLOSED';
+  constructor(what: string) {
+    super(`${what} is closed`);
+    this.name = 'StoreClosed';
+  }
+}
+
 export function isStoreUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const code = (err as { code?: unknown }).code;
   const message = String((err as { message?: unknown }).message ?? '');
   if (typeof code === 'string') {
     if (SQLITE_UNAVAILABLE.has(code) || [...SQLITE_UNAVAILABLE].some((c) => code.startsWith(c + '_'))) return true;
-    if (NODE_NET.has(code)) return true;
+    if (NODE_NET.has(code) || code === 'STORE_CLOSED') return true;
     if (/^[0-9A-Z]{5}$/.test(code) && (PG_CLASSES.includes(code.slice(0, 2)) || PG_CODES.has(code))) return true;
   }
   if (CLOSED.test(message)) return true;

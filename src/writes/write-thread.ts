@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AppError, type ErrorKind, type FieldError } from '../errors.js';
+import { StoreClosed } from '../store/store-errors.js';
 import type { AnyWriteCommand, WriteCommand } from './unit.js';
 import type { WriteDoor } from './write-door.js';
 
@@ -90,7 +91,7 @@ export class WriteThread implements WriteDoor {
   ) {}
 
   run<I, O>(command: WriteCommand<I, O>, input: I): Promise<O> {
-    if (this.#closed) return Promise.reject(new Error('the write door is closed'));
+    if (this.#closed) return Promise.reject(new StoreClosed('the write door'));
     if (this.table.get(command.name) !== command) return Promise.reject(new Error(`write command ${command.name} is not registered`));
     const worker = this.#worker ?? this.#start();
     const id = this.#nextId++;

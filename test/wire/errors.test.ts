@@ -193,6 +193,8 @@ describe('the client error handler', () => {
 describeEachBackend('errors when the store is gone', (t) => {
   test('a request after the store closed → 503 ServiceUnavailable with Retry-After, no internals', async () => {
     assert.equal((await t().inject('/customer/?Identifiers=x')).statusCode, 200);
+    // Gone as on shutdown: the app's write door (on SQLite its thread, with a connection of its own) and the store.
+    await t().app.writes.close();
     await t().store.close();
     for (const opts of [{ url: '/customer/?Identifiers=x' }, { url: '/customer/' }, { method: 'PUT' as const, url: '/customer/gone-1', payload: {} }]) {
       // A key verified a moment ago may still be cached; an unknown one must reach the store.

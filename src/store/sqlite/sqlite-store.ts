@@ -66,8 +66,9 @@ export function createSqliteStore(file: string): Store {
           writer.reopen();
           stale = false;
         }
-        await conn.executeQuery(BEGIN);
         try {
+          // Inside the try: a connection SQLite opened read-only already refuses BEGIN IMMEDIATE.
+          await conn.executeQuery(BEGIN);
           const result = await fn(conn as unknown as Transaction<Database>);
           await conn.executeQuery(COMMIT);
           return result;
