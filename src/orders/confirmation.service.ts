@@ -4,7 +4,7 @@ import { ValidationError, conflict, notFound } from '../errors.js';
 import type { Database } from '../store/database.js';
 import { RetryWork, type GroupCommit, type Work, type WorkContext } from './group-commit.js';
 import type { IdempotencyKeys, KeyRef } from './idempotency.js';
-import { addressOf, answerOf, confirmationJson, sha256, type ConfirmAnswer } from './order.mapping.js';
+import { addressOf, answerFromStored, answerOf, confirmationJson, sha256, storedAnswer, type ConfirmAnswer } from './order.mapping.js';
 import { orderRepository } from './order.repository.js';
 import type { ConfirmationData, ValidConfirmation } from './order.validation.js';
 
@@ -109,11 +109,11 @@ export class ConfirmationService {
     const work = confirmation(c, stored);
     if (!idempotencyKey) return { answer: await this.commits.run(work), replayed: false };
     const claim = await this.keys.claim(idempotencyKey, CONFIRM_OPERATION, sha256(`${c.orderId}\n${stored.hash}`));
-    if (claim.kind === 'replay') return { answer: claim.body as ConfirmAnswer, replayed: true };
+    if (claim.kind === 'replay') return { answer: answerFromStored(claim.body), replayed: true };
     try {
       const answer = await this.commits.run(async (trx, ctx) => {
         const a = await work(trx, ctx);
-        await this.keys.complete(trx, idempotencyKey, claim.at, 200, a);
+        await this.keys.complete(trx, idempotencyKey, claim.at, 200, storedAnswer(a));
         return a;
       });
       return { answer, replayed: false };
