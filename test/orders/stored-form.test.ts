@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sha256 } from '../../src/orders/order.mapping.js';
 import { CONFIRMATION_STORAGE_NAMES, PAYMENT_STORAGE_NAMES } from '../../src/orders/order.stored-form.js';
+import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../../src/store/migrate.js';
+import * as m004 from '../../src/store/migrations/004-stored-names.js';
 import { describeEachBackend, json } from '../helpers/test-app.js';
 import {
   assertConvertedAndUnchanged, keyRow, oldDataBody, orderRow, plantOldConfirmation,
@@ -62,5 +64,17 @@ describeEachBackend('stored confirmations in storage names', (t) => {
     await assertConvertedAndUnchanged(t(), planted, control);
     // Rows already in storage names come through unchanged.
     assert.deepEqual([await orderRow(t(), current), await keyRow(t(), currentKey)], currentBefore);
+  });
+
+  test('migration 004 down gives back the old form exactly; up again the new one', async () => {
+    const planted = await plantOldConfirmation(t(), await createOrder(t()), unique());
+    const old = [await orderRow(t(), planted.orderId), await keyRow(t(), planted.key)];
+    await m004.up(t().store.db as Kysely<unknown>);
+    const converted = [await orderRow(t(), planted.orderId), await keyRow(t(), planted.key)];
+    assert.notDeepEqual(converted, old);
+    await m004.down(t().store.db as Kysely<unknown>);
+    assert.deepEqual([await orderRow(t(), planted.orderId), await keyRow(t(), planted.key)], old);
+    await m004.up(t().store.db as Kysely<unknown>);
+    assert.deepEqual([await orderRow(t(), planted.orderId), await keyRow(t(), planted.key)], converted);
   });
 });
