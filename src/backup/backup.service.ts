@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { migrateToLatest } from '../store/migrate.js';
+import { openStore } from '../store/open-store.js';
 
 /** What a backup or restore did, for the operator. */
 export interface BackupReport {
@@ -48,9 +50,25 @@ export async function backupSqlite(source: string, destination: string): Promise
   return { file: destination, tables };
 }
 
+/** Brings a restored store up to this release's schema and stored form (a backup may be older). */
+async function migrateStore(databaseUrl: string): Promise<void> {
+  const store = openStore(databaseUrl, { poolSize: 1 });
+  try {
+    await migrateToLatest(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const removeSqliteFile = (file: string): void => {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+};
+
 /**
  * Restores a SQLite backup into the database file, also while servers use it: the backup API
- * copies under the database lock and running connections see the restored content.
+ * copies under the database lock and running connections see the restored content. A backup of
+ * an older release is migrated in a copy first, so that servers never see its old form and a
+ * failed migration leaves the target as it was.
  */
 export async function restoreSqlite(backupFile: string, target: string): Promise<BackupReport> {
   // Refuse a damaged backup before touching the target.
@@ -60,11 +78,26 @@ export async function restoreSqlite(backupFile: string, target: string): Promise
     throw refused(backupFile, `it is damaged or not an ordergate SQLite backup (${reason(err)})`);
   }
   mkdirSync(dirname(target), { recursive: true });
-  const source = new BetterSqlite3(backupFile, { readonly: true, fileMustExist: true });
+  const migrated = `${target}.restoring`;
+  removeSqliteFile(migrated);
   try {
-    await source.backup(target);
+    const source = new BetterSqlite3(backupFile, { readonly: true, fileMustExist: true });
+    try {
+      await source.backup(migrated);
+    } finally {
+      source.close();
+    }
+    await migrateStore(`sqlite:${migrated}`).catch((err: unknown) => {
+      throw refused(backupFile, `its data could not be migrated to this release (${reason(err)})`);
+    });
+    const copy = new BetterSqlite3(migrated, { fileMustExist: true });
+    try {
+      await copy.backup(target);
+    } finally {
+      copy.close();
+    }
   } finally {
-    source.close();
+    removeSqliteFile(migrated);
   }
   return { file: target, tables: countRows(target) };
 }
@@ -108,5 +141,9 @@ export async function restorePostgres(url: string, file: string): Promise<{ file
   } catch (err) {
     throw refused(file, `it is damaged or not a pg_dump custom-format backup (${reason(err)})`);
   }
+  // pg_restore commits its own transaction: the migration follows at once (a backup may be older).
+  await migrateStore(url).catch((err: unknown) => {
+    throw new Error(`restored ${file}, but its data could not be migrated to this release: ${reason(err)}; run \`ordergate migrate\``);
+  });
   return { file };
 }

@@ -4,7 +4,7 @@ import { ValidationError, conflict, notFound } from '../errors.js';
 import { RetryWork, defineWrite, type Unit } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idempotency.js';
-import { addressOf, answerOf, confirmationJson, sha256, type ConfirmAnswer } from './order.mapping.js';
+import { addressOf, answerFromStored, answerOf, confirmationJson, sha256, storedAnswer, type ConfirmAnswer } from './order.mapping.js';
 import { orderRepository } from './order.repository.js';
 import type { ConfirmationData, ValidConfirmation } from './order.validation.js';
 
@@ -95,7 +95,7 @@ async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored):
  */
 export const confirmOrderWrite = defineWrite('order.confirm', async (unit, input: { c: ValidConfirmation; stored: Stored; key?: HeldKey }): Promise<ConfirmAnswer> => {
   const answer = unit.attempt === 1 ? await confirmOpen(unit, input.c, input.stored) : await confirmChecked(unit, input.c, input.stored);
-  if (input.key) await completeKey(unit, input.key, 200, answer);
+  if (input.key) await completeKey(unit, input.key, 200, storedAnswer(answer));
   return answer;
 });
 
@@ -112,7 +112,7 @@ export class ConfirmationService {
     const stored: Stored = { text, hash: sha256(text) };
     if (!idempotencyKey) return { answer: await this.writes.run(confirmOrderWrite, { c, stored }), replayed: false };
     const claim = await this.#keys.claim(idempotencyKey, CONFIRM_OPERATION, sha256(`${c.orderId}\n${stored.hash}`));
-    if (claim.kind === 'replay') return { answer: claim.body as ConfirmAnswer, replayed: true };
+    if (claim.kind === 'replay') return { answer: answerFromStored(claim.body), replayed: true };
     const key: HeldKey = { ref: idempotencyKey, at: claim.at };
     try {
       return { answer: await this.writes.run(confirmOrderWrite, { c, stored, key }), replayed: false };

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { wireDate, type WireDateValue } from '../wire/serializer.js';
 import type { CustomerAddress, StoredOrder } from './order.repository.js';
 import { CONFIRMATION_TEXT_FIELDS } from './order.schemas.js';
-import type { ConfirmationData, PaymentData } from './order.validation.js';
+import { fromStoredAnswer, parseStoredConfirmation, storedConfirmationJson, toStoredAnswer } from './order.stored-form.js';
+import type { ConfirmationData } from './order.validation.js';
 
 /** What a confirmation answers (and an Idempotency-Key replays); dates in epoch ms. */
 export interface ConfirmAnswer {
@@ -23,30 +24,17 @@ export const answerOf = (order: StoredOrder): ConfirmAnswer => ({
   ConfirmedAt: order.confirmed_at ?? 0,
 });
 
-// Property names of a confirmation, sorted as JSON text is compared (by UTF-16 code units).
-const DATA_KEYS = [...CONFIRMATION_TEXT_FIELDS, 'CustomerSepaMandateDate', 'DeliveryDate', 'Payment'].sort() as Array<keyof ConfirmationData>;
-const PAYMENT_KEYS = (['Amount', 'Name', 'Date', 'ReferenceNumber', 'FinancialAccountNumber', 'Type'] as const).slice().sort();
-
 /**
- * The confirmation as JSON with its property names sorted at every level: equal data, equal text.
- * Stored with the order and hashed, so that retries compare by content; the text is the same as
- * earlier versions hashed, so their stored hashes still match. One native stringify of a sorted
- * copy, as this runs for every confirmation.
+ * The confirmation as stored with the order and hashed: storage names (order.stored-form.ts),
+ * sorted at every level, so that equal data gives equal text and retries compare by content.
  */
-export function confirmationJson(data: ConfirmationData): string {
-  const sorted: Record<string, unknown> = {};
-  for (const k of DATA_KEYS) {
-    const v = data[k];
-    if (v !== undefined) sorted[k] = k === 'Payment' ? sortedPayment(v as PaymentData) : v;
-  }
-  return JSON.stringify(sorted);
-}
+export const confirmationJson = (data: ConfirmationData): string => storedConfirmationJson(data);
 
-function sortedPayment(p: PaymentData): Record<string, unknown> {
-  const sorted: Record<string, unknown> = {};
-  for (const k of PAYMENT_KEYS) if (p[k] !== undefined) sorted[k] = p[k];
-  return sorted;
-}
+/** The answer as `idempotency_keys.response_body` keeps it: storage names, not the wire's. */
+export const storedAnswer = (a: ConfirmAnswer): Record<string, unknown> => toStoredAnswer(a);
+
+/** A stored answer as the wire shows it again: the same names, in the same order, as the first time. */
+export const answerFromStored = (stored: unknown): ConfirmAnswer => fromStoredAnswer(stored) as unknown as ConfirmAnswer;
 
 export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -77,7 +65,7 @@ const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 /** The stored confirmation as GET /orders/{OrderId} shows it: every field present, IBAN masked. */
 export function toConfirmationView(json: string | null): Record<string, unknown> | null {
   if (json === null) return null;
-  const data = JSON.parse(json) as ConfirmationData;
+  const data = parseStoredConfirmation(json);
   const view: Record<string, unknown> = {};
   for (const f of CONFIRMATION_TEXT_FIELDS) view[f] = orNull(data[f]);
   if (typeof data.CustomerIban === 'string' && data.CustomerIban !== '') view.CustomerIban = maskIban(data.CustomerIban);

@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationResultSet } from '
 import type { Database } from './database.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m003 from './migrations/003-custom-field-meta.js';
+import * as m004 from './migrations/004-stored-names.js';
 import type { Store } from './store.js';
 
 /** Every migration, in order. Names sort in application order; files never change once released. */
 const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': m001,
   '003-custom-field-meta': m003,
+  '004-stored-names': m004,
 };
 
 async function run(db: Kysely<Database>, disableTransactions: boolean): Promise<string[]> {
