@@ -3,7 +3,7 @@ import { parseCustomFieldJson, parseCustomFieldText } from '../customfields/cust
 import { FieldRules } from '../wire/field-rules.js';
 import { toCustomerData, type CustomerData } from './customer.mapping.js';
 import { CUSTOMER_FIELDS, type CustomerField } from './customer.schemas.js';
-import { customerRules } from './customer.service.js';
+import { customerRules } from './customer.rules.js';
 import type { ImportFormat } from './import-read.js';
 
 /** What a column of an import file holds: one of the 14 customer fields or a custom field's value. */

@@ -54,3 +54,15 @@ export interface WriteRegistry {
   readonly commands: readonly AnyWriteCommand[];
   readonly stampers: Readonly<Record<StampedKind, Stamper>>;
 }
+
+/**
+ * The one door for every write of the service: a command and its input in, its output out once the
+ * transaction that carried it has committed. Behind it, each unit of work runs in a group-commit
+ * transaction that stamps the rows it touched last, and retries conflicts the same way for all
+ * (src/writes/write-door.ts opens one).
+ */
+export interface WriteDoor {
+  run<I, O>(command: WriteCommand<I, O>, input: I): Promise<O>;
+  /** Lets the writes in flight finish, then releases what the door holds (its thread). */
+  close(): Promise<void>;
+}

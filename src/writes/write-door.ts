@@ -1,18 +1,9 @@
 import type { Store } from '../store/store.js';
 import { GroupCommit } from './group-commit.js';
-import type { AnyWriteCommand, WriteCommand, WriteRegistry } from './unit.js';
+import type { AnyWriteCommand, WriteCommand, WriteDoor, WriteRegistry } from './unit.js';
 import { WriteThread } from './write-thread.js';
 
-/**
- * The one door for every write of the service: a command and its input in, its output out once the
- * transaction that carried it has committed. Behind it, each unit of work runs in a group-commit
- * transaction that stamps the rows it touched last, and retries conflicts the same way for all.
- */
-export interface WriteDoor {
-  run<I, O>(command: WriteCommand<I, O>, input: I): Promise<O>;
-  /** Lets the writes in flight finish, then releases what the door holds (its thread). */
-  close(): Promise<void>;
-}
+export type { WriteDoor } from './unit.js';
 
 /** Commands by name; refuses a command that is not in the registry (it could not run in a thread). */
 export function commandTable(registry: WriteRegistry): Map<string, AnyWriteCommand> {

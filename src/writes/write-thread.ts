@@ -1,8 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { AppError, type ErrorKind, type FieldError } from '../errors.js';
 import { StoreClosed } from '../store/store-errors.js';
-import type { AnyWriteCommand, WriteCommand } from './unit.js';
-import type { WriteDoor } from './write-door.js';
+import type { AnyWriteCommand, WriteCommand, WriteDoor } from './unit.js';
 
 /** An error as it crosses between threads (class identity does not survive structured cloning). */
 export type ThreadError =
