@@ -5,6 +5,7 @@ import type { Database } from '../../src/store/database.js';
 import type { Store } from '../../src/store/store.js';
 import { writeRegistry } from '../../src/write-registry.js';
 import { GroupCommit, type Work } from '../../src/writes/group-commit.js';
+import { customerRepository } from '../../src/customers/customer.repository.js';
 import { BACKENDS, createTestStore, type Backend } from './test-store.js';
 
 /** What a repository ("medium") test gets: a migrated store of its own and the write door's group commit. */
@@ -32,6 +33,15 @@ export function describeEachStore(name: string, suite: (s: () => StoreSuite, bac
       }, backend);
     });
   }
+}
+
+/** Writes a customer with no data through the door, for rows that reference one; returns its id. */
+export async function createCustomer(s: StoreSuite, id = `c-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
+  await s.write(async (unit) => {
+    await customerRepository.upsertByExternalId(unit.sql, unit.db, id, null, {}, Date.now());
+    unit.touch('customer', id);
+  });
+  return id;
 }
 
 /** A transaction on a connection of its own (PostgreSQL's pool), left open until the test ends it: a lock held by another session. */

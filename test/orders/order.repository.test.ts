@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { customerRepository } from '../../src/customers/customer.repository.js';
 import { orderRepository as repo, type ConfirmedState } from '../../src/orders/order.repository.js';
-import { describeEachStore } from '../helpers/store-suite.js';
+import { createCustomer, describeEachStore } from '../helpers/store-suite.js';
 import { unique } from './order-fixtures.js';
 
 describeEachStore('order repository', (s) => {
@@ -12,14 +11,7 @@ describeEachStore('order repository', (s) => {
   const confirm = (id: number, state: ConfirmedState) => s().write((unit) => repo.markConfirmed(unit.sql, unit.db, id, state));
   const cancel = (id: number, at: number) => s().write((unit) => repo.markCancelled(unit.db, id, at));
   /** A customer for a confirmation to name (orders reference customers). */
-  const customer = async (): Promise<string> => {
-    const id = `c-${unique()}`;
-    await s().write(async (unit) => {
-      await customerRepository.upsertByExternalId(unit.sql, unit.db, id, null, {}, Date.now());
-      unit.touch('customer', id);
-    });
-    return id;
-  };
+  const customer = () => createCustomer(s());
   const state = (customerId: string, at: number): ConfirmedState => ({ customer_id: customerId, confirmed_at: at, confirmation: `{"at":${at}}`, confirmation_hash: `h${at}` });
 
   test('insert stores an open order; find reads it with a numeric id, and nothing for an unknown id', async () => {
