@@ -8,7 +8,7 @@ import { GroupCommit, type Work } from '../../src/writes/group-commit.js';
 import { customerRepository } from '../../src/customers/customer.repository.js';
 import { BACKENDS, createTestStore, type Backend } from './test-store.js';
 
-/** What a repository ("medium") test gets: a migrated store of its own and the write door's group commit. */
+/** What a repository test gets: a migrated store of its own and the write door's group commit. */
 export interface StoreSuite {
   readonly backend: Backend;
   readonly store: Store;
