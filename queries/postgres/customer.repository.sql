@@ -1,0 +1,79 @@
+-- PostgreSQL: the SQL of src/customers/customer.repository.ts. Written by `npm run sql:snapshot`; do not edit.
+
+-- customerRepository.touch(customerIds: 3, stamp)
+update customers set modified_at = $1 where customer_id in ($2, $3, $4);
+-- parameters: [1700000000000,"c-1","c-2","c-3"]
+
+-- customerRepository.findById(customerId)
+select * from "customers" where "customer_id" = $1;
+-- parameters: ["c-1"]
+
+-- customerRepository.findByExternalId(externalId)
+select * from "customers" where "external_id" = $1;
+-- parameters: ["ext-1"]
+
+-- customerRepository.findByIdentifiers(identifiers: 2, no lower bound)
+select c.*, w.last_stamp as sync_watermark from sync_clock w left join customers c on (c.customer_id in ($1, $2) or c.external_id in ($3, $4)) and c.modified_at + 0 <= w.last_stamp where w.id = 1 order by c.modified_at, c.customer_id;
+-- parameters: ["c-1","ext-1","c-1","ext-1"]
+
+-- customerRepository.findByIdentifiers(identifiers: 2, modifiedAfter)
+select c.*, w.last_stamp as sync_watermark from sync_clock w left join customers c on (c.customer_id in ($1, $2) or c.external_id in ($3, $4)) and c.modified_at + 0 <= w.last_stamp and c.modified_at + 0 > $5 where w.id = 1 order by c.modified_at, c.customer_id;
+-- parameters: ["c-1","ext-1","c-1","ext-1",1699999999000]
+
+-- customerRepository.search({ modifiedAtMost }, no limit)
+select * from "customers" where "modified_at" <= $1 order by "modified_at", "customer_id";
+-- parameters: [1700000000000]
+
+-- customerRepository.search({ modifiedAfter, modifiedAtMost }, limit)
+select * from "customers" where "modified_at" <= $1 and "modified_at" > $2 order by "modified_at", "customer_id" limit $3;
+-- parameters: [1700000000000,1699999999000,100]
+
+-- customerRepository.search({ modifiedAfter, modifiedAtMost, after (tighter), through }, limit, offset)
+select * from "customers" where "modified_at" <= $1 and (modified_at, customer_id) > ($2, $3) and (modified_at, customer_id) <= ($4, $5) order by "modified_at", "customer_id" limit $6 offset $7;
+-- parameters: [1700000000000,1699999999500,"c-1",1700000000000,"c-9",100,200]
+
+-- customerRepository.search({ modifiedAtMost }, offset without limit)
+select * from "customers" where "modified_at" <= $1 order by "modified_at", "customer_id" limit $2 offset $3;
+-- parameters: [1700000000000,9007199254740991,200]
+
+-- customerRepository.positionsAt({ modifiedAfter, modifiedAtMost }, offset, count)
+select "modified_at", "customer_id" from "customers" where "modified_at" <= $1 and "modified_at" > $2 order by "modified_at", "customer_id" limit $3 offset $4;
+-- parameters: [1700000000000,1699999999000,2,1000]
+
+-- customerRepository.writeData(customerId, data (all 13 columns), provisionalStamp; no such row yet)
+update "customers" set "external_id" = $1, "salutation" = $2, "first_name" = $3, "last_name" = $4, "postal_code" = $5, "city" = $6, "country" = $7, "street" = $8, "street_number" = $9, "company" = $10, "company2" = $11, "addition_to_address" = $12, "quarter" = $13 where "customer_id" = $14;
+-- parameters: ["ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,"c-1"]
+insert into "customers" ("customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at", "created_at", "custom_fields_version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) on conflict ("customer_id") do update set "external_id" = $18, "salutation" = $19, "first_name" = $20, "last_name" = $21, "postal_code" = $22, "city" = $23, "country" = $24, "street" = $25, "street_number" = $26, "company" = $27, "company2" = $28, "addition_to_address" = $29, "quarter" = $30;
+-- parameters: ["c-1","ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0,"ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null]
+
+-- customerRepository.writeMany(rows: 2, provisionalStamp)
+insert into "customers" ("customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at", "created_at", "custom_fields_version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17), ($18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34) on conflict ("customer_id") do update set "external_id" = "excluded"."external_id", "salutation" = "excluded"."salutation", "first_name" = "excluded"."first_name", "last_name" = "excluded"."last_name", "postal_code" = "excluded"."postal_code", "city" = "excluded"."city", "country" = "excluded"."country", "street" = "excluded"."street", "street_number" = "excluded"."street_number", "company" = "excluded"."company", "company2" = "excluded"."company2", "addition_to_address" = "excluded"."addition_to_address", "quarter" = "excluded"."quarter";
+-- parameters: ["c-1","ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0,"c-2","ext-2","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0]
+
+-- customerRepository.insertNew(rows: 2)
+insert into "customers" ("customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at", "created_at", "custom_fields_version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17), ($18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34) on conflict do nothing returning "customer_id";
+-- parameters: ["c-1","ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0,"c-2","ext-2","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0]
+
+-- customerRepository.updateAddress(customerId, address (every column))
+update customers set salutation = $1, first_name = $2, last_name = $3, postal_code = $4, city = $5, country = $6, street = $7, street_number = $8, company = $9, company2 = $10, addition_to_address = $11 where customer_id = $12;
+-- parameters: ["Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,"c-1"]
+
+-- customerRepository.updateAddress(customerId, address { city, country })
+update customers set city = $1, country = $2 where customer_id = $3;
+-- parameters: ["Köln","DE","c-1"]
+
+-- customerRepository.updateAddress(customerId, address {})
+update customers set customer_id = customer_id where customer_id = $1;
+-- parameters: ["c-1"]
+
+-- customerRepository.upsertByExternalId(newId, externalId, address (every column), now)
+insert into customers (customer_id, external_id, salutation, first_name, last_name, postal_code, city, country, street, street_number, company, company2, addition_to_address, modified_at, created_at, custom_fields_version) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0) on conflict (external_id) do update set salutation = excluded.salutation, first_name = excluded.first_name, last_name = excluded.last_name, postal_code = excluded.postal_code, city = excluded.city, country = excluded.country, street = excluded.street, street_number = excluded.street_number, company = excluded.company, company2 = excluded.company2, addition_to_address = excluded.addition_to_address returning customer_id;
+-- parameters: ["c-new","ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,1700000000000,1700000000000]
+
+-- customerRepository.upsertByExternalId(newId, externalId null, address {}, now)
+insert into customers (customer_id, external_id, modified_at, created_at, custom_fields_version) values ($1, $2, $3, $4, 0) on conflict (external_id) do update set external_id = excluded.external_id returning customer_id;
+-- parameters: ["c-new",null,1700000000000,1700000000000]
+
+-- customerRepository.holdersOfExternalIds(externalIds: 2)
+select "customer_id", "external_id" from "customers" where "external_id" in ($1, $2);
+-- parameters: ["ext-1","ext-2"]

@@ -1,0 +1,29 @@
+-- PostgreSQL: the SQL of src/orders/order.repository.ts. Written by `npm run sql:snapshot`; do not edit.
+
+-- orderRepository.insert(row)
+insert into "orders" ("order_number", "note", "created_at", "status", "customer_id") values ($1, $2, $3, $4, $5) returning "order_id";
+-- parameters: ["O-1",null,1700000000000,"Open",null]
+
+-- orderRepository.insertNew(rows: 2)
+insert into "orders" ("order_number", "note", "created_at", "status", "customer_id") values ($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10) on conflict ("order_number") do nothing;
+-- parameters: ["O-1",null,1700000000000,"Open",null,"O-2",null,1700000000000,"Open",null]
+
+-- orderRepository.setOrderNumber(orderId, orderNumber)
+update "orders" set "order_number" = $1 where "order_id" = $2;
+-- parameters: ["O-1",1]
+
+-- orderRepository.orderNumberTaken(orderNumber)
+select "order_id" from "orders" where "order_number" = $1;
+-- parameters: ["O-1"]
+
+-- orderRepository.find(orderId)
+select * from orders where order_id = $1;
+-- parameters: [1]
+
+-- orderRepository.markConfirmed(orderId, state)
+update orders set status = 'Confirmed', customer_id = $1, confirmed_at = $2, confirmation = $3, confirmation_hash = $4 where order_id = $5 and status = 'Open' returning order_number;
+-- parameters: ["c-1",1700000000000,"{}","hash",1]
+
+-- orderRepository.markCancelled(orderId, at)
+update "orders" set "status" = $1, "cancelled_at" = $2 where "order_id" = $3 and "status" <> $4;
+-- parameters: ["Cancelled",1700000000000,1,"Cancelled"]

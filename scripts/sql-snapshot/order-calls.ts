@@ -1,0 +1,39 @@
+import * as idempotencyModule from '../../src/orders/idempotency.repository.js';
+import * as orderModule from '../../src/orders/order.repository.js';
+import { call, objectCalls, STAMP, type SnapshotSource } from './snapshot-calls.js';
+
+const { orderRepository } = orderModule;
+const { idempotencyRepository } = idempotencyModule;
+
+const ORDER = { order_number: 'O-1', note: null, created_at: STAMP };
+const REF = { apiKeyId: 'key-1', key: 'idem-1' };
+
+export const orderCalls: SnapshotSource = {
+  source: 'src/orders/order.repository.ts',
+  exports: orderModule,
+  calls: objectCalls('orderRepository', orderRepository, {
+    insert: [call('row', ({ db }) => orderRepository.insert(db, ORDER))],
+    insertNew: [call('rows: 2', ({ db }) => orderRepository.insertNew(db, [ORDER, { ...ORDER, order_number: 'O-2' }]))],
+    setOrderNumber: [call('orderId, orderNumber', ({ db }) => orderRepository.setOrderNumber(db, 1, 'O-1'))],
+    orderNumberTaken: [call('orderNumber', ({ db }) => orderRepository.orderNumberTaken(db, 'O-1'))],
+    find: [call('orderId', ({ sql, db }) => orderRepository.find(sql, db, 1))],
+    markConfirmed: [
+      call('orderId, state', ({ sql, db }) =>
+        orderRepository.markConfirmed(sql, db, 1, { customer_id: 'c-1', confirmed_at: STAMP, confirmation: '{}', confirmation_hash: 'hash' })),
+    ],
+    markCancelled: [call('orderId, at', ({ db }) => orderRepository.markCancelled(db, 1, STAMP))],
+  }),
+};
+
+export const idempotencyCalls: SnapshotSource = {
+  source: 'src/orders/idempotency.repository.ts',
+  exports: idempotencyModule,
+  calls: objectCalls('idempotencyRepository', idempotencyRepository, {
+    find: [call('ref', ({ sql, db }) => idempotencyRepository.find(sql, db, REF))],
+    insertRunning: [call('ref, operation, requestHash, now', ({ sql, db }) => idempotencyRepository.insertRunning(sql, db, REF, 'ConfirmOrder', 'hash', STAMP))],
+    replace: [call('ref, seenCreatedAt, operation, requestHash, now', ({ db }) => idempotencyRepository.replace(db, REF, STAMP - 1000, 'ConfirmOrder', 'hash', STAMP))],
+    complete: [call('ref, claimedAt, status, body', ({ sql, db }) => idempotencyRepository.complete(sql, db, REF, STAMP, 200, '{}'))],
+    delete: [call('ref, claimedAt', ({ sql, db }) => idempotencyRepository.delete(sql, db, REF, STAMP))],
+    deleteOlderThan: [call('cutoff', ({ db }) => idempotencyRepository.deleteOlderThan(db, STAMP))],
+  }),
+};

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { orderRepository as repo, type ConfirmedState } from '../../src/orders/order.repository.js';
+import { createCustomer, describeEachStore } from '../helpers/store-suite.js';
+import { unique } from './order-fixtures.js';
+
+describeEachStore('order repository', (s) => {
+  const insert = (number: string, note: string | null = null) =>
+    s().write((unit) => repo.insert(unit.db, { order_number: number, note, created_at: 1000 }));
+  const find = (id: number) => repo.find(s().store.sql, s().store.reader, id);
+  const confirm = (id: number, state: ConfirmedState) => s().write((unit) => repo.markConfirmed(unit.sql, unit.db, id, state));
+  const cancel = (id: number, at: number) => s().write((unit) => repo.markCancelled(unit.db, id, at));
+  /** A customer for a confirmation to name (orders reference customers). */
+  const customer = () => createCustomer(s());
+  const state = (customerId: string, at: number): ConfirmedState => ({ customer_id: customerId, confirmed_at: at, confirmation: `{"at":${at}}`, confirmation_hash: `h${at}` });
+
+  test('insert stores an open order; find reads it with a numeric id, and nothing for an unknown id', async () => {
+    const number = `O-${unique()}`;
+    const id = await insert(number, 'ring twice');
+    assert.equal(typeof id, 'number');
+    const row = await find(id);
+    assert.deepEqual(
+      row && [row.order_id, row.order_number, row.status, row.note, row.customer_id, row.created_at, row.confirmed_at, row.confirmation],
+      [id, number, 'Open', 'ring twice', null, 1000, null, null],
+    );
+    assert.equal(await find(id + 1_000_000), undefined);
+    assert.equal(await repo.orderNumberTaken(s().store.reader, number), true);
+    assert.equal(await repo.orderNumberTaken(s().store.reader, `${number}-other`), false);
+  });
+
+  test('markConfirmed changes only an open order, once', async () => {
+    const number = `O-${unique()}`;
+    const id = await insert(number);
+    const [first, second] = [await customer(), await customer()];
+    assert.equal(await confirm(id, state(first, 2000)), number);
+    const confirmed = await find(id);
+    assert.deepEqual(
+      confirmed && [confirmed.status, confirmed.customer_id, confirmed.confirmed_at, confirmed.confirmation, confirmed.confirmation_hash],
+      ['Confirmed', first, 2000, '{"at":2000}', 'h2000'],
+    );
+    assert.equal(await confirm(id, state(second, 3000)), undefined, 'a confirmed order is not confirmed again');
+    assert.deepEqual(await find(id), confirmed);
+    assert.equal(await confirm(id + 1_000_000, state(first, 3000)), undefined);
+  });
+
+  test('a cancelled order cannot be confirmed', async () => {
+    const id = await insert(`O-${unique()}`);
+    assert.equal(await cancel(id, 1500), true);
+    assert.equal(await confirm(id, state(await customer(), 2000)), undefined);
+    const row = await find(id);
+    assert.deepEqual(row && [row.status, row.customer_id, row.confirmed_at], ['Cancelled', null, null]);
+  });
+
+  test('markCancelled cancels an open or a confirmed order, once; false for an unknown one', async () => {
+    const open = await insert(`O-${unique()}`);
+    const confirmed = await insert(`O-${unique()}`);
+    await confirm(confirmed, state(await customer(), 2000));
+    assert.equal(await cancel(open, 3000), true);
+    assert.equal(await cancel(confirmed, 3001), true);
+    assert.equal(await cancel(open, 4000), false, 'a cancelled order is not cancelled again');
+    assert.deepEqual([(await find(open))?.status, (await find(open))?.cancelled_at], ['Cancelled', 3000]);
+    assert.deepEqual([(await find(confirmed))?.status, (await find(confirmed))?.confirmed_at], ['Cancelled', 2000]);
+    assert.equal(await cancel(open + 1_000_000, 4000), false);
+  });
+
+  test('insertNew adds only order numbers not taken yet and counts them; setOrderNumber renames', async () => {
+    const t = unique();
+    const kept = await insert(`O-${t}-1`, 'first');
+    const rows = [1, 2, 3].map((n) => ({ order_number: `O-${t}-${n}`, note: 'seed', created_at: 1000 }));
+    assert.equal(await s().write((unit) => repo.insertNew(unit.db, rows)), 2);
+    assert.equal((await find(kept))?.note, 'first');
+    assert.equal(await s().write((unit) => repo.insertNew(unit.db, rows)), 0);
+    await s().write((unit) => repo.setOrderNumber(unit.db, kept, `O-${t}-renamed`));
+    assert.equal((await find(kept))?.order_number, `O-${t}-renamed`);
+  });
+});
