@@ -94,46 +94,52 @@ describeEachStore('custom-field repository', (s, backend) => {
     assert.equal((await repo.listDefinitions(s().store.reader)).some((r) => r.number === a), false);
   });
 
-  test('lockRows: a definition locked for update makes another session wait; shared locks do not wait for each other', { skip: backend !== 'postgres' }, async () => {
-    // Below the door on purpose: locks held by two sessions at once.
-    const [a, b] = [freshNumber(), freshNumber()];
-    await define(a, b);
-    const { store } = s();
-    const [first, second, third] = [await holdTransaction(store), await holdTransaction(store), await holdTransaction(store)];
-    try {
-      assert.equal((await repo.definitionsForWrite(store.sql, first, [a])).length, 1);
-      // Another shared lock of the same row, and an update lock of another row, go through.
-      assert.equal((await repo.definitionsForWrite(store.sql, second, [a])).length, 1);
-      assert.equal((await repo.findDefinitionForUpdate(store.sql, third, b))?.number, b);
-      await second.commit().execute();
-      const waiting = repo.findDefinitionForUpdate(store.sql, third, a);
-      assert.ok(await stillWaiting(waiting), 'FOR UPDATE waits for the FOR SHARE of another session');
-      await first.commit().execute();
-      assert.equal((await waiting)?.number, a);
-      // Now the third holds a for update: even a shared lock of it waits.
-      const shared = repo.allDefinitionsForWrite(store.sql, store.db);
-      assert.ok(await stillWaiting(shared), 'FOR SHARE waits for the FOR UPDATE of another session');
-      await third.commit().execute();
-      assert.ok((await shared).length >= 2);
-    } finally {
-      for (const trx of [first, second, third]) if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
-    }
-  });
+  // PostgreSQL only: SQLite has no row or table locks (its write transaction holds the file).
+  if (backend === 'postgres') {
+    test('lockRows: a definition locked for update makes another session wait; shared locks do not wait for each other', async () => {
+      // Below the door on purpose: locks held by two sessions at once.
+      const [a, b] = [freshNumber(), freshNumber()];
+      await define(a, b);
+      const { store } = s();
+      const [first, second, third] = [await holdTransaction(store), await holdTransaction(store), await holdTransaction(store)];
+      try {
+        assert.equal((await repo.definitionsForWrite(store.sql, first, [a])).length, 1);
+        // Another shared lock of the same row, and an update lock of another row, go through.
+        assert.equal((await repo.definitionsForWrite(store.sql, second, [a])).length, 1);
+        assert.equal((await repo.findDefinitionForUpdate(store.sql, third, b))?.number, b);
+        await second.commit().execute();
+        const waiting = repo.findDefinitionForUpdate(store.sql, third, a);
+        assert.ok(await stillWaiting(waiting), 'FOR UPDATE waits for the FOR SHARE of another session');
+        await first.commit().execute();
+        assert.equal((await waiting)?.number, a);
+        // Now the third holds a for update: even a shared lock of it waits.
+        const shared = repo.allDefinitionsForWrite(store.sql, store.db);
+        assert.ok(await stillWaiting(shared), 'FOR SHARE waits for the FOR UPDATE of another session');
+        await third.commit().execute();
+        assert.ok((await shared).length >= 2);
+      } finally {
+        for (const trx of [first, second, third]) if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute();
+      }
+    });
+  }
 
-  test('lockTable: another session\'s write of the table waits, its read does not', { skip: backend !== 'postgres' }, async () => {
-    const a = freshNumber();
-    const { store } = s();
-    const holder = await holdTransaction(store);
-    try {
-      await store.sql.lockTable(holder, 'custom_field_defs');
-      assert.ok(Array.isArray(await repo.listDefinitions(store.db)), 'a read goes on');
-      const write = define(a);
-      assert.ok(await stillWaiting(write), 'a write waits for the table lock');
-      await holder.commit().execute();
-      await write;
-    } finally {
-      if (!holder.isCommitted) await holder.rollback().execute();
-    }
-    assert.ok((await repo.listDefinitions(store.reader)).some((r) => r.number === a));
-  });
+  // PostgreSQL only: SQLite has no row or table locks (its write transaction holds the file).
+  if (backend === 'postgres') {
+    test('lockTable: another session\'s write of the table waits, its read does not', async () => {
+      const a = freshNumber();
+      const { store } = s();
+      const holder = await holdTransaction(store);
+      try {
+        await store.sql.lockTable(holder, 'custom_field_defs');
+        assert.ok(Array.isArray(await repo.listDefinitions(store.db)), 'a read goes on');
+        const write = define(a);
+        assert.ok(await stillWaiting(write), 'a write waits for the table lock');
+        await holder.commit().execute();
+        await write;
+      } finally {
+        if (!holder.isCommitted) await holder.rollback().execute();
+      }
+      assert.ok((await repo.listDefinitions(store.reader)).some((r) => r.number === a));
+    });
+  }
 });
