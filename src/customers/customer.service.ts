@@ -1,4 +1,4 @@
-import { conflict } from '../errors.js';
+import { externalIdTaken } from '../errors.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import type { Store } from '../store/store.js';
 import { nextStamp } from '../store/sync-clock.js';
@@ -48,8 +48,4 @@ export async function upsertCustomer(store: Store, req: UpsertCustomerRequest): 
       throw err;
     }
   }
-}
-
-function externalIdTaken() {
-  return conflict('Another customer already has this ExternalId', 'ExternalIdTaken', 'ExternalId');
 }

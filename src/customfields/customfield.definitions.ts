@@ -1,4 +1,4 @@
-import { conflict, notFound } from '../errors.js';
+import { allowedValueInUse, customFieldNotDefined, fieldTypeImmutable } from '../errors.js';
 import type { Executor, Store } from '../store/store.js';
 import { isTransactionConflict } from '../store/store-errors.js';
 import { nextStamp } from '../store/sync-clock.js';
@@ -21,7 +21,7 @@ function between(rules: FieldRules, field: string, value: number | undefined, mi
 
 /** Throws a 404 unless the number can name a definition (1 … 2147483647). */
 export function checkNumber(number: number): void {
-  if (!isDefinitionNumber(number)) throw notFound(`Custom field ${number} is not defined`);
+  if (!isDefinitionNumber(number)) throw customFieldNotDefined(number);
 }
 
 function checkAllowedValues(rules: FieldRules, type: FieldType | undefined, values: readonly string[]): void {
@@ -87,12 +87,12 @@ export async function defineCustomField(store: Store, req: DefineCustomFieldRequ
     const row = await repo.findDefinitionForUpdate(trx, store.dialect, next.Number);
     const old = row ? toDefinition(row) : undefined;
     if (old && old.FieldType !== next.FieldType && (await repo.hasValues(trx, next.Number))) {
-      throw conflict(`Custom field ${next.Number} has values: its FieldType stays ${old.FieldType}`, 'FieldTypeImmutable', 'FieldType');
+      throw fieldTypeImmutable(next.Number, old.FieldType);
     }
     if (old && old.FieldType === next.FieldType) {
       const inUse = await removedInUse(trx, old, next);
       if (inUse.length > 0) {
-        throw conflict(`Allowed values still in use cannot be removed: ${inUse.join(', ')}`, 'AllowedValueInUse', 'AllowedValues');
+        throw allowedValueInUse(inUse);
       }
     }
     await repo.saveDefinition(trx, toDefinitionRow(next, Date.now()));
@@ -114,7 +114,7 @@ export async function deleteCustomField(store: Store, number: number): Promise<v
     try {
       return await store.writeTransaction(async (trx) => {
         const row = await repo.findDefinitionForUpdate(trx, store.dialect, number);
-        if (!row) throw notFound(`Custom field ${number} is not defined`);
+        if (!row) throw customFieldNotDefined(number);
         if (await repo.hasValues(trx, number)) {
           await repo.bumpCustomersWithValues(trx, number);
           await repo.stampCustomersWithValues(trx, number, await nextStamp(store.dialect, trx));

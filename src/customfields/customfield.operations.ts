@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ValidationError } from '../errors.js';
+import { customerIdNotOfPath } from '../errors.js';
 import { openWrites } from '../orders/order-writes.js';
 import type { Store } from '../store/store.js';
 import { defineOperation, type AnyOperation, type OperationCall } from '../wire/operation.js';
@@ -14,7 +14,7 @@ import type { CustomFieldWrites } from './customfield.writes.js';
 function checkBodyCustomerId(call: OperationCall, customerId: string): void {
   const sent = call.bodyFields?.CustomerId;
   if (sent === undefined || sent === null || sent === '' || sent === customerId) return;
-  throw new ValidationError([{ errorCode: 'Equal', fieldName: 'CustomerId', message: `'CustomerId' must be equal to '${customerId.slice(0, 100)}' (the customer of the path).` }]);
+  throw customerIdNotOfPath(customerId);
 }
 
 function writeOptions(call: OperationCall, unknownIsNotFound: boolean): WriteOptions {

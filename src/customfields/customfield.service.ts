@@ -1,4 +1,4 @@
-import { notFound } from '../errors.js';
+import { customFieldNotDefined, customerNotFound } from '../errors.js';
 import { MAX_FIELD_LENGTH } from '../customers/customer.service.js';
 import type { Store } from '../store/store.js';
 import { FieldRules } from '../wire/field-rules.js';
@@ -8,7 +8,7 @@ import { compiledValuesReader, customFieldRepository as repo, type FieldRow, typ
 import type { CustomField } from './customfield.schemas.js';
 import { MAX_NUMBERS, isDefinitionNumber } from './customfield.types.js';
 import { toWireValue } from './customfield.values.js';
-import { noCustomer, type CustomFieldWrites, type WriteEntry, type WriteOptions } from './customfield.writes.js';
+import { type CustomFieldWrites, type WriteEntry, type WriteOptions } from './customfield.writes.js';
 
 export type { WriteEntry, WriteOptions } from './customfield.writes.js';
 
@@ -25,7 +25,7 @@ function customerIdRules(customerId: string): FieldRules {
 
 function toResult(customerId: string, rows: readonly FieldRow[]): FieldsResult {
   const first = rows[0];
-  if (!first) throw noCustomer(customerId);
+  if (!first) throw customerNotFound(customerId);
   return { fields: toCustomFields(rows), etag: customFieldsETag(first.created_at, first.version) };
 }
 
@@ -60,7 +60,7 @@ export function customFieldReader(store: Store): (customerId: string, numbers?: 
     customerIdRules(customerId).maxItems('CustomFieldNumbers', numbers, MAX_NUMBERS).throwIfAny();
     const wanted = numbers && numbers.length > 0 ? new Set(numbers) : undefined;
     const row = await readValues(store.reader, customerId);
-    if (!row) throw noCustomer(customerId);
+    if (!row) throw customerNotFound(customerId);
     const defs = await cache.at(store.reader, Number(row.defs_version));
     if (defs) return { fields: assemble(defs, row.vals, wanted), etag: customFieldsETag(row.created_at, row.version) };
     // Numbers outside the definition range cannot match, and PostgreSQL would refuse them as integers.
@@ -78,7 +78,7 @@ export async function writeCustomFields(writes: CustomFieldWrites, customerId: s
   if (opts.entriesField) rules.notEmpty(opts.entriesField, entries).maxItems(opts.entriesField, entries, MAX_NUMBERS);
   rules.throwIfAny();
   const bad = opts.unknownIsNotFound && entries.find((e) => e.number !== undefined && !isDefinitionNumber(e.number));
-  if (bad) throw notFound(`Custom field ${bad.number} is not defined`);
+  if (bad) throw customFieldNotDefined(bad.number);
   const written = await writes.writeCustomFields(customerId, entries, opts);
   return { fields: toCustomFields(written.rows), etag: written.etag };
 }

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { AppError, notFound, type FieldError } from '../errors.js';
+import { customFieldNotDefined, customFieldsChanged, customerNotFound, readOnlyFields, type FieldError } from '../errors.js';
 import type { Work, WorkContext } from '../orders/group-commit.js';
 import type { Database } from '../store/database.js';
 import type { Dialect } from '../store/store.js';
@@ -42,8 +42,6 @@ export interface CustomFieldWrites {
   writeCustomFields(customerId: string, entries: readonly WriteEntry[], opts: WriteOptions): Promise<WrittenFields>;
 }
 
-export const noCustomer = (customerId: string): AppError => notFound(`Customer '${customerId.slice(0, 100)}' not found`);
-
 interface Planned {
   readonly upserts: Array<{ number: number; value: string }>;
   readonly clears: number[];
@@ -62,7 +60,7 @@ function plan(entries: readonly WriteEntry[], defs: ReadonlyMap<number, CustomFi
     }
     const def = defs.get(e.number);
     if (!def) {
-      if (opts.unknownIsNotFound) throw notFound(`Custom field ${e.number} is not defined`);
+      if (opts.unknownIsNotFound) throw customFieldNotDefined(e.number);
       rules.fail(e.numberField, 'UnknownCustomField', `'${e.numberField}': custom field ${e.number} is not defined.`);
       continue;
     }
@@ -99,11 +97,11 @@ export function customFieldWork(dialect: Dialect, customerId: string, entries: r
     const numbers = [...new Set(entries.map((e) => e.number).filter((n): n is number => n !== undefined && isDefinitionNumber(n)))];
     const rows = await repo.definitionsForWrite(trx, dialect, numbers);
     const planned = plan(entries, new Map(rows.map((r) => [r.number, toDefinition(r)])), opts);
-    if (planned.readOnly.length > 0) throw new AppError('forbidden', 'Forbidden', planned.readOnly[0]!.message, planned.readOnly);
+    if (planned.readOnly.length > 0) throw readOnlyFields(planned.readOnly);
     const version = await repo.bumpVersion(trx, customerId);
-    if (!version) throw noCustomer(customerId);
+    if (!version) throw customerNotFound(customerId);
     if (opts.ifMatch !== undefined && !ifMatchAccepts(opts.ifMatch, customFieldsETag(version.created_at, version.custom_fields_version - 1))) {
-      throw new AppError('precondition-failed', 'PreconditionFailed', 'The custom fields changed since they were read: read them again (If-Match does not match the current ETag)');
+      throw customFieldsChanged();
     }
     await repo.upsertValues(trx, customerId, planned.upserts, Date.now());
     await repo.deleteValues(trx, customerId, planned.clears);

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { AppError, conflict } from '../errors.js';
+import { idempotencyKeyInUse, idempotencyKeyReused } from '../errors.js';
 import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { RetryWork, type GroupCommit } from './group-commit.js';
@@ -50,10 +50,10 @@ export class IdempotencyKeys {
       }
       // While the first request runs, its outcome is unknown: any other request with the key waits.
       if (row.state === 'running') {
-        throw conflict(`A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry it later`, 'IdempotencyKeyInUse');
+        throw idempotencyKeyInUse(IDEMPOTENCY_HEADER);
       }
       if (row.request_hash !== requestHash || row.operation !== operation) {
-        throw new AppError('unprocessable', 'IdempotencyKeyReused', `This ${IDEMPOTENCY_HEADER} was already used with a different request`);
+        throw idempotencyKeyReused(IDEMPOTENCY_HEADER);
       }
       return { kind: 'replay', status: row.response_status ?? 200, body: JSON.parse(row.response_body ?? 'null') as unknown } as const;
     });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { conflict, notFound } from '../errors.js';
+import { duplicateOrderNumber, orderNotFound } from '../errors.js';
 import type { Database } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
@@ -20,19 +20,15 @@ export interface CreatedOrder {
   readonly Status: 'Open';
 }
 
-function duplicateNumber() {
-  return conflict('Another order already has this OrderNumber', 'DuplicateOrderNumber', 'OrderNumber');
-}
-
 async function insertOrder(trx: Transaction<Database>, req: CreateOrderRequest): Promise<CreatedOrder> {
   const given = req.OrderNumber === undefined || req.OrderNumber === '' ? undefined : req.OrderNumber;
   const now = Date.now();
   if (given !== undefined) {
-    if (await orderRepository.orderNumberTaken(trx, given)) throw duplicateNumber();
+    if (await orderRepository.orderNumberTaken(trx, given)) throw duplicateOrderNumber();
     try {
       return { OrderId: await orderRepository.insert(trx, { order_number: given, note: req.Note ?? null, created_at: now }), OrderNumber: given, Status: 'Open' };
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicateNumber();
+      if (isUniqueViolation(err)) throw duplicateOrderNumber();
       throw err;
     }
   }
@@ -80,7 +76,7 @@ export class OrderWriter implements OrderWrites {
     return this.#commits.run(async (trx) => {
       await orderRepository.markCancelled(trx, orderId, Date.now());
       const order = await orderRepository.find(trx, orderId);
-      if (!order) throw notFound(`Order ${orderId} does not exist`);
+      if (!order) throw orderNotFound(orderId);
       return order;
     });
   }
@@ -89,6 +85,6 @@ export class OrderWriter implements OrderWrites {
 /** Reads an order (from the read connection: committed data only). */
 export async function getOrder(store: Store, orderId: number): Promise<StoredOrder> {
   const order = await orderRepository.find(store.reader, orderId);
-  if (!order) throw notFound(`Order ${orderId} does not exist`);
+  if (!order) throw orderNotFound(orderId);
   return order;
 }

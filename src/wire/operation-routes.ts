@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Authenticator, presentedKey, requirePermission } from '../auth/authenticator.js';
-import { AppError, SerializationError } from '../errors.js';
+import { AppError, SerializationError, methodNotAllowed, unknownOperation } from '../errors.js';
 import type { AccessGuard } from '../ops/rate-limit.js';
 import { compileBinder, type Binder, type BindSources } from './binder.js';
 import { negotiate, type WireDefaults, type WireFormat } from './negotiation.js';
@@ -145,7 +145,7 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
     const batch = name.endsWith('[]');
     if (batch) name = name.slice(0, -2);
     const c = byName.get(name.toLowerCase());
-    if (!c) throw new AppError('method-not-allowed', 'NotImplementedException', 'The operation does not exist for this service');
+    if (!c) throw unknownOperation();
     const key = await authorize(request, reply, c.op, wire, batch && Array.isArray(request.body) ? request.body.length : 1);
     const method = request.method as HttpMethod;
     const query = request.query as BindSources['query'];
@@ -160,7 +160,7 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
       return send(c, reply, format, result);
     }
     if (!Array.isArray(request.body)) {
-      throw new SerializationError(c.op.name, [{ errorCode: 'SerializationException', fieldName: '', message: 'A batch request body must be a JSON array' }]);
+      throw new SerializationError(c.op.name, [{ errorCode: SerializationError.CODE, fieldName: '', message: 'A batch request body must be a JSON array' }]);
     }
     const results: unknown[] = [];
     for (const item of request.body) {
@@ -201,7 +201,7 @@ export function registerOperations(app: FastifyInstance, ops: readonly AnyOperat
       url,
       handler: async (_req, reply) => {
         reply.header('allow', allow);
-        throw new AppError('method-not-allowed', 'MethodNotAllowed', `This route accepts ${allow}`);
+        throw methodNotAllowed(allow);
       },
     });
   }
