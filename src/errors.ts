@@ -145,8 +145,6 @@ export const customFieldsChanged = declare(
   () => 'The custom fields changed since they were read: read them again (If-Match does not match the current ETag)',
 );
 export const unknownCustomerId = (): ValidationError => fieldFailure('Predicate', 'CustomerId', "'CustomerId' does not name an existing customer.");
-export const customerIdNotOfPath = (customerId: string): ValidationError =>
-  fieldFailure('Equal', 'CustomerId', `'CustomerId' must be equal to '${customerId.slice(0, 100)}' (the customer of the path).`);
 
 // Access
 export const unauthenticated = declare('Unauthorized', () => 'Authentication required: send an API key as a Bearer token or as the Basic user name');

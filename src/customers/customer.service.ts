@@ -2,23 +2,14 @@ import { externalIdTaken } from '../errors.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import type { Store } from '../store/store.js';
 import { nextStamp } from '../store/sync-clock.js';
-import { FieldRules } from '../wire/field-rules.js';
 import { customerRepository } from './customer.repository.js';
 import { toCustomer, toCustomerData } from './customer.mapping.js';
-import { CUSTOMER_FIELDS, type Customer, type UpsertCustomerRequest } from './customer.schemas.js';
+import type { Customer, UpsertCustomerRequest } from './customer.schemas.js';
 
 export { searchCustomers, MAX_IDENTIFIERS, type SearchResult } from './customer.search.js';
 
-export const MAX_FIELD_LENGTH = 255;
 const PG_DEADLOCK = '40P01';
 const ATTEMPTS = 3;
-
-/** The upsert rules, shared with the import: CustomerId present, every field ≤ 255 characters. */
-export function customerRules(req: Partial<Record<(typeof CUSTOMER_FIELDS)[number], unknown>>, rules = new FieldRules()): FieldRules {
-  rules.notEmpty('CustomerId', req.CustomerId);
-  for (const field of CUSTOMER_FIELDS) rules.maxLength(field, req[field], MAX_FIELD_LENGTH);
-  return rules;
-}
 
 /**
  * Creates or replaces a customer (operator route); its modification stamp moves. The row is written
@@ -26,7 +17,6 @@ export function customerRules(req: Partial<Record<(typeof CUSTOMER_FIELDS)[numbe
  * this never waits for the clock while holding nothing another clock holder needs.
  */
 export async function upsertCustomer(store: Store, req: UpsertCustomerRequest): Promise<Customer> {
-  customerRules(req).throwIfAny();
   const data = toCustomerData(req);
   for (let attempt = 1; ; attempt++) {
     try {

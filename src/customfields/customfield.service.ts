@@ -1,14 +1,12 @@
 import { customFieldNotDefined, customerNotFound } from '../errors.js';
-import { MAX_FIELD_LENGTH } from '../customers/customer.service.js';
 import type { Store } from '../store/store.js';
-import { FieldRules } from '../wire/field-rules.js';
 import { customFieldsETag, toCustomFields } from './customfield.mapping.js';
 import { DefinitionCache, type DefinitionSet } from './customfield.definition-cache.js';
 import { compiledValuesReader, customFieldRepository as repo, type FieldRow, type ValuesRow } from './customfield.repository.js';
 import type { CustomField } from './customfield.schemas.js';
-import { MAX_NUMBERS, isDefinitionNumber } from './customfield.types.js';
+import { isDefinitionNumber } from './customfield.types.js';
 import { toWireValue } from './customfield.values.js';
-import { type CustomFieldWrites, type WriteEntry, type WriteOptions } from './customfield.writes.js';
+import type { CustomFieldWrites, WriteEntry, WriteOptions } from './customfield.writes.js';
 
 export type { WriteEntry, WriteOptions } from './customfield.writes.js';
 
@@ -16,11 +14,6 @@ export type { WriteEntry, WriteOptions } from './customfield.writes.js';
 export interface FieldsResult {
   readonly fields: CustomField[];
   readonly etag: string;
-}
-
-/** CustomerId as the customer routes check it: present, at most as long as any stored id can be. */
-function customerIdRules(customerId: string): FieldRules {
-  return new FieldRules().notEmpty('CustomerId', customerId).maxLength('CustomerId', customerId, MAX_FIELD_LENGTH);
 }
 
 function toResult(customerId: string, rows: readonly FieldRow[]): FieldsResult {
@@ -57,7 +50,6 @@ export function customFieldReader(store: Store): (customerId: string, numbers?: 
   const readValues = compiledValuesReader(store.db, store.dialect);
   const cache = new DefinitionCache();
   return async (customerId, numbers) => {
-    customerIdRules(customerId).maxItems('CustomFieldNumbers', numbers, MAX_NUMBERS).throwIfAny();
     const wanted = numbers && numbers.length > 0 ? new Set(numbers) : undefined;
     const row = await readValues(store.reader, customerId);
     if (!row) throw customerNotFound(customerId);
@@ -71,12 +63,9 @@ export function customFieldReader(store: Store): (customerId: string, numbers?: 
 
 /**
  * Writes values of one customer, all or nothing (see customfield.writes.ts), through the group-commit
- * queue; answers once the write is committed. The request's shape is checked here, before queueing.
+ * queue; answers once the write is committed. The request schema checked the request's shape before.
  */
 export async function writeCustomFields(writes: CustomFieldWrites, customerId: string, entries: readonly WriteEntry[], opts: WriteOptions): Promise<FieldsResult> {
-  const rules = customerIdRules(customerId);
-  if (opts.entriesField) rules.notEmpty(opts.entriesField, entries).maxItems(opts.entriesField, entries, MAX_NUMBERS);
-  rules.throwIfAny();
   const bad = opts.unknownIsNotFound && entries.find((e) => e.number !== undefined && !isDefinitionNumber(e.number));
   if (bad) throw customFieldNotDefined(bad.number);
   const written = await writes.writeCustomFields(customerId, entries, opts);

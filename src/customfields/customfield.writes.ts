@@ -27,8 +27,6 @@ export interface WriteOptions {
   readonly ifMatch?: string;
   /** PUT on one field: an undefined field is a 404, not a field error. */
   readonly unknownIsNotFound?: boolean;
-  /** PATCH: the name of the entry list, which must not be empty. */
-  readonly entriesField?: string;
 }
 
 /** What a write answers: the customer's field rows after it (mapped by the caller) and the new ETag. */

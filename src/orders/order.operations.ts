@@ -7,7 +7,7 @@ import {
 } from './order.schemas.js';
 import { openWrites } from './order-writes.js';
 import { getOrder } from './order.service.js';
-import { validateConfirmation, validateCreateOrder, validateOrderId } from './order.validation.js';
+import { toValidConfirmation } from './order.validation.js';
 import type { Writes } from './writer.js';
 
 /** The order operations: the spec's ConfirmOrder and the operator's order routes. */
@@ -28,8 +28,7 @@ export function orderOperations(store: Store, writes: Writes = openWrites(store)
       response: ConfirmOrderResponse,
       async handle(req, call) {
         const key = call.header(IDEMPOTENCY_HEADER)?.trim() || undefined;
-        const valid = validateConfirmation(req, call.bodyFields, key);
-        const outcome = await writes.confirm(valid, key === undefined ? undefined : { apiKeyId: call.key.id, key });
+        const outcome = await writes.confirm(toValidConfirmation(req), key === undefined ? undefined : { apiKeyId: call.key.id, key });
         if (outcome.replayed) call.setHeader('Idempotent-Replayed', 'true');
         return toConfirmResponse(outcome.answer);
       },
@@ -44,10 +43,7 @@ export function orderOperations(store: Store, writes: Writes = openWrites(store)
       request: CreateOrderRequest,
       response: CreateOrderResponse,
       successStatus: 201,
-      handle: (req) => {
-        validateCreateOrder(req);
-        return writes.create(req);
-      },
+      handle: (req) => writes.create(req),
     }),
     defineOperation({
       name: 'GetOrder',
@@ -57,7 +53,7 @@ export function orderOperations(store: Store, writes: Writes = openWrites(store)
       permission: 'all',
       request: OrderIdRequest('GetOrder'),
       response: OrderView,
-      handle: async (req) => toOrderView(await getOrder(store, validateOrderId(req.OrderId))),
+      handle: async (req) => toOrderView(await getOrder(store, req.OrderId)),
     }),
     defineOperation({
       name: 'CancelOrder',
@@ -67,7 +63,7 @@ export function orderOperations(store: Store, writes: Writes = openWrites(store)
       permission: 'admin',
       request: OrderIdRequest('CancelOrder'),
       response: OrderView,
-      handle: async (req) => toOrderView(await writes.cancel(validateOrderId(req.OrderId))),
+      handle: async (req) => toOrderView(await writes.cancel(req.OrderId)),
     }),
   ];
 }
