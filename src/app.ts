@@ -7,7 +7,7 @@ import formbody from '@fastify/formbody';
 import { Authenticator } from './auth/authenticator.js';
 import type { Config } from './config.js';
 import { registerDocs } from './docs/docs-routes.js';
-import { notFound } from './errors.js';
+import { routeNotFound } from './errors.js';
 import { allOperations } from './operations.js';
 import { registerHealth } from './ops/health.js';
 import { loggerOptions } from './ops/logging.js';
@@ -104,7 +104,7 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   const guard = await registerRateLimits(app, config);
 
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err, defaults));
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, notFound(`Handler for Request not found: ${request.method} ${request.url.split('?')[0]}`), defaults));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, routeNotFound(request.method, request.url.split('?')[0] ?? ''), defaults));
 
   // Counted at the root so that 404s and every other error response are measured too.
   // The app owns its write door: on a SQLite file a write thread, which must not outlive it.

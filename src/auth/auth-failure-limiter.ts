@@ -1,6 +1,6 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { addressRateLimited } from '../errors.js';
 import type { LimitCounter } from '../ops/rate-limit.js';
 
 const MAX_BLOCKED = 100_000;
@@ -38,7 +38,7 @@ export class AuthFailureLimiter {
     }
     const seconds = Math.ceil(left / 1000);
     reply.header('retry-after', seconds);
-    throw new AppError('rate-limited', 'TooManyRequests', `Too many failed authentications from this address, retry in ${seconds} s`);
+    throw addressRateLimited(seconds);
   }
 
   async failed(request: FastifyRequest): Promise<void> {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError } from '../errors.js';
+import { missingPermission, unauthenticated } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { hashKey, sameHash, type AuthenticatedKey, type Permission } from './api-keys.js';
 import { keyRepository } from './key-repository.js';
@@ -9,10 +9,6 @@ const CACHE_MS = 500;
 const CACHE_MAX = 10_000;
 
 export const REALM = 'ordergate';
-
-export function unauthenticated(): AppError {
-  return new AppError('unauthenticated', 'Unauthorized', 'Authentication required: send an API key as a Bearer token or as the Basic user name');
-}
 
 /** The key presented by a request: `Bearer <key>`, or Basic with the key as user name. */
 export function presentedKey(headers: IncomingHttpHeaders, queryKey: string | undefined): string | undefined {
@@ -64,6 +60,6 @@ export class Authenticator {
 
 export function requirePermission(key: AuthenticatedKey, permission: Permission): void {
   if (!key.permissions.has(permission)) {
-    throw new AppError('forbidden', 'Forbidden', `This API key lacks the '${permission}' permission`);
+    throw missingPermission(permission);
   }
 }

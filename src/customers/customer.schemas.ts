@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { LIST_LENGTH, NAME_LENGTH, withRules } from '../wire/request-schema.js';
 import { Nullable, WireDate } from '../wire/schema-types.js';
+import { cursorIssuedHere } from './sync-cursor.js';
 
 /** The 14 spec fields, in the spec's order. */
 export const CUSTOMER_FIELDS = [
@@ -32,34 +34,42 @@ export const Customer = Type.Object(
 );
 export type Customer = Static<typeof Customer>;
 
-export const SearchCustomersRequest = Type.Object(
-  {
-    Identifiers: Type.Optional(Type.Array(Type.String(), { description: 'Customer ids or external ids; each matches exactly. Empty or omitted: no identifier filter.', maxItems: 1000 })),
-    LastModifiedAfter: Type.Optional(WireDate({ description: 'Only customers modified strictly after this date. Pass the X-Sync-Watermark of the previous answer to sync incrementally.' })),
-    Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default). When rows remain, the X-Sync-Cursor header continues after this page.' })),
-    Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip before the page (for browsing; a sync pages with Cursor, as Skip does not advance the watermark).' })),
-    Cursor: Type.Optional(Type.String({ description: 'The X-Sync-Cursor header of the previous page: continue right after its last row.' })),
-  },
-  { $id: 'SearchCustomers' },
+export const SearchCustomersRequest = withRules(
+  Type.Object(
+    {
+      Identifiers: Type.Optional(
+        Type.Array(Type.String({ maxLength: NAME_LENGTH }), { description: 'Customer ids or external ids; each matches exactly. Empty or omitted: no identifier filter.', maxItems: LIST_LENGTH }),
+      ),
+      LastModifiedAfter: Type.Optional(WireDate({ description: 'Only customers modified strictly after this date. Pass the X-Sync-Watermark of the previous answer to sync incrementally.' })),
+      Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default). When rows remain, the X-Sync-Cursor header continues after this page.' })),
+      Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip before the page (for browsing; a sync pages with Cursor, as Skip does not advance the watermark).' })),
+      Cursor: Type.Optional(Type.String({ description: 'The X-Sync-Cursor header of the previous page: continue right after its last row.' })),
+    },
+    { $id: 'SearchCustomers' },
+  ),
+  { Cursor: cursorIssuedHere },
 );
 export type SearchCustomersRequest = Static<typeof SearchCustomersRequest>;
 
+/** A customer field of a request: optional, at most NAME_LENGTH characters. */
+const field = () => Type.Optional(Type.String({ maxLength: NAME_LENGTH }));
+
 export const UpsertCustomerRequest = Type.Object(
   {
-    CustomerId: Type.String({ description: 'Id of the customer (path).' }),
-    ExternalId: Type.Optional(Type.String()),
-    Salutation: Type.Optional(Type.String()),
-    FirstName: Type.Optional(Type.String()),
-    LastName: Type.Optional(Type.String()),
-    PostalCode: Type.Optional(Type.String()),
-    City: Type.Optional(Type.String()),
-    Country: Type.Optional(Type.String()),
-    Street: Type.Optional(Type.String()),
-    StreetNumber: Type.Optional(Type.String()),
-    Company: Type.Optional(Type.String()),
-    Company2: Type.Optional(Type.String()),
-    AdditionToAddress: Type.Optional(Type.String()),
-    Quarter: Type.Optional(Type.String()),
+    CustomerId: Type.String({ description: 'Id of the customer (path).', maxLength: NAME_LENGTH }),
+    ExternalId: field(),
+    Salutation: field(),
+    FirstName: field(),
+    LastName: field(),
+    PostalCode: field(),
+    City: field(),
+    Country: field(),
+    Street: field(),
+    StreetNumber: field(),
+    Company: field(),
+    Company2: field(),
+    AdditionToAddress: field(),
+    Quarter: field(),
   },
   { $id: 'UpsertCustomer' },
 );

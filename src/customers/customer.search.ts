@@ -2,14 +2,14 @@ import { setImmediate } from 'node:timers/promises';
 import type { CustomerRow } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
-import { FieldRules } from '../wire/field-rules.js';
+import { LIST_LENGTH } from '../wire/request-schema.js';
 import { customerRepository, type CustomerFilter } from './customer.repository.js';
 import { toCustomer } from './customer.mapping.js';
 import type { Customer, SearchCustomersRequest } from './customer.schemas.js';
 import { decodeCursor, encodeCursor, pageWatermark, type Position } from './sync-cursor.js';
 
-export const MAX_IDENTIFIERS = 1000;
-const MAX_IDENTIFIER_LENGTH = 255;
+/** Most identifiers of one search (the request schema's maxItems). */
+export const MAX_IDENTIFIERS = LIST_LENGTH;
 /** Rows per keyset query while streaming: big enough to amortise a query, small enough to yield often. */
 export const CHUNK = 1000;
 
@@ -22,17 +22,8 @@ export interface SearchResult {
   readonly customers: AsyncIterable<Customer> | Customer[];
 }
 
-function validate(req: SearchCustomersRequest): Position | undefined {
-  const rules = new FieldRules();
-  rules.maxItems('Identifiers', req.Identifiers, MAX_IDENTIFIERS);
-  for (const [i, id] of (req.Identifiers ?? []).entries()) rules.maxLength(`Identifiers[${i}]`, id, MAX_IDENTIFIER_LENGTH);
-  rules.atLeast('Take', req.Take, 0);
-  rules.atLeast('Skip', req.Skip, 0);
-  const after = req.Cursor === undefined || req.Cursor === '' ? undefined : decodeCursor(req.Cursor);
-  if (req.Cursor && !after) rules.fail('Cursor', 'Predicate', "'Cursor' is not a cursor issued by this service (use the X-Sync-Cursor header of a previous answer).");
-  rules.throwIfAny();
-  return after;
-}
+/** The position a request's cursor continues after (the request schema checked it is ours). */
+const cursorPosition = (req: SearchCustomersRequest): Position | undefined => (req.Cursor ? decodeCursor(req.Cursor) : undefined);
 
 /**
  * Rows in (filter.after, filter.through], read CHUNK at a time with a keyset: constant memory. The
@@ -94,7 +85,7 @@ function rowsAfter(rows: CustomerRow[], after: Position): CustomerRow[] {
  * delimited before it is streamed, so that its headers can name its watermark and cursor.
  */
 export async function searchCustomers(store: Store, req: SearchCustomersRequest): Promise<SearchResult> {
-  const after = validate(req);
+  const after = cursorPosition(req);
   const identifiers = req.Identifiers?.filter((s) => s !== '');
   const skip = req.Skip ?? 0;
   if (identifiers !== undefined && identifiers.length > 0) return byIdentifiers(store, req, identifiers, after, skip);

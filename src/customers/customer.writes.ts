@@ -1,16 +1,12 @@
 import type { CustomerRow } from '../store/database.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { defineWrite } from '../writes/unit.js';
-import { conflict } from '../errors.js';
+import { externalIdTaken } from '../errors.js';
 import { storeCustomFieldValues, customFieldDefinitions, type CustomFieldDefinition } from '../customfields/customfield.import.js';
 import type { CustomerData } from './customer.columns.js';
 import { customerRepository } from './customer.repository.js';
 import { checkRow, type ImportRow } from './import-row.js';
 import type { ImportFormat } from './import-read.js';
-
-export function externalIdTaken() {
-  return conflict('Another customer already has this ExternalId', 'ExternalIdTaken', 'ExternalId');
-}
 
 /** Creates or replaces a customer; answers the row as written. */
 export const upsertCustomerWrite = defineWrite('customer.upsert', async (unit, input: { customerId: string; data: CustomerData }): Promise<CustomerRow> => {

@@ -1,9 +1,9 @@
 import { customFieldColumn, isFieldError, type CustomFieldDefinition, type CustomFieldWrite } from '../customfields/customfield.import.js';
 import { parseCustomFieldJson, parseCustomFieldText } from '../customfields/customfield.values.js';
 import { FieldRules } from '../wire/field-rules.js';
+import { compileValidator } from '../wire/request-validation.js';
 import { toCustomerData, type CustomerData } from './customer.mapping.js';
-import { CUSTOMER_FIELDS, type CustomerField } from './customer.schemas.js';
-import { customerRules } from './customer.rules.js';
+import { CUSTOMER_FIELDS, UpsertCustomerRequest, type CustomerField } from './customer.schemas.js';
 import type { ImportFormat } from './import-read.js';
 
 /** What a column of an import file holds: one of the 14 customer fields or a custom field's value. */
@@ -52,6 +52,9 @@ function text(value: unknown): string | undefined | null {
   return null;
 }
 
+/** A row passes the checks of `PUT /customer/{CustomerId}`'s request schema. */
+const customerRules = compileValidator(UpsertCustomerRequest);
+
 const columnsOfHeader = new WeakMap<readonly string[], ReadonlyArray<Column | undefined>>();
 
 /** Columns of a record's names; a CSV file's records share one names array, looked up once. */
@@ -90,7 +93,7 @@ export function checkRow(names: readonly string[], values: readonly unknown[], f
       else if (s !== undefined) req[column.field] = s;
     }
   }
-  customerRules(req, rules);
+  customerRules(req, {}, rules);
   const customFields: CustomFieldWrite[] = [];
   for (const { number, raw, name } of custom ?? []) {
     const def = definitions.get(number)!;

@@ -1,3 +1,5 @@
+import type { FieldRule } from '../wire/request-schema.js';
+
 /** A place in the sync order: customers sort by (modification stamp, CustomerId). */
 export interface Position {
   readonly modifiedAt: number;
@@ -26,6 +28,13 @@ export function decodeCursor(text: string): Position | undefined {
     return undefined;
   }
 }
+
+/** The rule of a request's Cursor: empty, or a cursor this service issued. */
+export const cursorIssuedHere: FieldRule = (rules, field, value) => {
+  if (typeof value === 'string' && value !== '' && !decodeCursor(value)) {
+    rules.fail(field, 'Predicate', `'${field}' is not a cursor issued by this service (use the X-Sync-Cursor header of a previous answer).`);
+  }
+};
 
 export interface PageWatermarkInput {
   /** Newest committed stamp, read before the rows: every stamp at or below it has committed. */

@@ -3,7 +3,9 @@ import { UsageError, type Command } from '../cli/command.js';
 import { withStore } from '../cli/with-store.js';
 import { AppError } from '../errors.js';
 import { parseJsvList } from '../wire/jsv.js';
+import { validRequest } from '../wire/request-validation.js';
 import { defineCustomField, deleteCustomField, listDefinitions } from './customfield.definitions.js';
+import { DefineCustomFieldRequest } from './customfield.schemas.js';
 import type { CustomFieldDefinition } from './customfield.types.js';
 
 const describeDefinition = (d: CustomFieldDefinition): string =>
@@ -56,7 +58,7 @@ export const customFieldsDefineCommand: Command = {
     };
     return withStore(config, (_store, writes) =>
       reportingRefusals(async () => {
-        const { definition, created } = await defineCustomField(writes, request);
+        const { definition, created } = await defineCustomField(writes, validRequest(DefineCustomFieldRequest, request));
         process.stdout.write(`${created ? 'created' : 'updated'}: ${describeDefinition(definition)}\n`);
       }),
     );

@@ -1,59 +1,29 @@
-import { conflict, notFound } from '../errors.js';
+import { allowedValueInUse, customFieldNotDefined, fieldTypeImmutable } from '../errors.js';
 import type { Executor, Store } from '../store/store.js';
-import { FieldRules } from '../wire/field-rules.js';
 import { defineWrite } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { toDefinition, toDefinitionRow } from './customfield.mapping.js';
 import { customFieldRepository as repo } from './customfield.repository.js';
 import type { DefineCustomFieldRequest } from './customfield.schemas.js';
-import {
-  FIELD_TYPES, INT32_MAX, INT32_MIN, MAX_ALLOWED_VALUES, MAX_LABEL_LENGTH, isDefinitionNumber, isSelectType,
-  type CustomFieldDefinition, type FieldType,
-} from './customfield.types.js';
+import { canonicalFieldType } from './customfield.rules.js';
+import { isDefinitionNumber, isSelectType, type CustomFieldDefinition } from './customfield.types.js';
 
-function between(rules: FieldRules, field: string, value: number | undefined, min: number, max: number): void {
-  if (value !== undefined && (value < min || value > max)) {
-    rules.fail(field, 'InclusiveBetween', `'${field}' must be between ${min} and ${max}. You entered ${value}.`);
-  }
-}
 
 /** Throws a 404 unless the number can name a definition (1 … 2147483647). */
 export function checkNumber(number: number): void {
-  if (!isDefinitionNumber(number)) throw notFound(`Custom field ${number} is not defined`);
+  if (!isDefinitionNumber(number)) throw customFieldNotDefined(number);
 }
 
-function checkAllowedValues(rules: FieldRules, type: FieldType | undefined, values: readonly string[]): void {
-  if (type === undefined) return; // the FieldType error says enough
-  if (!isSelectType(type)) {
-    if (values.length > 0) rules.fail('AllowedValues', 'Null', `'AllowedValues' must be empty for a ${type} field.`);
-    return;
-  }
-  rules.notEmpty('AllowedValues', values);
-  rules.maxItems('AllowedValues', values, MAX_ALLOWED_VALUES);
-  values.forEach((v, i) => {
-    const field = `AllowedValues[${i}]`;
-    rules.notEmpty(field, v).maxLength(field, v, MAX_LABEL_LENGTH);
-    if (values.indexOf(v) !== i) rules.fail(field, 'Unique', `'${field}' repeats '${v.slice(0, 40)}'.`);
-  });
-}
-
-/** Validates a definition request; returns the definition it describes (FieldType in its canonical case). */
-export function validateDefinition(req: DefineCustomFieldRequest): CustomFieldDefinition {
-  const rules = new FieldRules();
-  between(rules, 'Number', req.Number, 1, INT32_MAX);
-  rules.notEmpty('Label', req.Label).maxLength('Label', req.Label, MAX_LABEL_LENGTH);
-  const type = FIELD_TYPES.find((t) => t.toLowerCase() === req.FieldType?.trim().toLowerCase());
-  rules.notEmpty('FieldType', req.FieldType).oneOf('FieldType', type ?? req.FieldType, FIELD_TYPES);
+/** The definition a validated request describes (its schema's rules checked it): FieldType in its canonical case. */
+export function definitionOf(req: DefineCustomFieldRequest): CustomFieldDefinition {
+  const type = canonicalFieldType(req.FieldType)!;
   const allowed = (req.AllowedValues ?? []).map((v) => v.trim());
-  checkAllowedValues(rules, type, allowed);
-  between(rules, 'Sort', req.Sort, INT32_MIN, INT32_MAX);
-  rules.throwIfAny();
   return {
     Number: req.Number,
-    Label: req.Label!.trim(),
-    FieldType: type!,
+    Label: req.Label.trim(),
+    FieldType: type,
     IsReadOnly: req.IsReadOnly ?? false,
-    AllowedValues: isSelectType(type!) ? allowed : null,
+    AllowedValues: isSelectType(type) ? allowed : null,
     Sort: req.Sort ?? 0,
   };
 }
@@ -83,12 +53,12 @@ export const defineFieldWrite = defineWrite('customfield.define', async (unit, n
   const row = await repo.findDefinitionForUpdate(unit.sql, unit.db, next.Number);
   const old = row ? toDefinition(row) : undefined;
   if (old && old.FieldType !== next.FieldType && (await repo.hasValues(unit.db, next.Number))) {
-    throw conflict(`Custom field ${next.Number} has values: its FieldType stays ${old.FieldType}`, 'FieldTypeImmutable', 'FieldType');
+    throw fieldTypeImmutable(next.Number, old.FieldType);
   }
   if (old && old.FieldType === next.FieldType) {
     const inUse = await removedInUse(unit.db, old, next);
     if (inUse.length > 0) {
-      throw conflict(`Allowed values still in use cannot be removed: ${inUse.join(', ')}`, 'AllowedValueInUse', 'AllowedValues');
+      throw allowedValueInUse(inUse);
     }
   }
   await repo.saveDefinition(unit.db, toDefinitionRow(next, Date.now()));
@@ -105,7 +75,7 @@ export const defineFieldWrite = defineWrite('customfield.define', async (unit, n
  */
 export const deleteFieldWrite = defineWrite('customfield.delete', async (unit, number: number): Promise<void> => {
   const row = await repo.findDefinitionForUpdate(unit.sql, unit.db, number);
-  if (!row) throw notFound(`Custom field ${number} is not defined`);
+  if (!row) throw customFieldNotDefined(number);
   const remove = async (): Promise<void> => {
     await repo.deleteValuesOfField(unit.db, number);
     await repo.deleteDefinition(unit.db, number);
@@ -121,9 +91,9 @@ export const deleteFieldWrite = defineWrite('customfield.delete', async (unit, n
 
 export const definitionWrites = [defineFieldWrite, deleteFieldWrite];
 
-/** Validates and saves a definition; tells whether it was new. */
+/** Saves the definition a validated request describes; tells whether it was new. */
 export async function defineCustomField(writes: WriteDoor, req: DefineCustomFieldRequest): Promise<{ definition: CustomFieldDefinition; created: boolean }> {
-  const definition = validateDefinition(req);
+  const definition = definitionOf(req);
   return { definition, created: await writes.run(defineFieldWrite, definition) };
 }
 

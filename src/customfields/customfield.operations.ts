@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { ValidationError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { defineOperation, type AnyOperation, type OperationCall } from '../wire/operation.js';
 import type { WriteDoor } from '../writes/write-door.js';
@@ -9,18 +8,11 @@ import {
 } from './customfield.schemas.js';
 import { customFieldReader, writeCustomFields, type FieldsResult, type WriteOptions } from './customfield.service.js';
 
-/** A body CustomId, when given, must name the customer of the path (ServiceStack DTOs carry both). */
-function checkBodyCustomerId(call: OperationCall, customerId: string): void {
-  const sent = call.bodyFields?.CustomerId;
-  if (sent === undefined || sent === null || sent === '' || sent === customerId) return;
-  throw new ValidationError([{ errorCode: 'Equal', fieldName: 'CustomerId', message: `'CustomerId' must be equal to '${customerId.slice(0, 100)}' (the customer of the path).` }]);
-}
-
 function writeOptions(call: OperationCall, unknownIsNotFound: boolean): WriteOptions {
   const ifMatch = call.header('if-match');
   return {
     mayWriteReadOnly: call.key.permissions.has('admin'),
-    ...(unknownIsNotFound ? { unknownIsNotFound } : { entriesField: 'Values' }),
+    ...(unknownIsNotFound ? { unknownIsNotFound } : {}),
     ...(ifMatch !== undefined ? { ifMatch } : {}),
   };
 }
@@ -50,7 +42,6 @@ export function customFieldOperations(store: Store, writes: WriteDoor): AnyOpera
       request: GetCustomerCustomFieldsRequest,
       response: Type.Array(CustomField),
       async handle(req, call) {
-        checkBodyCustomerId(call, req.CustomerId);
         const result = await read(req.CustomerId, req.CustomFieldNumbers);
         return withETag(call, result, result.fields);
       },
@@ -65,7 +56,6 @@ export function customFieldOperations(store: Store, writes: WriteDoor): AnyOpera
       request: SetCustomerCustomFieldRequest,
       response: CustomField,
       async handle(req, call) {
-        checkBodyCustomerId(call, req.CustomerId);
         const entry = { number: req.Number, value: req.Value, numberField: 'Number', valueField: 'Value' };
         const result = await writeCustomFields(writes, req.CustomerId, [entry], writeOptions(call, true));
         return withETag(call, result, result.fields.find((f) => f.Number === req.Number));
@@ -84,8 +74,7 @@ export function customFieldOperations(store: Store, writes: WriteDoor): AnyOpera
       request: PatchCustomerCustomFieldsRequest,
       response: Type.Array(CustomField),
       async handle(req, call) {
-        checkBodyCustomerId(call, req.CustomerId);
-        const entries = (req.Values ?? []).map((v, i) => ({ number: v.Number, value: v.Value, numberField: `Values[${i}].Number`, valueField: `Values[${i}].Value` }));
+        const entries = req.Values.map((v, i) => ({ number: v.Number, value: v.Value, numberField: `Values[${i}].Number`, valueField: `Values[${i}].Value` }));
         const result = await writeCustomFields(writes, req.CustomerId, entries, writeOptions(call, false));
         return withETag(call, result, result.fields);
       },

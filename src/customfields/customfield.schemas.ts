@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { REQUIRED_BY_RULES } from '../docs/type-model.js';
+import { CheckedLater, NAME_LENGTH, NotNull, withRules } from '../wire/request-schema.js';
 import { Nullable } from '../wire/schema-types.js';
-import { FIELD_TYPES } from './customfield.types.js';
+import { allowedValues, customerIdOfPath, fieldType } from './customfield.rules.js';
+import { FIELD_TYPES, INT32_MAX, INT32_MIN, MAX_LABEL_LENGTH, MAX_NUMBERS } from './customfield.types.js';
 
 const FieldTypeSchema = Type.Union(
   FIELD_TYPES.map((t) => Type.Literal(t)),
@@ -28,42 +29,61 @@ export const CustomField = Type.Object(
 );
 export type CustomField = Static<typeof CustomField>;
 
-export const GetCustomerCustomFieldsRequest = Type.Object(
-  {
-    CustomerId: Type.String({ description: 'Id of the customer (path).' }),
-    CustomFieldNumbers: Type.Optional(
-      Type.Array(Type.Integer(), { description: 'Numbers of the fields to return (`1,3` or `[1,3]` in the path); all fields when omitted or empty. Numbers with no definition are left out.' }),
-    ),
-  },
-  { $id: 'GetCustomerCustomFields' },
+/** The customer of the path; a body CustomerId must name the same one. */
+const PathCustomerId = () => Type.String({ description: 'Id of the customer (path).', maxLength: NAME_LENGTH });
+const pathCustomerRule = { CustomerId: customerIdOfPath };
+
+export const GetCustomerCustomFieldsRequest = withRules(
+  Type.Object(
+    {
+      CustomerId: PathCustomerId(),
+      CustomFieldNumbers: Type.Optional(
+        Type.Array(Type.Integer(), {
+          description: 'Numbers of the fields to return (`1,3` or `[1,3]` in the path); all fields when omitted or empty. Numbers with no definition are left out.',
+          maxItems: MAX_NUMBERS,
+        }),
+      ),
+    },
+    { $id: 'GetCustomerCustomFields' },
+  ),
+  pathCustomerRule,
 );
 export type GetCustomerCustomFieldsRequest = Static<typeof GetCustomerCustomFieldsRequest>;
 
 const WriteValue = Type.Unknown({ description: `The new value; null clears it. ${ValueDescription} Strings in the text form (as in imports) are accepted for every type.` });
 
-export const SetCustomerCustomFieldRequest = Type.Object(
-  {
-    CustomerId: Type.String({ description: 'Id of the customer (path).' }),
-    Number: Type.Integer({ description: 'Number of the custom field (path).' }),
-    Value: Type.Optional(WriteValue),
-  },
-  { $id: 'SetCustomerCustomField' },
+// Value stays optional to the request pass: a missing Value is reported with the value's rules.
+export const SetCustomerCustomFieldRequest = withRules(
+  Type.Object(
+    {
+      CustomerId: PathCustomerId(),
+      Number: NotNull(Type.Integer({ description: 'Number of the custom field (path).' })),
+      Value: Type.Optional(WriteValue),
+    },
+    { $id: 'SetCustomerCustomField' },
+  ),
+  pathCustomerRule,
 );
 export type SetCustomerCustomFieldRequest = Static<typeof SetCustomerCustomFieldRequest>;
 
+// A PATCH reports every bad entry at once, a missing Number among them (customfield.writes.ts).
 export const CustomFieldValueEntry = Type.Object(
-  { Number: Type.Integer(), Value: Type.Optional(WriteValue) },
+  { Number: CheckedLater(Type.Optional(Type.Integer())), Value: Type.Optional(WriteValue) },
   { $id: 'CustomFieldValueEntry' },
 );
 
-export const PatchCustomerCustomFieldsRequest = Type.Object(
-  {
-    CustomerId: Type.String({ description: 'Id of the customer (path).' }),
-    Values: Type.Optional(
-      Type.Array(CustomFieldValueEntry, { description: 'The values to write, all or nothing. The body may also be this array alone: `[{"Number":1,"Value":"x"}]`.' }),
-    ),
-  },
-  { $id: 'PatchCustomerCustomFields' },
+export const PatchCustomerCustomFieldsRequest = withRules(
+  Type.Object(
+    {
+      CustomerId: PathCustomerId(),
+      Values: Type.Array(CustomFieldValueEntry, {
+        description: 'The values to write, all or nothing. The body may also be this array alone: `[{"Number":1,"Value":"x"}]`.',
+        maxItems: MAX_NUMBERS,
+      }),
+    },
+    { $id: 'PatchCustomerCustomFields' },
+  ),
+  pathCustomerRule,
 );
 export type PatchCustomerCustomFieldsRequest = Static<typeof PatchCustomerCustomFieldsRequest>;
 
@@ -80,18 +100,22 @@ export const CustomFieldDefinitionSchema = Type.Object(
   { $id: 'CustomFieldDefinition', additionalProperties: false },
 );
 
-export const DefineCustomFieldRequest = Type.Object(
-  {
-    Number: Type.Integer({ description: 'Number of the field (path), 1 to 2147483647.' }),
-    Label: Type.Optional(Type.String({ description: 'Label shown to users (required, ≤ 255 characters).', [REQUIRED_BY_RULES]: true })),
-    FieldType: Type.Optional(Type.String({ description: `One of ${FIELD_TYPES.join(', ')} (required). Cannot change once the field has values.`, [REQUIRED_BY_RULES]: true })),
-    IsReadOnly: Type.Optional(Type.Boolean({ description: 'Default false.' })),
-    AllowedValues: Type.Optional(
-      Nullable(Type.Array(Type.String(), { description: 'Required, non-empty and without duplicates for Select and MultiSelect; null otherwise. A value in use cannot be removed.' })),
-    ),
-    Sort: Type.Optional(Type.Integer({ description: 'Default 0.' })),
-  },
-  { $id: 'DefineCustomField' },
+export const DefineCustomFieldRequest = withRules(
+  Type.Object(
+    {
+      Number: Type.Integer({ description: 'Number of the field (path), 1 to 2147483647.', minimum: 1, maximum: INT32_MAX }),
+      Label: Type.String({ description: 'Label shown to users (required, ≤ 255 characters).', maxLength: MAX_LABEL_LENGTH }),
+      // Any case and surrounding blanks are accepted (a rule, not a schema enum), and the DTOs keep a string.
+      FieldType: Type.String({ description: `One of ${FIELD_TYPES.join(', ')} (required). Cannot change once the field has values.` }),
+      IsReadOnly: Type.Optional(Type.Boolean({ description: 'Default false.' })),
+      AllowedValues: Type.Optional(
+        Nullable(Type.Array(Type.String(), { description: 'Required, non-empty and without duplicates for Select and MultiSelect; null otherwise. A value in use cannot be removed.' })),
+      ),
+      Sort: Type.Optional(Type.Integer({ description: 'Default 0.', minimum: INT32_MIN, maximum: INT32_MAX })),
+    },
+    { $id: 'DefineCustomField' },
+  ),
+  { FieldType: fieldType, AllowedValues: allowedValues },
 );
 export type DefineCustomFieldRequest = Static<typeof DefineCustomFieldRequest>;
 

@@ -1,15 +1,13 @@
-import { notFound } from '../errors.js';
-import { MAX_FIELD_LENGTH } from '../customers/customer.service.js';
+import { customFieldNotDefined, customerNotFound } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { WriteDoor } from '../writes/write-door.js';
-import { FieldRules } from '../wire/field-rules.js';
 import { customFieldsETag, toCustomFields } from './customfield.mapping.js';
 import { DefinitionCache, type DefinitionSet } from './customfield.definition-cache.js';
 import { customFieldRepository as repo, type FieldRow, type ValuesRow } from './customfield.repository.js';
 import type { CustomField } from './customfield.schemas.js';
-import { MAX_NUMBERS, isDefinitionNumber } from './customfield.types.js';
+import { isDefinitionNumber } from './customfield.types.js';
 import { toWireValue } from './customfield.values.js';
-import { noCustomer, writeValuesWrite, type WriteEntry, type WriteOptions } from './customfield.writes.js';
+import { writeValuesWrite, type WriteEntry, type WriteOptions } from './customfield.writes.js';
 
 export type { WriteEntry, WriteOptions } from './customfield.writes.js';
 
@@ -19,14 +17,9 @@ export interface FieldsResult {
   readonly etag: string;
 }
 
-/** CustomerId as the customer routes check it: present, at most as long as any stored id can be. */
-function customerIdRules(customerId: string): FieldRules {
-  return new FieldRules().notEmpty('CustomerId', customerId).maxLength('CustomerId', customerId, MAX_FIELD_LENGTH);
-}
-
 function toResult(customerId: string, rows: readonly FieldRow[]): FieldsResult {
   const first = rows[0];
-  if (!first) throw noCustomer(customerId);
+  if (!first) throw customerNotFound(customerId);
   return { fields: toCustomFields(rows), etag: customFieldsETag(first.created_at, first.version) };
 }
 
@@ -57,10 +50,9 @@ function assemble(defs: DefinitionSet, vals: ValuesRow['vals'], wanted: Readonly
 export function customFieldReader(store: Store): (customerId: string, numbers?: readonly number[]) => Promise<FieldsResult> {
   const cache = new DefinitionCache();
   return async (customerId, numbers) => {
-    customerIdRules(customerId).maxItems('CustomFieldNumbers', numbers, MAX_NUMBERS).throwIfAny();
     const wanted = numbers && numbers.length > 0 ? new Set(numbers) : undefined;
     const row = await repo.readValues(store.sql, store.reader, customerId);
-    if (!row) throw noCustomer(customerId);
+    if (!row) throw customerNotFound(customerId);
     const defs = await cache.at(store.reader, Number(row.defs_version));
     if (defs) return { fields: assemble(defs, row.vals, wanted), etag: customFieldsETag(row.created_at, row.version) };
     // Numbers outside the definition range cannot match, and PostgreSQL would refuse them as integers.
@@ -71,14 +63,11 @@ export function customFieldReader(store: Store): (customerId: string, numbers?: 
 
 /**
  * Writes values of one customer, all or nothing (see customfield.writes.ts), through the write
- * door; answers once the write is committed. The request's shape is checked here, before queueing.
+ * door; answers once the write is committed. The request schema checked the request's shape before.
  */
 export async function writeCustomFields(writes: WriteDoor, customerId: string, entries: readonly WriteEntry[], opts: WriteOptions): Promise<FieldsResult> {
-  const rules = customerIdRules(customerId);
-  if (opts.entriesField) rules.notEmpty(opts.entriesField, entries).maxItems(opts.entriesField, entries, MAX_NUMBERS);
-  rules.throwIfAny();
   const bad = opts.unknownIsNotFound && entries.find((e) => e.number !== undefined && !isDefinitionNumber(e.number));
-  if (bad) throw notFound(`Custom field ${bad.number} is not defined`);
+  if (bad) throw customFieldNotDefined(bad.number);
   const written = await writes.run(writeValuesWrite, { customerId, entries, opts });
   return { fields: toCustomFields(written.rows), etag: written.etag };
 }

@@ -1,4 +1,4 @@
-import { AppError, notFound, type FieldError } from '../errors.js';
+import { customFieldNotDefined, customFieldsChanged, customerNotFound, readOnlyFields, type FieldError } from '../errors.js';
 import { FieldRules } from '../wire/field-rules.js';
 import { defineWrite } from '../writes/unit.js';
 import { ifMatchAccepts } from './customfield.etag.js';
@@ -24,8 +24,6 @@ export interface WriteOptions {
   readonly ifMatch?: string;
   /** PUT on one field: an undefined field is a 404, not a field error. */
   readonly unknownIsNotFound?: boolean;
-  /** PATCH: the name of the entry list, which must not be empty. */
-  readonly entriesField?: string;
 }
 
 /** What a write answers: the customer's field rows after it (mapped by the caller) and the new ETag. */
@@ -34,7 +32,6 @@ export interface WrittenFields {
   readonly etag: string;
 }
 
-export const noCustomer = (customerId: string): AppError => notFound(`Customer '${customerId.slice(0, 100)}' not found`);
 
 interface Planned {
   readonly upserts: Array<{ number: number; value: string }>;
@@ -54,7 +51,7 @@ function plan(entries: readonly WriteEntry[], defs: ReadonlyMap<number, CustomFi
     }
     const def = defs.get(e.number);
     if (!def) {
-      if (opts.unknownIsNotFound) throw notFound(`Custom field ${e.number} is not defined`);
+      if (opts.unknownIsNotFound) throw customFieldNotDefined(e.number);
       rules.fail(e.numberField, 'UnknownCustomField', `'${e.numberField}': custom field ${e.number} is not defined.`);
       continue;
     }
@@ -86,19 +83,19 @@ function plan(entries: readonly WriteEntry[], defs: ReadonlyMap<number, CustomFi
  * committed state), values stored; the door moves the customer's modification stamp.
  */
 export const writeValuesWrite = defineWrite('customfield.write-values', async (unit, input: { customerId: string; entries: readonly WriteEntry[]; opts: WriteOptions }): Promise<WrittenFields> => {
-    const { customerId, entries, opts } = input;
-    const trx = unit.db;
-    const numbers = [...new Set(entries.map((e) => e.number).filter((n): n is number => n !== undefined && isDefinitionNumber(n)))];
-    const rows = await repo.definitionsForWrite(unit.sql, trx, numbers);
-    const planned = plan(entries, new Map(rows.map((r) => [r.number, toDefinition(r)])), opts);
-    if (planned.readOnly.length > 0) throw new AppError('forbidden', 'Forbidden', planned.readOnly[0]!.message, planned.readOnly);
-    const version = await repo.bumpVersion(trx, customerId);
-    if (!version) throw noCustomer(customerId);
-    if (opts.ifMatch !== undefined && !ifMatchAccepts(opts.ifMatch, customFieldsETag(version.created_at, version.custom_fields_version - 1))) {
-      throw new AppError('precondition-failed', 'PreconditionFailed', 'The custom fields changed since they were read: read them again (If-Match does not match the current ETag)');
-    }
-    await repo.upsertValues(trx, customerId, planned.upserts, Date.now());
-    await repo.deleteValues(trx, customerId, planned.clears);
-    unit.touch('customer', customerId);
-    return { rows: await repo.readFields(trx, customerId), etag: etagOf(version) };
+  const { customerId, entries, opts } = input;
+  const trx = unit.db;
+  const numbers = [...new Set(entries.map((e) => e.number).filter((n): n is number => n !== undefined && isDefinitionNumber(n)))];
+  const rows = await repo.definitionsForWrite(unit.sql, trx, numbers);
+  const planned = plan(entries, new Map(rows.map((r) => [r.number, toDefinition(r)])), opts);
+  if (planned.readOnly.length > 0) throw readOnlyFields(planned.readOnly);
+  const version = await repo.bumpVersion(trx, customerId);
+  if (!version) throw customerNotFound(customerId);
+  if (opts.ifMatch !== undefined && !ifMatchAccepts(opts.ifMatch, customFieldsETag(version.created_at, version.custom_fields_version - 1))) {
+    throw customFieldsChanged();
+  }
+  await repo.upsertValues(trx, customerId, planned.upserts, Date.now());
+  await repo.deleteValues(trx, customerId, planned.clears);
+  unit.touch('customer', customerId);
+  return { rows: await repo.readFields(trx, customerId), etag: etagOf(version) };
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.js';
-import { notFound } from '../errors.js';
+import { operationNotFound } from '../errors.js';
 import type { AnyOperation } from '../wire/operation.js';
 import { csharpDtos } from './csharp-dtos.js';
 import { metadataIndex, metadataOperation, type MetadataPageOptions } from './metadata-page.js';
@@ -56,7 +56,7 @@ export async function registerDocs(app: FastifyInstance, ops: readonly AnyOperat
   app.get('/json/metadata', async (req, reply) => {
     const name = String((req.query as Record<string, unknown>).op ?? '').toLowerCase();
     const m = model.operations.find((x) => x.op.name.toLowerCase() === name);
-    if (!m) throw notFound(`No such operation; ${config.basePath}/metadata lists them all`);
+    if (!m) throw operationNotFound(`${config.basePath}/metadata`);
     return reply.type('text/html; charset=utf-8').send(metadataOperation(model, m, pageOptions));
   });
 

@@ -1,3 +1,4 @@
+import { missingPermission, unauthenticated, type AppError } from '../errors.js';
 import { WIRE_DATE_SCHEMA, ref } from './openapi-schemas.js';
 import { wireName } from './samples.js';
 import type { OpenApiOptions } from './openapi.js';
@@ -58,6 +59,9 @@ function errorExample(o: OpenApiOptions, code: string, message: string, errors: 
   return { [n('ResponseStatus')]: { [n('ErrorCode')]: code, [n('Message')]: message, [n('Errors')]: errors.map(rename) } };
 }
 
+/** The body the service answers for a declared error. */
+const exampleOf = (o: OpenApiOptions, err: AppError): Json => errorExample(o, err.code, err.message);
+
 function errorResponse(o: OpenApiOptions, description: string, example: Json, headers?: Json): Json {
   return { description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: ref('ErrorResponse'), example } } };
 }
@@ -66,10 +70,10 @@ function responses(o: OpenApiOptions): Json {
   const field = { ErrorCode: 'NotEmpty', FieldName: 'CustomerEMail', Message: "'CustomerEMail' must not be empty." };
   return {
     BadRequest: errorResponse(o, 'Validation failed (one Errors entry per field) or a value could not be read (SerializationException).', errorExample(o, field.ErrorCode, field.Message, [field])),
-    Unauthorized: errorResponse(o, 'No API key, or an unknown or revoked one.', errorExample(o, 'Unauthorized', 'Authentication required: send an API key as a Bearer token or as the Basic user name'), {
+    Unauthorized: errorResponse(o, 'No API key, or an unknown or revoked one.', exampleOf(o, unauthenticated()), {
       'WWW-Authenticate': { description: 'The accepted schemes.', schema: { type: 'string' } },
     }),
-    Forbidden: errorResponse(o, 'The API key lacks the permission the operation needs.', errorExample(o, 'Forbidden', "This API key lacks the 'admin' permission")),
+    Forbidden: errorResponse(o, 'The API key lacks the permission the operation needs.', exampleOf(o, missingPermission('admin'))),
     Error: errorResponse(o, 'Any other error: 404 NotFound, 405, 406, 409 Conflict, 413, 415, 422, 429 (Retry-After), 503, 500.', errorExample(o, 'NotFound', 'Not found')),
   };
 }

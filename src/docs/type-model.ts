@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { AnyOperation, HttpMethod } from '../wire/operation.js';
+import { requiredFields } from '../wire/request-schema.js';
 import { WIRE_DATE } from '../wire/schema-types.js';
 
 /** A property or response type, reduced to what the DTO generators need. */
@@ -47,20 +48,8 @@ export interface ApiModel {
 
 type Json = Record<string, unknown>;
 
-/**
- * Marks a property that the operation's validation rules require although the schema keeps it
- * optional (so that every missing field is reported at once, with FluentValidation codes). The
- * binder ignores it; the API description shows such a property as required.
- */
-export const REQUIRED_BY_RULES = 'x-required';
-
-/** The properties a client must send: the schema's `required` and those marked REQUIRED_BY_RULES. */
-export function requiredFields(schema: TSchema): Set<string> {
-  const s = schema as Json;
-  const out = new Set((s.required as string[] | undefined) ?? []);
-  for (const [name, prop] of Object.entries((s.properties ?? {}) as Record<string, Json>)) if (prop[REQUIRED_BY_RULES] === true) out.add(name);
-  return out;
-}
+// Required-ness comes from the request schemas, as the validator reads it.
+export { requiredFields } from '../wire/request-schema.js';
 
 const pascal = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 

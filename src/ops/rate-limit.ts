@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { Redis } from 'ioredis';
 import { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { keyRateLimited } from '../errors.js';
 
 /** One counted event for a subject: where its window stands afterwards. */
 export interface LimitCount {
@@ -139,7 +139,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
       reply.header('ratelimit-limit', r.limit).header('ratelimit-remaining', r.remaining).header('ratelimit-reset', reset);
       if (!r.exceeded) return;
       reply.header('retry-after', reset);
-      throw new AppError('rate-limited', 'TooManyRequests', `Rate limit of this API key exceeded, retry in ${reset} s`);
+      throw keyRateLimited(reset);
     },
   };
 }

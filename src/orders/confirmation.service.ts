@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { customerRepository } from '../customers/customer.repository.js';
-import { ValidationError, conflict, notFound } from '../errors.js';
+import { alreadyConfirmed, orderCancelled, orderNotFound, unknownCustomerId } from '../errors.js';
 import { RetryWork, defineWrite, type Unit } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idempotency.js';
@@ -26,10 +26,6 @@ export interface ConfirmOutcome {
   readonly answer: ConfirmAnswer;
   /** True when an Idempotency-Key replayed an earlier answer. */
   readonly replayed: boolean;
-}
-
-function unknownCustomer(): ValidationError {
-  return new ValidationError([{ errorCode: 'Predicate', fieldName: 'CustomerId', message: "'CustomerId' does not name an existing customer." }]);
 }
 
 /** The confirmation as stored with the order, and its hash (what retries are compared by). */
@@ -74,15 +70,15 @@ async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Pr
 /** The order read first: unknown, cancelled, already confirmed (same data: the first answer), or open. */
 async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored): Promise<ConfirmAnswer> {
   const order = await orderRepository.find(unit.sql, unit.db, c.orderId);
-  if (!order) throw notFound(`Order ${c.orderId} does not exist`);
-  if (order.status === 'Cancelled') throw conflict(`Order ${c.orderId} is cancelled and cannot be confirmed`, 'OrderCancelled');
+  if (!order) throw orderNotFound(c.orderId);
+  if (order.status === 'Cancelled') throw orderCancelled(c.orderId);
   if (order.status === 'Confirmed') {
     if (order.confirmation_hash === stored.hash) return answerOf(order);
-    throw conflict(`Order ${c.orderId} is already confirmed with different data`, 'AlreadyConfirmed');
+    throw alreadyConfirmed(c.orderId);
   }
   const now = Date.now();
   const customerId = await resolveCustomer(unit, c.data, now);
-  if (customerId === undefined) throw unknownCustomer();
+  if (customerId === undefined) throw unknownCustomerId();
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   // Another instance confirmed it since the read: run again, and answer as the order now stands.
   if ((await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state)) === undefined) throw new RetryWork('order changed meanwhile');

@@ -1,4 +1,4 @@
-import { AppError, conflict } from '../errors.js';
+import { idempotencyKeyInUse, idempotencyKeyReused } from '../errors.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { RetryWork, defineWrite, type Unit } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
@@ -44,10 +44,10 @@ export const claimKeyWrite = defineWrite('idempotency.claim', async (unit, input
   }
   // While the first request runs, its outcome is unknown: any other request with the key waits.
   if (row.state === 'running') {
-    throw conflict(`A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry it later`, 'IdempotencyKeyInUse');
+    throw idempotencyKeyInUse(IDEMPOTENCY_HEADER);
   }
   if (row.request_hash !== requestHash || row.operation !== operation) {
-    throw new AppError('unprocessable', 'IdempotencyKeyReused', `This ${IDEMPOTENCY_HEADER} was already used with a different request`);
+    throw idempotencyKeyReused(IDEMPOTENCY_HEADER);
   }
   return { kind: 'replay', status: row.response_status ?? 200, body: JSON.parse(row.response_body ?? 'null') as unknown };
 });

@@ -8,7 +8,7 @@ import {
   ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderIdRequest, OrderView,
 } from './order.schemas.js';
 import { cancelOrderWrite, createOrderWrite, getOrder } from './order.service.js';
-import { validateConfirmation, validateCreateOrder, validateOrderId } from './order.validation.js';
+import { toValidConfirmation } from './order.validation.js';
 
 /** The order operations: the spec's ConfirmOrder and the operator's order routes. */
 export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[] {
@@ -29,8 +29,7 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       response: ConfirmOrderResponse,
       async handle(req, call) {
         const key = call.header(IDEMPOTENCY_HEADER)?.trim() || undefined;
-        const valid = validateConfirmation(req, call.bodyFields, key);
-        const outcome = await confirmations.confirm(valid, key === undefined ? undefined : { apiKeyId: call.key.id, key });
+        const outcome = await confirmations.confirm(toValidConfirmation(req), key === undefined ? undefined : { apiKeyId: call.key.id, key });
         if (outcome.replayed) call.setHeader('Idempotent-Replayed', 'true');
         return toConfirmResponse(outcome.answer);
       },
@@ -45,10 +44,7 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       request: CreateOrderRequest,
       response: CreateOrderResponse,
       successStatus: 201,
-      handle: (req) => {
-        validateCreateOrder(req);
-        return writes.run(createOrderWrite, req);
-      },
+      handle: (req) => writes.run(createOrderWrite, req),
     }),
     defineOperation({
       name: 'GetOrder',
@@ -58,7 +54,7 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       permission: 'all',
       request: OrderIdRequest('GetOrder'),
       response: OrderView,
-      handle: async (req) => toOrderView(await getOrder(store, validateOrderId(req.OrderId))),
+      handle: async (req) => toOrderView(await getOrder(store, req.OrderId)),
     }),
     defineOperation({
       name: 'CancelOrder',
@@ -68,7 +64,7 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       permission: 'admin',
       request: OrderIdRequest('CancelOrder'),
       response: OrderView,
-      handle: async (req) => toOrderView(await writes.run(cancelOrderWrite, validateOrderId(req.OrderId))),
+      handle: async (req) => toOrderView(await writes.run(cancelOrderWrite, req.OrderId)),
     }),
   ];
 }

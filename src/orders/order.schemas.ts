@@ -1,25 +1,28 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { REQUIRED_BY_RULES } from '../docs/type-model.js';
+import { NAME_LENGTH, NotNull, TEXT_LENGTH, withRules } from '../wire/request-schema.js';
 import { Nullable, WireDate } from '../wire/schema-types.js';
+import { amountScale, bic, email, iban, idempotencyKeyRule, orderIdOfPath, orderNumber, paymentType } from './order.rules.js';
 
-// Request properties are all optional in the schemas: required fields are checked by the
-// validator, so that every problem is reported at once with FluentValidation codes.
-// REQUIRED_BY_RULES shows them as required in the API description all the same.
-const opt = (description: string) => Type.Optional(Type.String({ description }));
-const req = (description: string) => Type.Optional(Type.String({ description: `${description} Required.`, [REQUIRED_BY_RULES]: true }));
+export { PAYMENT_TYPES } from './order.rules.js';
 
-export const PAYMENT_TYPES = ['PayPal', 'Unknown', ''] as const;
+// Required properties must not be empty; every request string has a length limit
+// (wire/request-validation.ts checks both, and every problem is reported at once).
+const opt = (description: string, maxLength = NAME_LENGTH) => Type.Optional(Type.String({ description, maxLength }));
+const req = (description: string) => Type.String({ description: `${description} Required.`, maxLength: NAME_LENGTH });
 
-export const OrderPayment = Type.Object(
-  {
-    Amount: Type.Optional(Type.Number({ description: 'Amount paid: ≥ 0, at most 2 decimals. Required.', [REQUIRED_BY_RULES]: true })),
-    Name: req('Name of the payment.'),
-    Date: Type.Optional(WireDate({ description: 'Date of the payment.' })),
-    ReferenceNumber: opt('The reference number for the payment.'),
-    FinancialAccountNumber: opt('Financial account number.'),
-    Type: opt('Type of payment: PayPal, Unknown or an empty string.'),
-  },
-  { $id: 'OrderPayment' },
+export const OrderPayment = withRules(
+  Type.Object(
+    {
+      Amount: NotNull(Type.Number({ description: 'Amount paid: ≥ 0, at most 2 decimals. Required.', minimum: 0 })),
+      Name: req('Name of the payment.'),
+      Date: Type.Optional(WireDate({ description: 'Date of the payment.' })),
+      ReferenceNumber: opt('The reference number for the payment.'),
+      FinancialAccountNumber: opt('Financial account number.'),
+      Type: opt('Type of payment: PayPal, Unknown or an empty string.'),
+    },
+    { $id: 'OrderPayment' },
+  ),
+  { Amount: amountScale, Type: paymentType },
 );
 export type OrderPayment = Static<typeof OrderPayment>;
 
@@ -35,9 +38,11 @@ export const CONFIRMATION_TEXT_FIELDS = [
 ] as const;
 export type ConfirmationTextField = (typeof CONFIRMATION_TEXT_FIELDS)[number];
 
+/** The spec's required fields of a confirmation. */
 export const REQUIRED_FIELDS = [
   'CustomerFirstName', 'CustomerLastName', 'CustomerPostalCode', 'CustomerCity', 'CustomerCountry', 'CustomerStreet', 'CustomerEMail',
 ] as const;
+type RequiredField = (typeof REQUIRED_FIELDS)[number];
 
 const DESCRIPTIONS: Partial<Record<ConfirmationTextField, string>> = {
   CustomerId: 'Id of an existing customer to confirm for; unknown ids are refused.',
@@ -55,18 +60,26 @@ function confirmationProperties<T extends TSchema>(text: (name: ConfirmationText
   return props as Record<ConfirmationTextField, T>;
 }
 
-const requestText = (name: ConfirmationTextField) =>
-  (REQUIRED_FIELDS as readonly string[]).includes(name) ? req(DESCRIPTIONS[name] ?? `${name}.`) : opt(DESCRIPTIONS[name] ?? `${name}.`);
+const requestText = (name: ConfirmationTextField) => {
+  const description = DESCRIPTIONS[name] ?? `${name}.`;
+  if ((REQUIRED_FIELDS as readonly string[]).includes(name)) return req(description);
+  return opt(description, name === 'Note' ? TEXT_LENGTH : NAME_LENGTH);
+};
 
-export const ConfirmOrderRequest = Type.Object(
-  {
-    OrderId: Type.Integer({ description: 'Id of the order to confirm (path). A body OrderId must be absent, 0 or equal to it.' }),
-    ...confirmationProperties(requestText),
-    CustomerSepaMandateDate: Type.Optional(WireDate({ description: 'Date of the SEPA mandate.' })),
-    DeliveryDate: Type.Optional(WireDate({ description: 'Requested delivery date.' })),
-    Payment: Type.Optional(OrderPayment),
-  },
-  { $id: 'ConfirmOrder' },
+const PathOrderId = (description: string) => Type.Integer({ description, exclusiveMinimum: 0 });
+
+export const ConfirmOrderRequest = withRules(
+  Type.Object(
+    {
+      OrderId: PathOrderId('Id of the order to confirm (path). A body OrderId must be absent, 0 or equal to it.'),
+      ...(confirmationProperties(requestText) as Record<RequiredField, ReturnType<typeof req>> & Record<Exclude<ConfirmationTextField, RequiredField>, ReturnType<typeof opt>>),
+      CustomerSepaMandateDate: Type.Optional(WireDate({ description: 'Date of the SEPA mandate.' })),
+      DeliveryDate: Type.Optional(WireDate({ description: 'Requested delivery date.' })),
+      Payment: Type.Optional(OrderPayment),
+    },
+    { $id: 'ConfirmOrder' },
+  ),
+  { ...idempotencyKeyRule, OrderId: orderIdOfPath, CustomerIban: iban, CustomerBic: bic, CustomerEMail: email },
 );
 export type ConfirmOrderRequest = Static<typeof ConfirmOrderRequest>;
 
@@ -118,12 +131,15 @@ export const OrderView = Type.Object(
   { $id: 'Order' },
 );
 
-export const CreateOrderRequest = Type.Object(
-  {
-    OrderNumber: Type.Optional(Type.String({ description: 'Unique order number; generated (ORD-000123) when absent.' })),
-    Note: Type.Optional(Type.String({ description: 'Free text, up to 1,000 characters.' })),
-  },
-  { $id: 'CreateOrder' },
+export const CreateOrderRequest = withRules(
+  Type.Object(
+    {
+      OrderNumber: opt('Unique order number; generated (ORD-000123) when absent.'),
+      Note: opt('Free text, up to 1,000 characters.', TEXT_LENGTH),
+    },
+    { $id: 'CreateOrder' },
+  ),
+  { OrderNumber: orderNumber },
 );
 export type CreateOrderRequest = Static<typeof CreateOrderRequest>;
 
@@ -132,5 +148,4 @@ export const CreateOrderResponse = Type.Object(
   { $id: 'CreateOrderResponse' },
 );
 
-export const OrderIdRequest = (name: string) =>
-  Type.Object({ OrderId: Type.Integer({ description: 'Id of the order (path).' }) }, { $id: name });
+export const OrderIdRequest = (name: string) => Type.Object({ OrderId: PathOrderId('Id of the order (path).') }, { $id: name });

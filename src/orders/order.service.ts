@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { conflict, notFound } from '../errors.js';
+import { duplicateOrderNumber, orderNotFound } from '../errors.js';
 import type { Executor, Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { RetryWork, defineWrite } from '../writes/unit.js';
@@ -15,19 +15,15 @@ export interface CreatedOrder {
   readonly Status: 'Open';
 }
 
-function duplicateNumber() {
-  return conflict('Another order already has this OrderNumber', 'DuplicateOrderNumber', 'OrderNumber');
-}
-
 async function insertOrder(trx: Executor, req: CreateOrderRequest): Promise<CreatedOrder> {
   const given = req.OrderNumber === undefined || req.OrderNumber === '' ? undefined : req.OrderNumber;
   const now = Date.now();
   if (given !== undefined) {
-    if (await orderRepository.orderNumberTaken(trx, given)) throw duplicateNumber();
+    if (await orderRepository.orderNumberTaken(trx, given)) throw duplicateOrderNumber();
     try {
       return { OrderId: await orderRepository.insert(trx, { order_number: given, note: req.Note ?? null, created_at: now }), OrderNumber: given, Status: 'Open' };
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicateNumber();
+      if (isUniqueViolation(err)) throw duplicateOrderNumber();
       throw err;
     }
   }
@@ -52,13 +48,13 @@ export const createOrderWrite = defineWrite('order.create', (unit, req: CreateOr
 export const cancelOrderWrite = defineWrite('order.cancel', async (unit, orderId: number): Promise<StoredOrder> => {
   await orderRepository.markCancelled(unit.db, orderId, Date.now());
   const order = await orderRepository.find(unit.sql, unit.db, orderId);
-  if (!order) throw notFound(`Order ${orderId} does not exist`);
+  if (!order) throw orderNotFound(orderId);
   return order;
 });
 
 /** Reads an order (from the read connection: committed data only). */
 export async function getOrder(store: Store, orderId: number): Promise<StoredOrder> {
   const order = await orderRepository.find(store.sql, store.reader, orderId);
-  if (!order) throw notFound(`Order ${orderId} does not exist`);
+  if (!order) throw orderNotFound(orderId);
   return order;
 }

@@ -132,7 +132,7 @@ const SECRET_FIELD = /iban|bic|e-?mail|account|key|password|token/i;
 
 function invalid(field: string, value: unknown): FieldError {
   if (SECRET_FIELD.test(field)) {
-    return { errorCode: 'SerializationException', fieldName: field, message: `An invalid value was given for '${field}'` };
+    return { errorCode: SerializationError.CODE, fieldName: field, message: `An invalid value was given for '${field}'` };
   }
   let shown: string;
   try {
@@ -142,7 +142,7 @@ function invalid(field: string, value: unknown): FieldError {
     shown = Array.isArray(value) ? '[…]' : typeof value === 'object' ? '{…}' : '…';
   }
   if (shown.length > 40) shown = shown.slice(0, 40) + '…';
-  return { errorCode: 'SerializationException', fieldName: field, message: `'${shown}' is an Invalid value for '${field}'` };
+  return { errorCode: SerializationError.CODE, fieldName: field, message: `'${shown}' is an Invalid value for '${field}'` };
 }
 
 /** Raw request parts, each optional. Text sources are path params, query string and form fields. */
@@ -178,7 +178,7 @@ export function compileBinder(operation: string, schema: TObject, arrayBody?: st
     if (raw !== undefined && raw !== null && raw !== '') {
       if (typeof raw !== 'object' || Array.isArray(raw)) {
         throw new SerializationError(operation, [
-          { errorCode: 'SerializationException', fieldName: '', message: `The request body must be a JSON object for '${operation}'` },
+          { errorCode: SerializationError.CODE, fieldName: '', message: `The request body must be a JSON object for '${operation}'` },
         ]);
       }
       body = bindObject(raw as Record<string, unknown>, props, '', errors);

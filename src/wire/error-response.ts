@@ -1,4 +1,7 @@
-import { AppError, unavailable, type ErrorKind, type FieldError } from '../errors.js';
+import {
+  AppError, ValidationError, bodyTooLarge, internalError, invalidJsonBody, mediaTypeNotRead, pathSegmentTooLong, requestTimeout,
+  requestTooLarge, unavailable, unreadableUrl, unsupportedMediaType, type ErrorKind, type FieldError,
+} from '../errors.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
 
 const STATUS: Record<ErrorKind, number> = {
@@ -61,35 +64,34 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = (err ?? {}) as FastifyLikeError;
   if (e.validation) {
-    const fields = schemaErrors(e.validation);
-    return new AppError('validation', fields[0]?.errorCode ?? 'ValidationException', fields[0]?.message ?? 'Validation failed', fields);
+    return new ValidationError(schemaErrors(e.validation));
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('payload-too-large', 'RequestEntityTooLarge', 'The request body is larger than the limit');
+      return bodyTooLarge();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('unsupported-media-type', 'UnsupportedMediaType', 'Send JSON (application/json or text/plain) or a form');
+      return mediaTypeNotRead();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('serialization', 'SerializationException', 'The request body is not valid JSON');
+      return invalidJsonBody();
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new AppError('uri-too-long', 'UriTooLong', 'A path segment is longer than the limit');
+      return pathSegmentTooLong();
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
-      return new AppError('serialization', 'SerializationException', 'The request URL cannot be read');
+      return unreadableUrl();
   }
   if (err instanceof SyntaxError || (e.statusCode === 400 && /json/i.test(e.message ?? ''))) {
-    return new AppError('serialization', 'SerializationException', 'The request body is not valid JSON');
+    return invalidJsonBody();
   }
-  if (e.statusCode === 413) return new AppError('payload-too-large', 'RequestEntityTooLarge', 'The request is larger than the limit');
-  if (e.statusCode === 415) return new AppError('unsupported-media-type', 'UnsupportedMediaType', 'Unsupported media type');
+  if (e.statusCode === 413) return requestTooLarge();
+  if (e.statusCode === 415) return unsupportedMediaType();
   if (isStoreUnavailable(err)) return unavailable();
-  if (e.statusCode === 408) return new AppError('unavailable', 'RequestTimeout', 'The request took too long to arrive');
+  if (e.statusCode === 408) return requestTimeout();
   return INTERNAL;
 }
 
-const INTERNAL = Object.freeze(new AppError('internal', 'InternalServerError', 'An unexpected error occurred'));
+const INTERNAL = Object.freeze(internalError());
 export const isInternal = (err: AppError): boolean => err === INTERNAL;
 
 /** ServiceStack's error body; every error response of the service has this shape. */

@@ -3,6 +3,10 @@ import { ValidationError, type FieldError } from '../errors.js';
 // Simple but strict enough: one @, no spaces, a dot in the domain, no empty labels.
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
+/** FluentValidation's NotEmpty: missing, null, blank text or an empty list. */
+export const isEmpty = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+
 /**
  * Collects FluentValidation-style failures for one request. Each field is reported once, with its
  * first failing rule; `throwIfAny()` raises them all together.
@@ -24,8 +28,7 @@ export class FieldRules {
   }
 
   notEmpty(fieldName: string, value: unknown): this {
-    const empty = value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
-    return empty ? this.fail(fieldName, 'NotEmpty', `'${fieldName}' must not be empty.`) : this;
+    return isEmpty(value) ? this.fail(fieldName, 'NotEmpty', `'${fieldName}' must not be empty.`) : this;
   }
 
   notNull(fieldName: string, value: unknown): this {
@@ -47,6 +50,18 @@ export class FieldRules {
   oneOf(fieldName: string, value: unknown, allowed: readonly unknown[]): this {
     if (value !== undefined && value !== null && !allowed.includes(value)) {
       this.fail(fieldName, 'Enum', `'${fieldName}' has a range of values which does not include '${String(value).slice(0, 40)}'.`);
+    }
+    return this;
+  }
+
+  greaterThan(fieldName: string, value: unknown, min: number): this {
+    if (typeof value === 'number' && value <= min) this.fail(fieldName, 'GreaterThan', `'${fieldName}' must be greater than '${min}'.`);
+    return this;
+  }
+
+  between(fieldName: string, value: unknown, min: number, max: number): this {
+    if (typeof value === 'number' && (value < min || value > max)) {
+      this.fail(fieldName, 'InclusiveBetween', `'${fieldName}' must be between ${min} and ${max}. You entered ${value}.`);
     }
     return this;
   }

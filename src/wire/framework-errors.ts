@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { headersTooLarge, invalidHttp, requestTimeout, type AppError } from '../errors.js';
 import { responseStatusBody } from './error-response.js';
 import type { WireDefaults } from './negotiation.js';
 import { sendError } from './responses.js';
@@ -20,12 +20,12 @@ export function frameworkErrorHandler(defaults: WireDefaults) {
 
 function clientErrorStatus(code: string | undefined): { status: number; error: AppError } {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') {
-    return { status: 408, error: new AppError('unavailable', 'RequestTimeout', 'The request took too long to arrive') };
+    return { status: 408, error: requestTimeout() };
   }
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return { status: 431, error: new AppError('payload-too-large', 'RequestHeaderFieldsTooLarge', 'The request headers are larger than the limit') };
+    return { status: 431, error: headersTooLarge() };
   }
-  return { status: 400, error: new AppError('serialization', 'BadRequest', 'The request is not valid HTTP') };
+  return { status: 400, error: invalidHttp() };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../errors.js';
+import { formatNotServed } from '../errors.js';
 import type { DateStyle } from './dates.js';
 
 export type Casing = 'pascal' | 'camel';
@@ -89,14 +89,14 @@ export function negotiate(request: FastifyRequest, defaults: WireDefaults): Wire
   const jsonp = callbackRaw ? sanitizeCallback(callbackRaw) : undefined;
   const format = { jsonp, casing: opts.casing, dateStyle: opts.dateStyle };
   if (suffix !== undefined) {
-    if (UNSERVED.has(suffix)) throw notAcceptable(suffix);
+    if (UNSERVED.has(suffix)) throw formatNotServed(suffix);
     return format;
   }
   if (jsonp) return format;
   const fmt = firstString(query?.format)?.toLowerCase();
-  if (fmt !== undefined && UNSERVED.has(fmt)) throw notAcceptable(fmt);
+  if (fmt !== undefined && UNSERVED.has(fmt)) throw formatNotServed(fmt);
   if (fmt === 'json') return format;
-  if (acceptsOnlyUnserved(request.headers.accept)) throw notAcceptable(request.headers.accept ?? '');
+  if (acceptsOnlyUnserved(request.headers.accept)) throw formatNotServed(request.headers.accept ?? '');
   return format;
 }
 
@@ -109,8 +109,4 @@ export function negotiateForError(request: FastifyRequest, defaults: WireDefault
     const opts = readJsConfig(firstString(query?.jsconfig), defaults);
     return { jsonp: undefined, casing: opts.casing, dateStyle: opts.dateStyle };
   }
-}
-
-function notAcceptable(what: string): AppError {
-  return new AppError('not-acceptable', 'NotAcceptable', `The format '${what.slice(0, 60)}' is not served; use JSON`);
 }

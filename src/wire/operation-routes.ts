@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Authenticator, presentedKey, requirePermission } from '../auth/authenticator.js';
-import { AppError, SerializationError } from '../errors.js';
+import { AppError, SerializationError, methodNotAllowed, unknownOperation } from '../errors.js';
 import type { AccessGuard } from '../ops/rate-limit.js';
 import { compileBinder, type Binder, type BindSources } from './binder.js';
 import { negotiate, type WireDefaults, type WireFormat } from './negotiation.js';
 import { StreamedArray, type AnyOperation, type HttpMethod, type OperationCall } from './operation.js';
+import { compileValidator, type Validator } from './request-validation.js';
 import { sendStream, sendValue } from './responses.js';
 import { mayContainDates } from './schema-types.js';
 
@@ -19,6 +20,7 @@ export interface WireOptions {
 interface Compiled {
   readonly op: AnyOperation;
   readonly bind: Binder;
+  readonly validate: Validator;
   readonly mayHaveDates: boolean;
 }
 
@@ -93,7 +95,10 @@ async function authorize(request: FastifyRequest, reply: FastifyReply, op: AnyOp
 
 async function run(c: Compiled, sources: BindSources, request: FastifyRequest, reply: FastifyReply, format: WireFormat, key: OperationCall['key']): Promise<unknown> {
   const bound = c.bind(sources);
-  return c.op.handle(bound.request, new Call(request, reply, format, key, bound.body));
+  const call = new Call(request, reply, format, key, bound.body);
+  // Handlers receive only requests their schema (and its rules) accepts: the types say so.
+  c.validate(bound.request, call).throwIfAny();
+  return c.op.handle(bound.request, call);
 }
 
 function send(c: Compiled, reply: FastifyReply, format: WireFormat, result: unknown): FastifyReply {
@@ -145,7 +150,7 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
     const batch = name.endsWith('[]');
     if (batch) name = name.slice(0, -2);
     const c = byName.get(name.toLowerCase());
-    if (!c) throw new AppError('method-not-allowed', 'NotImplementedException', 'The operation does not exist for this service');
+    if (!c) throw unknownOperation();
     const key = await authorize(request, reply, c.op, wire, batch && Array.isArray(request.body) ? request.body.length : 1);
     const method = request.method as HttpMethod;
     const query = request.query as BindSources['query'];
@@ -160,7 +165,7 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
       return send(c, reply, format, result);
     }
     if (!Array.isArray(request.body)) {
-      throw new SerializationError(c.op.name, [{ errorCode: 'SerializationException', fieldName: '', message: 'A batch request body must be a JSON array' }]);
+      throw new SerializationError(c.op.name, [{ errorCode: SerializationError.CODE, fieldName: '', message: 'A batch request body must be a JSON array' }]);
     }
     const results: unknown[] = [];
     for (const item of request.body) {
@@ -179,7 +184,12 @@ export function registerOperations(app: FastifyInstance, ops: readonly AnyOperat
   const byName = new Map<string, Compiled>();
   const methodsByPath = new Map<string, { url: string; methods: Set<HttpMethod> }>();
   for (const op of ops) {
-    const c: Compiled = { op, bind: compileBinder(op.name, op.request, op.arrayBody), mayHaveDates: mayContainDates(op.response) };
+    const c: Compiled = {
+      op,
+      bind: compileBinder(op.name, op.request, op.arrayBody),
+      validate: compileValidator(op.request),
+      mayHaveDates: mayContainDates(op.response),
+    };
     byName.set(op.name.toLowerCase(), c);
     for (const route of op.routes) {
       const url = toFastifyPath(route.path);
@@ -201,7 +211,7 @@ export function registerOperations(app: FastifyInstance, ops: readonly AnyOperat
       url,
       handler: async (_req, reply) => {
         reply.header('allow', allow);
-        throw new AppError('method-not-allowed', 'MethodNotAllowed', `This route accepts ${allow}`);
+        throw methodNotAllowed(allow);
       },
     });
   }
