@@ -35,6 +35,6 @@ export const seedCommand: Command = {
         bar.stop();
         process.stdout.write(`orders: ${added} added (${orders - added} existed)\n`);
       }
-    });
+    }, { create: true });
   },
 };

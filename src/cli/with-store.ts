@@ -1,10 +1,16 @@
 import type { Config } from '../config.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { openStore } from '../store/open-store.js';
+import { createStoreIfMissing, requireExistingStore } from '../store/store-presence.js';
 import type { Store } from '../store/store.js';
 
-/** Opens and migrates the configured store for one command, and always closes it. */
-export async function withStore<T>(config: Config, fn: (store: Store) => Promise<T>): Promise<T> {
+/**
+ * Opens and migrates the configured store for one command, and always closes it. Only commands that
+ * build a store (`create`) may start from a missing one; the others refuse it, so that a mistyped
+ * DATABASE_URL does not silently become a new, empty store.
+ */
+export async function withStore<T>(config: Config, fn: (store: Store) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
+  await (options.create ? createStoreIfMissing : requireExistingStore)(config.databaseUrl);
   const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   try {
     await migrateToLatest(store);
