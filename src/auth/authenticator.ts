@@ -10,8 +10,11 @@ const CACHE_MAX = 10_000;
 
 export const REALM = 'ordergate';
 
-export function unauthenticated(): AppError {
-  return new AppError('unauthenticated', 'Unauthorized', 'Authentication required: send an API key as a Bearer token or as the Basic user name');
+/** 401: no key sent, or (`sent`) a key that is unknown or revoked; the key itself is never echoed. */
+export function unauthenticated(sent = false): AppError {
+  return sent
+    ? new AppError('unauthenticated', 'Unauthorized', 'The API key sent is unknown or has been revoked')
+    : new AppError('unauthenticated', 'Unauthorized', 'Authentication required: send an API key as a Bearer token or as the Basic user name');
 }
 
 /** The key presented by a request: `Bearer <key>`, or Basic with the key as user name. */
@@ -41,7 +44,8 @@ export class Authenticator {
   constructor(private readonly store: Store) {}
 
   async authenticate(presented: string | undefined): Promise<AuthenticatedKey> {
-    if (!presented || presented.length > 512) throw unauthenticated();
+    if (!presented) throw unauthenticated();
+    if (presented.length > 512) throw unauthenticated(true);
     const hash = hashKey(presented);
     const now = Date.now();
     const cached = this.#cache.get(hash);
@@ -49,7 +53,7 @@ export class Authenticator {
     const row = await keyRepository.findByHash(this.store.reader, hash);
     if (!row || row.revoked_at !== null || !sameHash(row.key_hash, hash)) {
       this.#cache.delete(hash);
-      throw unauthenticated();
+      throw unauthenticated(true);
     }
     const key: AuthenticatedKey = {
       id: row.id,
