@@ -70,6 +70,7 @@ function responses(o: OpenApiOptions): Json {
       'WWW-Authenticate': { description: 'The accepted schemes.', schema: { type: 'string' } },
     }),
     Forbidden: errorResponse(o, 'The API key lacks the permission the operation needs.', errorExample(o, 'Forbidden', "This API key lacks the 'admin' permission")),
+    NotFound: errorResponse(o, 'What the path names does not exist.', errorExample(o, 'NotFound', 'Order 1 not found')),
     Error: errorResponse(o, 'Any other error: 404 NotFound, 405, 406, 409 Conflict, 413, 415, 422, 429 (Retry-After), 503, 500.', errorExample(o, 'NotFound', 'Not found')),
   };
 }
