@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
@@ -27,4 +28,12 @@ test('npm run build compiles only when a source changed', async () => {
   const { stdout } = await run('npm', ['run', 'build', '--silent', '--', '--verbose'], { cwd: ROOT, env: shellEnv });
   assert.match(stdout, /is up to date/);
   assert.equal(statSync(out).mtimeMs, before, 'nothing was written');
+});
+
+test("the README's CLI forms for another directory work there", async () => {
+  const bin = join(ROOT, 'bin/ordergate.js');
+  for (const [command, args] of [[process.execPath, [bin, '--help']], ['npm', ['exec', '--prefix', ROOT, '--', 'ordergate', '--help']]] as const) {
+    const { stdout } = await run(command, [...args], { cwd: tmpdir(), env: shellEnv });
+    assert.match(stdout, /^usage:\n {2}ordergate serve/, `${command} ${args.join(' ')}`);
+  }
 });
