@@ -147,7 +147,9 @@ export const customFieldsChanged = declare(
 export const unknownCustomerId = (): ValidationError => fieldFailure('Predicate', 'CustomerId', "'CustomerId' does not name an existing customer.");
 
 // Access
-export const unauthenticated = declare('Unauthorized', () => 'Authentication required: send an API key as a Bearer token or as the Basic user name');
+/** 401: no key sent, or (`sent`) a key that is unknown or revoked; the key itself is never echoed. */
+export const unauthenticated = declare('Unauthorized', (sent = false) =>
+  sent ? 'The API key sent is unknown or has been revoked' : 'Authentication required: send an API key as a Bearer token or as the Basic user name');
 export const missingPermission = declare('Forbidden', (permission: string) => `This API key lacks the '${permission}' permission`);
 /** Read-only custom fields written without `admin`: one entry per field, the first one's message on top. */
 export const readOnlyFields = (fields: readonly FieldError[]): AppError =>

@@ -6,6 +6,7 @@ import { serveClusterMetrics } from './ops/cluster-metrics.js';
 import type { Config } from './config.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore } from './store/open-store.js';
+import { createStoreIfMissing } from './store/store-presence.js';
 import type { Store } from './store/store.js';
 import { writeRegistry } from './write-registry.js';
 import { openWriteDoor } from './writes/write-door.js';
@@ -16,8 +17,9 @@ const openConfiguredStore = (config: Config): Store =>
     onPoolError: (err) => process.stderr.write(`ordergate: store connection lost: ${err.message}\n`),
   });
 
-/** Migrates and makes sure a first key exists; a generated key is printed once to stderr. */
+/** Creates a missing PostgreSQL database, migrates and makes sure a first key exists; a generated key is printed once to stderr. */
 export async function prepareStore(config: Config): Promise<void> {
+  await createStoreIfMissing(config.databaseUrl);
   const store = openConfiguredStore(config);
   const writes = openWriteDoor(store, writeRegistry);
   try {

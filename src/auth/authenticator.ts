@@ -37,7 +37,8 @@ export class Authenticator {
   constructor(private readonly store: Store) {}
 
   async authenticate(presented: string | undefined): Promise<AuthenticatedKey> {
-    if (!presented || presented.length > 512) throw unauthenticated();
+    if (!presented) throw unauthenticated();
+    if (presented.length > 512) throw unauthenticated(true);
     const hash = hashKey(presented);
     const now = Date.now();
     const cached = this.#cache.get(hash);
@@ -45,7 +46,7 @@ export class Authenticator {
     const row = await keyRepository.findByHash(this.store.reader, hash);
     if (!row || row.revoked_at !== null || !sameHash(row.key_hash, hash)) {
       this.#cache.delete(hash);
-      throw unauthenticated();
+      throw unauthenticated(true);
     }
     const key: AuthenticatedKey = {
       id: row.id,

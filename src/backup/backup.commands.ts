@@ -1,6 +1,6 @@
-import type { Command } from '../cli/command.js';
-import { UsageError } from '../cli/command.js';
-import { backupPostgres, backupSqlite, restorePostgres, restoreSqlite, sqliteFileOf } from './backup.service.js';
+import { existingFile, inExistingDirectory, UsageError, type Command } from '../cli/command.js';
+import { createStoreIfMissing, requireExistingStore, sqliteFileOf } from '../store/store-presence.js';
+import { backupPostgres, backupSqlite, restorePostgres, restoreSqlite } from './backup.service.js';
 
 const summary = (tables: Record<string, number>): string =>
   Object.entries(tables).map(([t, n]) => `${t}=${n}`).join(' ');
@@ -12,6 +12,8 @@ export const backupCommand: Command = {
   run: async (args, config) => {
     const file = args[0];
     if (!file) throw new UsageError('the backup file is required');
+    inExistingDirectory(file);
+    await requireExistingStore(config.databaseUrl);
     const sqlite = sqliteFileOf(config.databaseUrl);
     if (sqlite) {
       const report = await backupSqlite(sqlite, file);
@@ -30,6 +32,9 @@ export const restoreCommand: Command = {
   run: async (args, config) => {
     const file = args[0];
     if (!file) throw new UsageError('the backup file is required');
+    existingFile(file);
+    // Restoring is how a store is rebuilt on a new machine: it may start from a missing one.
+    await createStoreIfMissing(config.databaseUrl);
     const sqlite = sqliteFileOf(config.databaseUrl);
     if (sqlite) {
       const report = await restoreSqlite(file, sqlite);

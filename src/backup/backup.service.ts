@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { migrateToLatest } from '../store/migrate.js';
 import { openStore } from '../store/open-store.js';
@@ -12,10 +12,6 @@ export interface BackupReport {
 }
 
 const TABLES = ['customers', 'orders', 'custom_field_defs', 'custom_field_values', 'api_keys'];
-
-export function sqliteFileOf(databaseUrl: string): string | undefined {
-  return databaseUrl.startsWith('sqlite:') ? resolve(databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '')) : undefined;
-}
 
 function countRows(file: string): Record<string, number> {
   const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
@@ -35,8 +31,6 @@ function countRows(file: string): Record<string, number> {
  * serving. Written to a temporary name and renamed, so a half-written backup never has the name.
  */
 export async function backupSqlite(source: string, destination: string): Promise<BackupReport> {
-  if (!existsSync(source)) throw new Error(`no database at ${source}`);
-  mkdirSync(dirname(destination), { recursive: true });
   const partial = `${destination}.partial`;
   rmSync(partial, { force: true });
   const db = new BetterSqlite3(source, { fileMustExist: true });
@@ -44,6 +38,14 @@ export async function backupSqlite(source: string, destination: string): Promise
     await db.backup(partial);
   } finally {
     db.close();
+  }
+  // The copy carries the source's WAL mode, and opening it would leave -wal/-shm files beside it:
+  // a backup is one self-contained file.
+  const copy = new BetterSqlite3(partial, { fileMustExist: true });
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
   }
   const tables = countRows(partial);
   renameSync(partial, destination);
@@ -124,7 +126,6 @@ function run(command: string, args: string[]): Promise<void> {
 
 /** PostgreSQL: pg_dump in its custom format (consistent snapshot, online). */
 export async function backupPostgres(url: string, destination: string): Promise<{ file: string }> {
-  mkdirSync(dirname(destination), { recursive: true });
   const partial = `${destination}.partial`;
   await run('pg_dump', ['--format=custom', '--no-owner', '--file', partial, '--dbname', url]);
   renameSync(partial, destination);
@@ -133,7 +134,6 @@ export async function backupPostgres(url: string, destination: string): Promise<
 
 /** PostgreSQL: pg_restore over the database, replacing the objects the dump holds. */
 export async function restorePostgres(url: string, file: string): Promise<{ file: string }> {
-  if (!existsSync(file)) throw new Error(`no backup file at ${file}`);
   // --single-transaction: a file that turns out damaged part way (a truncated or garbled data
   // block, or pg_restore dying on it) rolls the whole restore back.
   try {

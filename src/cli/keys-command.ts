@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parsePermissions } from '../auth/api-keys.js';
 import { createKey, listKeys, revokeKey } from '../auth/key-service.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { UsageError, type Command } from './command.js';
@@ -15,12 +16,17 @@ export const keysCreateCommand: Command = {
     if (!values.name) throw new UsageError('--name is required');
     // `keys list` prints one space-separated line per key: a name is one word.
     if (!/^[A-Za-z0-9._@-]{1,64}$/.test(values.name)) throw new UsageError('--name takes 1 to 64 letters, digits or . _ @ -');
+    // Arguments are checked before the store is opened: a usage mistake is reported as one.
+    try {
+      parsePermissions(values.permissions!);
+    } catch (err) {
+      throw new UsageError(err instanceof Error ? err.message : String(err));
+    }
     const created = await withStore(config, async (_store, writes) => {
       try {
         return await createKey(writes, values.name!, values.permissions!);
       } catch (err) {
         if (isUniqueViolation(err)) throw new Error('key id collision, run the command again');
-        if (err instanceof Error && /permission/.test(err.message)) throw new UsageError(err.message);
         throw err;
       }
     });

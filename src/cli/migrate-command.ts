@@ -1,5 +1,6 @@
 import { migrateToLatest } from '../store/migrate.js';
 import { openStore } from '../store/open-store.js';
+import { createStoreIfMissing } from '../store/store-presence.js';
 import type { Command } from './command.js';
 
 export const migrateCommand: Command = {
@@ -7,6 +8,7 @@ export const migrateCommand: Command = {
   usage: 'migrate',
   summary: 'apply pending migrations to DATABASE_URL',
   run: async (_args, config) => {
+    await createStoreIfMissing(config.databaseUrl);
     const store = openStore(config.databaseUrl, { poolSize: 1 });
     try {
       const applied = await migrateToLatest(store);

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { seedCustomers } from '../customers/customer.seed.js';
 import { seedOrders } from '../orders/order.seed.js';
-import { UsageError, type Command } from './command.js';
+import { parseCommandArgs, UsageError, type Command } from './command.js';
 import { progressBar } from './progress.js';
 import { withStore } from './with-store.js';
 
@@ -17,7 +16,7 @@ export const seedCommand: Command = {
   usage: 'seed [--customers N] [--orders N]',
   summary: 'deterministic demo data: customers C00000001… and open orders SEED-00000001…',
   run: async (args, config) => {
-    const { values } = parseArgs({ args, options: { customers: { type: 'string' }, orders: { type: 'string' } } });
+    const { values } = parseCommandArgs({ args, options: { customers: { type: 'string' }, orders: { type: 'string' } } });
     const customers = count(values.customers, '--customers');
     const orders = count(values.orders, '--orders');
     if (customers === 0 && orders === 0) throw new UsageError('give --customers N and/or --orders N');
@@ -35,6 +34,6 @@ export const seedCommand: Command = {
         bar.stop();
         process.stdout.write(`orders: ${added} added (${orders - added} existed)\n`);
       }
-    });
+    }, { create: true });
   },
 };

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { UsageError, type Command } from '../cli/command.js';
+import { existingFile, UsageError, type Command } from '../cli/command.js';
 import { progressBar } from '../cli/progress.js';
 import { withStore } from '../cli/with-store.js';
 import { formatWireDate, parseWireDate } from '../wire/dates.js';
@@ -27,7 +26,7 @@ export const customersImportCommand: Command = {
     if (!file || positionals.length > 1) throw new UsageError('give exactly one file');
     const format = importFormatOf(file);
     if (!format) throw new UsageError(`${file}: the file name must end in .csv or .jsonl`);
-    if (!existsSync(file)) throw new UsageError(`${file}: no such file`);
+    existingFile(file);
     const started = Date.now();
     const report = await withStore(config, async (store, writes) => {
       let bar: ReturnType<typeof progressBar> | undefined;

@@ -1,12 +1,11 @@
-import { parseArgs } from 'node:util';
-import { UsageError, type Command } from '../cli/command.js';
+import { parseCommandArgs, UsageError, type Command } from '../cli/command.js';
 import { withStore } from '../cli/with-store.js';
 import { AppError } from '../errors.js';
 import { parseJsvList } from '../wire/jsv.js';
 import { validRequest } from '../wire/request-validation.js';
 import { defineCustomField, deleteCustomField, listDefinitions } from './customfield.definitions.js';
 import { DefineCustomFieldRequest } from './customfield.schemas.js';
-import type { CustomFieldDefinition } from './customfield.types.js';
+import { FIELD_TYPES, type CustomFieldDefinition } from './customfield.types.js';
 
 const describeDefinition = (d: CustomFieldDefinition): string =>
   [
@@ -18,14 +17,18 @@ const describeDefinition = (d: CustomFieldDefinition): string =>
     ...(d.AllowedValues ? [`allowed ${d.AllowedValues.map((v) => (v.includes(',') ? JSON.stringify(v) : v)).join(',')}`] : []),
   ].join(' ');
 
-/** Prints a refusal of the service (validation, conflict, not found) the way the API names it; exit 1. */
+// What `define` calls the fields of a definition: its flags, not the API's property names.
+const DEFINE_FLAGS: Readonly<Record<string, string>> = { Number: 'the field number', Label: '--label', FieldType: '--type', IsReadOnly: '--read-only', AllowedValues: '--allowed', Sort: '--sort' };
+const inCliWords = (text: string): string => text.replace(/'([A-Za-z]+)'/g, (quoted, name: string) => DEFINE_FLAGS[name] ?? quoted);
+
+/** Prints a refusal of the service (validation, conflict, not found) in the CLI's words; exit 1. */
 async function reportingRefusals(work: () => Promise<void>): Promise<number | void> {
   try {
     await work();
   } catch (err) {
     if (!(err instanceof AppError) || err.kind === 'internal' || err.kind === 'unavailable') throw err;
-    const details = err.fieldErrors.length > 0 ? err.fieldErrors.map((f) => `  ${f.fieldName}: ${f.message} (${f.errorCode})`) : [];
-    process.stderr.write([`ordergate: ${err.message} (${err.code})`, ...details].join('\n') + '\n');
+    const details = err.fieldErrors.length > 1 ? err.fieldErrors.map((f) => `  ${inCliWords(f.message)} (${f.errorCode})`) : [];
+    process.stderr.write([`ordergate: ${inCliWords(err.message)} (${err.code})`, ...details].join('\n') + '\n');
     return 1;
   }
 }
@@ -41,13 +44,17 @@ export const customFieldsDefineCommand: Command = {
   usage: 'customfields define <Number> --label L --type T [--read-only] [--allowed a,b] [--sort n]',
   summary: 'create or replace a custom-field definition (types: Text, Number, Decimal, Boolean, Date, Select, MultiSelect)',
   run: async (args, config) => {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseCommandArgs({
       args,
       allowPositionals: true,
       options: { label: { type: 'string' }, type: { type: 'string' }, 'read-only': { type: 'boolean' }, allowed: { type: 'string' }, sort: { type: 'string' } },
     });
     if (positionals.length !== 1) throw new UsageError('give exactly one field number');
     const number = wholeNumber(positionals[0], 'the field number')!;
+    if (values.label === undefined || values.type === undefined) throw new UsageError('give --label and --type');
+    if (!FIELD_TYPES.some((t) => t.toLowerCase() === values.type!.trim().toLowerCase())) {
+      throw new UsageError(`--type takes one of ${FIELD_TYPES.join(', ')}; got '${values.type}'`);
+    }
     const request = {
       Number: number,
       Label: values.label,

@@ -26,6 +26,7 @@ export function definitionOperations(store: Store, writes: WriteDoor): AnyOperat
         'FieldType cannot change once the field has values, and an allowed value still chosen by a customer cannot be removed (409). ' +
         'AllowedValues: required for Select and MultiSelect, null for the other types.',
       routes: [{ method: 'PUT', path: '/customfields/{Number}' }],
+      example: { Number: 1, Label: 'Newsletter', FieldType: 'Boolean', Sort: 1 },
       permission: 'admin',
       request: DefineCustomFieldRequest,
       response: CustomFieldDefinitionSchema,
@@ -40,6 +41,8 @@ export function definitionOperations(store: Store, writes: WriteDoor): AnyOperat
       tag: 'Operator',
       summary: 'Delete a custom-field definition and all its values (operator); 204.',
       routes: [{ method: 'DELETE', path: '/customfields/{Number}' }],
+      example: { Number: 2 },
+      notFound: 'No custom field with this Number.',
       permission: 'admin',
       request: CustomFieldNumberRequest,
       response: Type.Null(),

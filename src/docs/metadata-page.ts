@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { sampleJson, sampleOf, wireName, type SampleStyle } from './samples.js';
+import { requestSample, sampleJson, sampleOf, wireName, type SampleStyle } from './samples.js';
 import { tsType } from './typescript-dtos.js';
 import { requiredFields, type ApiModel, type OperationModel, type TypeModel, type TypeRef } from './type-model.js';
 
@@ -61,7 +61,7 @@ function fieldTable(t: TypeModel, o: MetadataPageOptions, isRequest: boolean): s
 
 function sampleExchange(m: OperationModel, o: MetadataPageOptions): string {
   const route = m.op.routes[0];
-  const request = sampleOf(m.op.request as TSchema, o) as Record<string, unknown>;
+  const request = requestSample(m.op, o);
   const path = (route?.path ?? `/api/${m.op.name}`).replace(/\{(\w+)\}/g, (_, v: string) => {
     const key = Object.keys(request).find((k) => k.toLowerCase() === v.toLowerCase());
     const value = key === undefined ? v : request[key];

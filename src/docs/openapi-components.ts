@@ -1,4 +1,4 @@
-import { missingPermission, unauthenticated, type AppError } from '../errors.js';
+import { missingPermission, orderNotFound, unauthenticated, type AppError } from '../errors.js';
 import { WIRE_DATE_SCHEMA, ref } from './openapi-schemas.js';
 import { wireName } from './samples.js';
 import type { OpenApiOptions } from './openapi.js';
@@ -74,6 +74,7 @@ function responses(o: OpenApiOptions): Json {
       'WWW-Authenticate': { description: 'The accepted schemes.', schema: { type: 'string' } },
     }),
     Forbidden: errorResponse(o, 'The API key lacks the permission the operation needs.', exampleOf(o, missingPermission('admin'))),
+    NotFound: errorResponse(o, 'What the path names does not exist.', exampleOf(o, orderNotFound(1))),
     Error: errorResponse(o, 'Any other error: 404 NotFound, 405, 406, 409 Conflict, 413, 415, 422, 429 (Retry-After), 503, 500.', errorExample(o, 'NotFound', 'Not found')),
   };
 }

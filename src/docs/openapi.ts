@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { RouteDef } from '../wire/operation.js';
 import { openApiComponents } from './openapi-components.js';
 import { SchemaConverter } from './openapi-schemas.js';
-import { sampleOf, wireName, type SampleStyle } from './samples.js';
+import { requestSample, sampleOf, wireName, type SampleStyle } from './samples.js';
 import { requiredFields, type ApiModel, type OperationModel } from './type-model.js';
 
 type Json = Record<string, unknown>;
@@ -48,7 +48,7 @@ function parameters(m: OperationModel, route: RouteDef, conv: SchemaConverter, s
       description: found?.[1].description ?? (isArray ? 'Comma-separated list' : undefined),
       schema,
       ...(isArray ? { style: 'simple', explode: false } : {}),
-      example: found ? sampleOf(found[1], style) : 'string',
+      example: found ? (m.op.example?.[found[0]] ?? sampleOf(found[1], style)) : 'string',
     });
   }
   if (route.method === 'GET' || route.method === 'DELETE') {
@@ -62,6 +62,8 @@ function parameters(m: OperationModel, route: RouteDef, conv: SchemaConverter, s
         description: prop.description,
         schema: withoutDescription(conv.convert(prop)),
         ...(isArray ? { style: 'form', explode: false } : {}),
+        // Try-it-out starts from the example (e.g. a Take that keeps a search from returning everything).
+        ...(m.op.example?.[name] !== undefined ? { example: m.op.example[name] } : {}),
       });
     }
   }
@@ -81,11 +83,19 @@ function requestBody(m: OperationModel, inPath: Set<string>, conv: SchemaConvert
   const body = arrayProp ? arrayProp[1] : bodySchemaOf(m.op.request, inPath);
   const schema = arrayProp ? conv.convert(body) : conv.body(body);
   const required = arrayProp !== undefined || (Array.isArray(schema.required) && schema.required.length > 0);
+  const sample = m.op.example ? requestSample(m.op, style) : undefined;
+  const example = !sample ? sampleOf(body, style) : arrayProp ? sample[wireName(arrayProp[0], style.casing)] : bodyOf(sample, inPath, style);
   return {
     required,
     description: arrayProp ? `A JSON array: the ${arrayProp[0]} of the request.` : undefined,
-    content: { 'application/json': { schema: { title: m.op.name, ...schema }, example: sampleOf(body, style) } },
+    content: { 'application/json': { schema: { title: m.op.name, ...schema }, example } },
   };
+}
+
+/** The fields of a request sample that a body carries: all but the path variables. */
+function bodyOf(sample: Record<string, unknown>, inPath: ReadonlySet<string>, style: SampleStyle): Record<string, unknown> {
+  const path = new Set([...inPath].map((n) => wireName(n, style.casing)));
+  return Object.fromEntries(Object.entries(sample).filter(([k]) => !path.has(k)));
 }
 
 function responses(m: OperationModel, conv: SchemaConverter, style: SampleStyle): Json {
@@ -99,6 +109,7 @@ function responses(m: OperationModel, conv: SchemaConverter, style: SampleStyle)
     '400': { $ref: '#/components/responses/BadRequest' },
     '401': { $ref: '#/components/responses/Unauthorized' },
     '403': { $ref: '#/components/responses/Forbidden' },
+    ...(m.op.notFound ? { '404': { $ref: '#/components/responses/NotFound', description: m.op.notFound } } : {}),
     default: { $ref: '#/components/responses/Error' },
   };
 }

@@ -73,6 +73,17 @@ export function sampleOf(schema: TSchema, style: SampleStyle, depth = 0, name = 
   return fallback(s, style, depth, name);
 }
 
+function cased(value: unknown, casing: Casing): unknown {
+  if (Array.isArray(value)) return value.map((v) => cased(v, casing));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [wireName(k, casing), cased(v, casing)]));
+}
+
+/** The sample request of an operation: its own example (a valid request) or one made up from the schema. */
+export function requestSample(op: { readonly request: TSchema; readonly example?: Readonly<Record<string, unknown>> }, style: SampleStyle): Record<string, unknown> {
+  return (op.example ? cased(op.example, style.casing) : sampleOf(op.request, style)) as Record<string, unknown>;
+}
+
 /** JSON text of a sample exactly as the wire writes it (`\/Date(…)\/` keeps its backslashes). */
 export function sampleJson(value: unknown, style: SampleStyle, indent = 2): string {
   const json = JSON.stringify(value, null, indent) ?? 'null';

@@ -114,10 +114,14 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
   const onStoreError = throttled(app.log, 10_000);
 
   let perKey: LimitCounter | undefined;
+  // RateLimit-Limit is the quota of the window (IETF RateLimit header fields draft); the policy names
+  // that window, in whole seconds as the draft has it: the defaults give `2000;w=2`.
+  let policy = '';
   if (config.rateLimitPerSecond > 0) {
     const burst = Math.max(1, config.rateLimitBurst);
     const windowMs = Math.max(1, Math.round((burst * 1000) / config.rateLimitPerSecond));
     perKey = counter(storeFor(redis, 'ordergate:rate:'), burst, windowMs, onStoreError);
+    policy = `${burst};w=${Math.ceil(windowMs / 1000)}`;
   }
   const failures = config.authFailureLimit > 0
     ? new AuthFailureLimiter(
@@ -136,7 +140,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
       for (let i = 1; r && i < Math.min(weight, r.limit); i++) r = await perKey(keyId);
       if (!r) return;
       const reset = Math.ceil(r.resetMs / 1000);
-      reply.header('ratelimit-limit', r.limit).header('ratelimit-remaining', r.remaining).header('ratelimit-reset', reset);
+      reply.header('ratelimit-limit', r.limit).header('ratelimit-remaining', r.remaining).header('ratelimit-reset', reset).header('ratelimit-policy', policy);
       if (!r.exceeded) return;
       reply.header('retry-after', reset);
       throw keyRateLimited(reset);

@@ -18,7 +18,7 @@ export const OrderPayment = withRules(
       Date: Type.Optional(WireDate({ description: 'Date of the payment.' })),
       ReferenceNumber: opt('The reference number for the payment.'),
       FinancialAccountNumber: opt('Financial account number.'),
-      Type: opt('Type of payment: PayPal, Unknown or an empty string.'),
+      Type: Type.Optional(Type.String({ description: 'Type of payment: PayPal, Unknown or an empty string.', examples: ['PayPal'] })),
     },
     { $id: 'OrderPayment' },
   ),

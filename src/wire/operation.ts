@@ -42,6 +42,14 @@ export interface Operation<Req extends TObject = TObject, Res extends TSchema = 
   readonly response: Res;
   /** A top-level JSON array body binds to this request property (e.g. a PATCH sent as `[{…}]`). */
   readonly arrayBody?: string;
+  /**
+   * A valid request, shown by /openapi.json, /docs (try-it-out starts from it) and /metadata: the
+   * request's fields by their PascalCase names, path variables included. Without it the samples are
+   * made up from the schemas.
+   */
+  readonly example?: Readonly<Record<string, unknown>>;
+  /** When the operation answers 404: what the path named that does not exist (documented in OpenAPI). */
+  readonly notFound?: string;
   /** Status of a success; 200 unless said otherwise (the handler may still set another). */
   readonly successStatus?: number;
   handle(request: Static<Req>, call: OperationCall): Promise<Static<Res> | StreamedArray | unknown>;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,7 @@ for (const backend of BACKENDS) {
 
       const backup = await exec(process.execPath, [CLI, 'backup', file], { env });
       assert.match(backup.stdout, /backup written to/);
+      assert.deepEqual(readdirSync(dir), ['snapshot.backup'], 'one self-contained file, no -wal/-shm or partial beside it');
 
       await upsertCustomer(openTestWrites(store), { CustomerId: 'b-1', FirstName: 'After' });
       await upsertCustomer(openTestWrites(store), { CustomerId: 'b-3', FirstName: 'New' });
@@ -61,15 +62,27 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await allCustomers(store), saved);
     });
 
-    test('a missing backup file is refused and changes nothing', async () => {
+    test('a missing backup file is refused as a missing file (exit 2) and changes nothing', async () => {
       const env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
       const before = await allCustomers(store);
-      await assert.rejects(exec(process.execPath, [CLI, 'restore', join(dir, 'nope.backup')], { env }), (err: { code?: number; stderr?: string }) => {
-        assert.equal(err.code, 1);
-        assert.ok(err.stderr && err.stderr.length > 0);
+      const missing = join(dir, 'nope.backup');
+      await assert.rejects(exec(process.execPath, [CLI, 'restore', missing], { env }), (err: { code?: number; stderr?: string }) => {
+        assert.equal(err.code, 2);
+        assert.equal(err.stderr, `ordergate: no such file: ${missing}\nusage: ordergate restore <file>\n`);
         return true;
       });
       assert.deepEqual(await allCustomers(store), before);
+    });
+
+    test('a backup into a missing directory is refused (exit 2); the directory is not created', async () => {
+      const env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
+      const target = join(dir, 'no-such-dir', 'x.backup');
+      await assert.rejects(exec(process.execPath, [CLI, 'backup', target], { env }), (err: { code?: number; stderr?: string }) => {
+        assert.equal(err.code, 2);
+        assert.match(err.stderr ?? '', /^ordergate: no such directory: .*no-such-dir\n/);
+        return true;
+      });
+      assert.equal(existsSync(join(dir, 'no-such-dir')), false);
     });
 
     describe('a damaged backup file', () => {

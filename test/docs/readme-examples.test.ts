@@ -4,14 +4,20 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { allOperations } from '../../src/operations.js';
 import { ROOT } from '../helpers/cli.js';
-import { bearer, describeEachBackend, json } from '../helpers/test-app.js';
+import { seedCustomers } from '../../src/customers/customer.seed.js';
+import { seedOrders } from '../../src/orders/order.seed.js';
+import { bearer, createTestApp, describeEachBackend, json } from '../helpers/test-app.js';
 
 interface CurlExample {
   readonly line: string;
   readonly method: string;
   readonly path: string;
   readonly body: string | undefined;
+  /** Every `-H` value, as written (`$H`, `$J`, `If-Match: $ETAG`, …). */
+  readonly headers: string[];
   readonly comment: string;
+  /** What the example answers, as its comment (or the `#   →` line under it) says: `→ 200 […]`. */
+  readonly expect: string | undefined;
   /** The `# …` line the example stands under. */
   readonly heading: string;
 }
@@ -41,17 +47,31 @@ function words(line: string): { words: string[]; comment: string } {
   return { words: out, comment: '' };
 }
 
-/** The `curl` examples of the README's API section. */
-function readmeExamples(): CurlExample[] {
+/** One line of the README's API block as the test replays it. */
+type Step =
+  | { readonly kind: 'seed'; readonly customers: number; readonly orders: number }
+  | { readonly kind: 'etag'; readonly path: string }
+  | { readonly kind: 'curl'; readonly example: CurlExample };
+
+/** The steps of the README's API section, in order: the seed line, ETag captures and `curl` examples. */
+function readmeSteps(): Step[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const block = /```sh\nH="Authorization: Bearer \$KEY".*?\n([\s\S]*?)```/.exec(readme)?.[1];
   assert.ok(block, 'the README has the curl block');
-  const examples: CurlExample[] = [];
+  const steps: Step[] = [];
   let heading = '';
   const lines = block.split('\n');
   for (let n = 0; n < lines.length; n++) {
     let line = lines[n]!;
-    if (line.startsWith('# ')) heading = line;
+    if (line.startsWith('# ') && !/^#\s+→/.test(line)) heading = line;
+    if (line.startsWith('npx ordergate seed ')) {
+      const { words: w } = words(line);
+      const count = (flag: string) => (w.indexOf(flag) >= 0 ? Number(w[w.indexOf(flag) + 1]) : 0);
+      steps.push({ kind: 'seed', customers: count('--customers'), orders: count('--orders') });
+      continue;
+    }
+    const etag = /^ETAG=\$\(curl .*\$B(\/\S+)/.exec(line);
+    if (etag) steps.push({ kind: 'etag', path: etag[1]! });
     if (!line.startsWith('curl ')) continue;
     // A body over several lines: the example goes on until its single quotes are closed.
     while ((line.split("'").length - 1) % 2 === 1 && n + 1 < lines.length) line += `\n${lines[++n]}`;
@@ -60,15 +80,57 @@ function readmeExamples(): CurlExample[] {
     const body = at('-d');
     const url = w.find((x) => x.startsWith('$B/'));
     assert.ok(url, `no $B/… in ${line}`);
-    examples.push({ line, method: at('-X') ?? (body === undefined ? 'GET' : 'POST'), path: url.slice(2), body, comment, heading });
+    const headers = w.flatMap((x, i) => (x === '-H' ? [w[i + 1]!] : []));
+    const under = /^#\s+(→.*)$/.exec(lines[n + 1] ?? '')?.[1];
+    const expect = under ?? (comment.includes('→') ? comment.slice(comment.indexOf('→')) : undefined);
+    steps.push({ kind: 'curl', example: { line, method: at('-X') ?? (body === undefined ? 'GET' : 'POST'), path: url.slice(2), body, headers, comment, expect, heading } });
   }
-  return examples;
+  return steps;
 }
+
+/** The `curl` examples of the README's API section. */
+const readmeExamples = (): CurlExample[] => readmeSteps().flatMap((s) => (s.kind === 'curl' ? [s.example] : []));
+
+/** A README answer `[{"A":1,…}]` as a pattern: `…` stands for anything. */
+const answerPattern = (text: string): RegExp => new RegExp(`^${text.split('…').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 
 const matches = (pattern: string, path: string): boolean =>
   new RegExp(`^${pattern.replace(/\{[A-Za-z]+\}/g, '[^/?]+')}(?:\\?.*)?$`).test(path);
 
-describeEachBackend('README curl examples', (t) => {
+describeEachBackend('README curl examples', (t, backend) => {
+  test('run top to bottom on an empty store, every example answers as its comment says', async (ctx) => {
+    const app = await createTestApp(backend);
+    ctx.after(() => app.close());
+    let etag = '';
+    const vars: Record<string, () => string> = { $H: () => `Authorization: Bearer ${app.keys.admin}`, $J: () => 'Content-Type: application/json', $ETAG: () => etag };
+    const expand = (h: string) => h.replace(/\$[A-Z]+/g, (v) => vars[v]?.() ?? v);
+    let curls = 0;
+    for (const step of readmeSteps()) {
+      if (step.kind === 'seed') {
+        await seedCustomers(app.app.writes, step.customers);
+        await seedOrders(app.app.writes, step.orders);
+        continue;
+      }
+      if (step.kind === 'etag') {
+        etag = String((await app.inject(step.path)).headers.etag ?? '');
+        assert.ok(etag, `no ETag from ${step.path}`);
+        continue;
+      }
+      const e = step.example;
+      curls++;
+      const headers = Object.fromEntries(e.headers.map(expand).map((h) => [h.slice(0, h.indexOf(':')).toLowerCase(), h.slice(h.indexOf(':') + 1).trim()]));
+      const res = await app.inject({ method: e.method as 'GET', url: e.path, headers, ...(e.body === undefined ? {} : { payload: e.body }) });
+      const said = /→ (\d{3})(?:, (\d{3}) when [^{[]*)?(?: ([[{].*))?$/.exec(e.expect ?? '');
+      if (!said) {
+        assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${e.line}\n→ ${res.statusCode} ${res.body.slice(0, 300)}`);
+        continue;
+      }
+      assert.ok([said[1], said[2]].includes(String(res.statusCode)), `${e.line}\n→ ${res.statusCode} ${res.body.slice(0, 300)}; the README says ${e.expect}`);
+      if (said[3] !== undefined && res.statusCode === Number(said[1])) assert.match(res.body, answerPattern(said[3]), e.line);
+    }
+    assert.ok(curls >= 15, `${curls} examples ran`);
+  });
+
   const examples = readmeExamples();
 
   test('every route of every operation has a curl example; operator routes are marked as such', () => {

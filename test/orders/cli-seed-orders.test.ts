@@ -76,6 +76,8 @@ describeEachBackend('ordergate seed --orders (CLI)', (t) => {
       assert.match(r.stderr, /^usage: ordergate seed \[--customers N\] \[--orders N\]$/m);
       assert.equal(r.stdout, '', args.join(' '));
     }
+    const negative = await seed('--customers', '-5');
+    assert.equal(negative.stderr, "ordergate: --customers takes a whole number of at least 1, got '-5'\nusage: ordergate seed [--customers N] [--orders N]\n");
     assert.equal((await stored()).length, before, 'no order was added');
     assert.equal((await customers()).length, customersBefore, 'no customer was added');
   });

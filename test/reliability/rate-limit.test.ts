@@ -30,7 +30,8 @@ describeEachBackend(
       for (let i = 0; i < 10; i++) {
         const res = await t().inject({ url: '/customer/?Identifiers=nobody', headers: bearer(key) });
         assert.equal(res.statusCode, 200, res.body);
-        assert.equal(res.headers['ratelimit-limit'], '10');
+        assert.equal(res.headers['ratelimit-limit'], '10', 'the quota of the window: the burst');
+        assert.equal(res.headers['ratelimit-policy'], '10;w=10', 'the window: burst / rate seconds');
         const reset = Number(res.headers['ratelimit-reset']);
         assert.ok(reset >= 1 && reset <= 10, `RateLimit-Reset ${reset}`);
         seen.push(Number(res.headers['ratelimit-remaining']));

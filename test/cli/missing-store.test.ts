@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { assertBuilt, runCli, startServer } from '../helpers/cli.js';
+import { BACKENDS, PG_TEST_URL } from '../helpers/test-store.js';
+
+// Commands that read or change an existing store, and must not make one up from a mistyped URL.
+const READERS: readonly string[][] = [['keys', 'list'], ['keys', 'create', '--name', 'n'], ['customers', 'export'], ['customfields', 'list'], ['backup', join(tmpdir(), 'ordergate-unused.backup')]];
+
+describe('a DATABASE_URL naming no SQLite file', { skip: !BACKENDS.includes('sqlite') && 'BACKENDS has no sqlite' }, () => {
+  let dir: string;
+  before(() => {
+    assertBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'ordergate-missing-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('every command but serve, migrate, seed and restore refuses it (exit 1) and creates nothing', async () => {
+    const file = join(dir, 'typo-dir', 'x.sqlite');
+    for (const args of READERS) {
+      const r = await runCli(args, { DATABASE_URL: `sqlite:${file}` });
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr, `ordergate: no SQLite database at ${file}: create it with \`ordergate migrate\` (or start the service), or correct DATABASE_URL\n`);
+      assert.equal(existsSync(join(dir, 'typo-dir')), false, `${args.join(' ')} created the directory`);
+    }
+    const csv = join(dir, 'c.csv');
+    writeFileSync(csv, 'CustomerId,FirstName\nc-1,Ann\n');
+    const imported = await runCli(['customers', 'import', csv], { DATABASE_URL: `sqlite:${file}` });
+    assert.equal(imported.code, 1, imported.stderr);
+    assert.match(imported.stderr, /no SQLite database at/);
+  });
+
+  test('a missing input file reads the same in every command: "no such file", exit 2', async () => {
+    const url = `sqlite:${join(dir, 'files', 'f.sqlite')}`;
+    assert.equal((await runCli(['migrate'], { DATABASE_URL: url })).code, 0);
+    for (const [args, usage] of [
+      [['customers', 'import', join(dir, 'missing.csv')], 'customers import <file.csv|file.jsonl> [--skip-invalid]'],
+      [['restore', join(dir, 'missing.backup')], 'restore <file>'],
+    ] as const) {
+      const r = await runCli([...args], { DATABASE_URL: url });
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stderr, `ordergate: no such file: ${args.at(-1)}\nusage: ordergate ${usage}\n`);
+    }
+  });
+
+  test('migrate and seed create it', async () => {
+    const migrated = await runCli(['migrate'], { DATABASE_URL: `sqlite:${join(dir, 'new', 'a.sqlite')}` });
+    assert.equal(migrated.code, 0, migrated.stderr);
+    assert.equal((await runCli(['keys', 'list'], { DATABASE_URL: `sqlite:${join(dir, 'new', 'a.sqlite')}` })).code, 0);
+    const seeded = await runCli(['seed', '--customers', '3'], { DATABASE_URL: `sqlite:${join(dir, 'new2', 'b.sqlite')}` });
+    assert.equal(seeded.code, 0, seeded.stderr);
+    assert.ok(existsSync(join(dir, 'new2', 'b.sqlite')));
+  });
+});
+
+describe('a DATABASE_URL naming no PostgreSQL database', { skip: !BACKENDS.includes('postgres') && 'BACKENDS has no postgres' }, () => {
+  const suffix = `${process.pid}_${randomBytes(4).toString('hex')}`;
+  const role = `og_nocreate_${suffix}`;
+  const names = [`og_missing_${suffix}`, `og_served_${suffix}`, `og_refused_${suffix}`];
+  const urlOf = (name: string, user?: string): string => {
+    const u = new URL(PG_TEST_URL);
+    u.pathname = `/${name}`;
+    if (user) u.username = user;
+    return u.toString();
+  };
+  const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
+    const c = new pg.Client({ connectionString: PG_TEST_URL });
+    await c.connect();
+    try {
+      return await fn(c);
+    } finally {
+      await c.end();
+    }
+  };
+  const exists = (name: string): Promise<boolean> => admin(async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
+
+  before(async () => {
+    assertBuilt();
+    await admin((c) => c.query(`create role ${role} login nocreatedb`));
+  });
+  after(async () => {
+    await admin(async (c) => {
+      for (const name of names) await c.query(`drop database if exists ${name} with (force)`);
+      await c.query(`drop role if exists ${role}`);
+    });
+  });
+
+  test('reading commands refuse it (exit 1) and create nothing; migrate creates it, then they work', async () => {
+    const url = urlOf(names[0]!);
+    const { hostname, port } = new URL(PG_TEST_URL);
+    for (const args of READERS) {
+      const r = await runCli(args, { DATABASE_URL: url });
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr, `ordergate: no PostgreSQL database "${names[0]}" at ${hostname}:${port || 5432}: create it with \`ordergate migrate\` (or start the service), or correct DATABASE_URL\n`);
+    }
+    assert.equal(await exists(names[0]!), false);
+    const migrated = await runCli(['migrate'], { DATABASE_URL: url });
+    assert.equal(migrated.code, 0, migrated.stderr);
+    assert.match(migrated.stderr, new RegExp(`created the PostgreSQL database "${names[0]}"`));
+    assert.equal(await exists(names[0]!), true);
+    const listed = await runCli(['keys', 'list'], { DATABASE_URL: url });
+    assert.equal(listed.code, 0, listed.stderr);
+  });
+
+  test('serve (npm start) creates it and serves', async (t) => {
+    const server = await startServer({ DATABASE_URL: urlOf(names[1]!) });
+    t.after(() => server.kill());
+    await server.waitUntilReady(30_000);
+    assert.equal(await exists(names[1]!), true);
+  });
+
+  test('a role that may not create databases gets a one-line answer saying how to create it (exit 1)', async () => {
+    const r = await runCli(['migrate'], { DATABASE_URL: urlOf(names[2]!, role) });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`^ordergate: no PostgreSQL database "${names[2]}" at .*, and it could not be created \\(the role "${role}" may not create databases\\): create it with \`createdb -h .* ${names[2]}\` as a role that may\\n$`));
+    assert.equal(await exists(names[2]!), false);
+  });
+});
