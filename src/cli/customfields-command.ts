@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { UsageError, type Command } from '../cli/command.js';
-import { withStore } from '../cli/with-store.js';
+import { defineCustomField, deleteCustomField, listDefinitions } from '../customfields/customfield.definitions.js';
+import type { CustomFieldDefinition } from '../customfields/customfield.types.js';
 import { AppError } from '../errors.js';
 import { parseJsvList } from '../wire/jsv.js';
-import { defineCustomField, deleteCustomField, listDefinitions } from './customfield.definitions.js';
-import type { CustomFieldDefinition } from './customfield.types.js';
+import { UsageError, type Command } from './command.js';
+import { withStore } from './with-store.js';
 
 const describeDefinition = (d: CustomFieldDefinition): string =>
   [

@@ -1,6 +1,6 @@
-import type { Command } from '../cli/command.js';
-import { UsageError } from '../cli/command.js';
-import { backupPostgres, backupSqlite, restorePostgres, restoreSqlite, sqliteFileOf } from './backup.service.js';
+import { backupPostgres, backupSqlite, restorePostgres, restoreSqlite, sqliteFileOf } from '../backup/backup.service.js';
+import type { Command } from './command.js';
+import { UsageError } from './command.js';
 
 const summary = (tables: Record<string, number>): string =>
   Object.entries(tables).map(([t, n]) => `${t}=${n}`).join(' ');
