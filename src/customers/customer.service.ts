@@ -3,13 +3,13 @@ import { isUniqueViolation } from '../store/unique-violation.js';
 import type { Store } from '../store/store.js';
 import { nextStamp } from '../store/sync-clock.js';
 import { FieldRules } from '../wire/field-rules.js';
+import { MAX_FIELD_LENGTH } from '../wire/limits.js';
 import { customerRepository } from './customer.repository.js';
 import { toCustomer, toCustomerData } from './customer.mapping.js';
 import { CUSTOMER_FIELDS, type Customer, type UpsertCustomerRequest } from './customer.schemas.js';
 
 export { searchCustomers, MAX_IDENTIFIERS, type SearchResult } from './customer.search.js';
 
-export const MAX_FIELD_LENGTH = 255;
 const PG_DEADLOCK = '40P01';
 const ATTEMPTS = 3;
 

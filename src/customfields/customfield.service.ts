@@ -1,7 +1,7 @@
 import { notFound } from '../errors.js';
-import { MAX_FIELD_LENGTH } from '../customers/customer.service.js';
 import type { Store } from '../store/store.js';
 import { FieldRules } from '../wire/field-rules.js';
+import { MAX_FIELD_LENGTH } from '../wire/limits.js';
 import { customFieldsETag, toCustomFields } from './customfield.mapping.js';
 import { DefinitionCache, type DefinitionSet } from './customfield.definition-cache.js';
 import { compiledValuesReader, customFieldRepository as repo, type FieldRow, type ValuesRow } from './customfield.repository.js';
