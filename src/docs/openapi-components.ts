@@ -1,6 +1,6 @@
 import { WIRE_DATE_SCHEMA, ref } from './openapi-schemas.js';
 import { wireName } from './samples.js';
-import type { OpenApiOptions } from './openapi.js';
+import type { OpenApiOptions } from './openapi-options.js';
 
 type Json = Record<string, unknown>;
 
