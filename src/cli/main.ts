@@ -1,14 +1,14 @@
 import { ConfigError, loadConfig } from '../config.js';
-import { backupCommand, restoreCommand } from '../backup/backup.commands.js';
+import { backupCommand, restoreCommand } from './backup-command.js';
 import { UsageError, type Command } from './command.js';
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './keys-command.js';
 import { migrateCommand } from './migrate-command.js';
 import { seedCommand } from './seed-command.js';
 import { serveCommand } from './serve-command.js';
-import { customerCommands } from '../customers/customer.commands.js';
-import { customfieldCommands } from '../customfields/customfield.commands.js';
+import { customerCommands } from './customers-command.js';
+import { customfieldCommands } from './customfields-command.js';
 
-/** Every CLI command; modules add theirs here. */
+/** Every CLI command; each lives in its own file of src/cli/. */
 export const COMMANDS: readonly Command[] = [
   serveCommand,
   migrateCommand,

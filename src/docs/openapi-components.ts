@@ -1,7 +1,7 @@
 import { missingPermission, orderNotFound, unauthenticated, type AppError } from '../errors.js';
 import { WIRE_DATE_SCHEMA, ref } from './openapi-schemas.js';
 import { wireName } from './samples.js';
-import type { OpenApiOptions } from './openapi.js';
+import type { OpenApiOptions } from './openapi-options.js';
 
 type Json = Record<string, unknown>;
 

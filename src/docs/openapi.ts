@@ -1,16 +1,12 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { RouteDef } from '../wire/operation.js';
 import { openApiComponents } from './openapi-components.js';
+import type { OpenApiOptions } from './openapi-options.js';
 import { SchemaConverter } from './openapi-schemas.js';
 import { requestSample, sampleOf, wireName, type SampleStyle } from './samples.js';
 import { requiredFields, type ApiModel, type OperationModel } from './type-model.js';
 
 type Json = Record<string, unknown>;
-
-export interface OpenApiOptions extends SampleStyle {
-  readonly basePath: string;
-  readonly version: string;
-}
 
 const pathVariables = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 

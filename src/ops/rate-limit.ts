@@ -2,21 +2,10 @@ import { createRequire } from 'node:module';
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import type { Config } from '../config.js';
 import { keyRateLimited } from '../errors.js';
-
-/** One counted event for a subject: where its window stands afterwards. */
-export interface LimitCount {
-  readonly limit: number;
-  readonly remaining: number;
-  readonly exceeded: boolean;
-  /** Milliseconds until the subject's window ends. */
-  readonly resetMs: number;
-}
-
-/** Counts one event for a subject; `undefined` when the counter store cannot answer (fail open). */
-export type LimitCounter = (subject: string) => Promise<LimitCount | undefined>;
+import { AuthFailureLimiter } from './auth-failure-limiter.js';
+import type { LimitCounter } from './limit-counter.js';
 
 /** The abuse limits the wire layer applies around authentication, for every operation route. */
 export interface AccessGuard {

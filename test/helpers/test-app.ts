@@ -78,9 +78,27 @@ export async function createTestApp(backend: Backend, env: Record<string, string
   };
 }
 
+/** One suite with one app shared by its tests (`t()` returns it), on a fresh database of the backend. */
+function describeWithApp(title: string, backend: Backend, suite: (t: () => TestApp, backend: Backend) => void, env: Record<string, string>, options: TestAppOptions): void {
+  describe(title, () => {
+    let current: TestApp | undefined;
+    before(async () => {
+      current = await createTestApp(backend, env, options);
+    });
+    after(async () => {
+      await current?.close();
+    });
+    suite(() => {
+      if (!current) throw new Error('test app not ready');
+      return current;
+    }, backend);
+  });
+}
+
 /**
  * Runs a suite once per backend with one app shared by its tests (`t()` returns it). Tests must
- * use their own ids so that they do not depend on each other's data.
+ * use their own ids so that they do not depend on each other's data. For suites whose outcome
+ * depends on the store.
  */
 export function describeEachBackend(
   name: string,
@@ -88,21 +106,23 @@ export function describeEachBackend(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): void {
-  for (const backend of BACKENDS) {
-    describe(`${name} [${backend}]`, () => {
-      let current: TestApp | undefined;
-      before(async () => {
-        current = await createTestApp(backend, env, options);
-      });
-      after(async () => {
-        await current?.close();
-      });
-      suite(() => {
-        if (!current) throw new Error('test app not ready');
-        return current;
-      }, backend);
-    });
-  }
+  for (const backend of BACKENDS) describeWithApp(`${name} [${backend}]`, backend, suite, env, options);
+}
+
+/**
+ * Runs a suite once, on the first configured backend, with one app shared by its tests. For suites
+ * of the wire (routing, binding, formats, errors, headers, limits checked before the store): the
+ * store only carries their data, and what it does is tested per backend elsewhere.
+ */
+export function describeOnce(
+  name: string,
+  suite: (t: () => TestApp, backend: Backend) => void,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): void {
+  const backend = BACKENDS[0];
+  if (!backend) throw new Error('BACKENDS names no backend');
+  describeWithApp(name, backend, suite, env, options);
 }
 
 /** Parses a JSON response body, failing the test with the body text when it is not JSON. */

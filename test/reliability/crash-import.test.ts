@@ -15,7 +15,8 @@ import type { Store } from '../../src/store/store.js';
 import { CLI } from '../helpers/spawn-server.js';
 import { BACKENDS, createTestDatabase, openTestWrites, type TestDatabase } from '../helpers/test-store.js';
 
-const ROWS = 30_000;
+// Four batches: the kill waits for the first to land, and three remain for it to interrupt.
+const ROWS = 20_000;
 /** Rows per write transaction of `customers import` (docs/customers.md). */
 const BATCH = 5_000;
 

@@ -5,7 +5,7 @@ import type { InjectOptions } from 'fastify';
 import { allOperations } from '../../src/operations.js';
 import type { WriteDoor } from '../../src/writes/write-door.js';
 import type { Store } from '../../src/store/store.js';
-import { describeEachBackend } from '../helpers/test-app.js';
+import { describeEachBackend, describeOnce } from '../helpers/test-app.js';
 import { storeDigest } from '../helpers/store-snapshot.js';
 
 // Fixed seed and bounded runs in `npm test`; FUZZ_RUNS=20000 (and FUZZ_SEED) for a long run.
@@ -129,7 +129,7 @@ describeEachBackend('fuzzing the HTTP API', (t) => {
   });
 }, { AUTH_FAILURE_LIMIT: '0' });
 
-describeEachBackend('deeply nested bodies', (t) => {
+describeOnce('deeply nested bodies', (t) => {
   test('no operation fails on 10,000-deep arrays and objects: never a 5xx, errors in the ResponseStatus shape', async () => {
     const app = t();
     const deepArray = '['.repeat(10_000) + ']'.repeat(10_000);
@@ -146,7 +146,7 @@ describeEachBackend('deeply nested bodies', (t) => {
   });
 });
 
-describeEachBackend('bank data in unbindable values', (t) => {
+describeOnce('bank data in unbindable values', (t) => {
   test('a SerializationException on CustomerIban does not repeat the value', async () => {
     const iban = 'DE89370400440532013000';
     const res = await t().inject({ method: 'POST', url: '/orders/1/confirm', payload: { CustomerIban: { x: iban }, CustomerEMail: ['a@b.de'] } });

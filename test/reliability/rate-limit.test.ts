@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
 import { createKey } from '../../src/auth/key-service.js';
-import { bearer, describeEachBackend, json } from '../helpers/test-app.js';
+import { bearer, describeOnce, json } from '../helpers/test-app.js';
 
 const PUBLIC = ['/health/live', '/health/ready', '/metrics', '/openapi.json', '/docs', '/docs/json', '/types/typescript', '/types/csharp', '/metadata'];
 
@@ -20,7 +20,7 @@ function assertTooMany(res: LightMyRequestResponse, message: RegExp): number {
 
 // 10 requests per key in a window of 10 s (RATE_LIMIT_PER_SECOND=1, RATE_LIMIT_BURST=10): long
 // enough that a slow machine cannot let the window pass in the middle of a test.
-describeEachBackend(
+describeOnce(
   'rate limit per API key',
   (t) => {
     test('each answer carries RateLimit-*; the request past the burst gets 429 with Retry-After; other keys go on', async () => {
@@ -82,7 +82,7 @@ describeEachBackend(
   { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '10' },
 );
 
-describeEachBackend(
+describeOnce(
   'rate limit window',
   (t) => {
     test('after the window the key passes again', async () => {
@@ -104,7 +104,7 @@ describeEachBackend(
   { RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '3' },
 );
 
-describeEachBackend(
+describeOnce(
   'rate limit off',
   (t) => {
     test('RATE_LIMIT_PER_SECOND=0: no RateLimit headers and no 429', async () => {
@@ -119,7 +119,7 @@ describeEachBackend(
 );
 
 // 3 failed authentications per address in 2 s.
-describeEachBackend(
+describeOnce(
   'failed authentication limit per client address',
   (t) => {
     const from = (remoteAddress: string, headers: Record<string, string | undefined>, url = '/customer/?Identifiers=x') =>

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachBackend } from '../helpers/test-app.js';
+import { describeOnce } from '../helpers/test-app.js';
 
 const API_CSP = "default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'";
 
-describeEachBackend('security headers', (t) => {
+describeOnce('security headers', (t) => {
   test('API answers, errors and JSONP: a CSP that allows nothing, no framing, no referrer, loadable cross-origin, no HSTS without TLS', async () => {
     const answers = [
       await t().inject('/customer/?Identifiers=x'),

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_LIMIT } from '../../src/app.js';
-import { describeEachBackend } from '../helpers/test-app.js';
+import { describeOnce } from '../helpers/test-app.js';
 import { parseRawResponse, rawRequest, type RawResponse } from '../helpers/raw-http.js';
 
 /** A connection that sends `head` and then one byte of `trickle` every `everyMs`, until the server closes it. */
@@ -39,7 +39,7 @@ function assertTimedOut({ response, ms }: { response: RawResponse; ms: number },
   assert.equal(JSON.parse(response.body).ResponseStatus.ErrorCode, 'RequestTimeout');
 }
 
-describeEachBackend('slow clients and request limits over real sockets', (t) => {
+describeOnce('slow clients and request limits over real sockets', (t) => {
   let port = 0;
   const listening = async (): Promise<number> => {
     if (port === 0) {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachBackend, json } from '../helpers/test-app.js';
+import { describeOnce, json } from '../helpers/test-app.js';
 import { assertResponseStatus } from '../helpers/wire-asserts.js';
 import { wireTestOperations } from '../helpers/wire-test-operations.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const ids = (res: { body: string }): string[] => (JSON.parse(res.body) as { CustomerId: string }[]).map((c) => c.CustomerId).sort();
 
-describeEachBackend(
+describeOnce(
   'wire binding',
   (t) => {
     test('property names match case-insensitively in the JSON body, path, query and form', async () => {

@@ -6,14 +6,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { clientErrorHandler } from '../../src/wire/framework-errors.js';
 import { Type } from '@sinclair/typebox';
 import { BACKENDS } from '../helpers/test-store.js';
-import { bearer, createTestApp, describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
+import { bearer, createTestApp, describeEachBackend, describeOnce, json, type TestApp } from '../helpers/test-app.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { assertNoInternals, assertResponseStatus } from '../helpers/wire-asserts.js';
 import { INTERNAL_ERROR_TEXT, wireTestOperations } from '../helpers/wire-test-operations.js';
 
 const MIB = 1024 * 1024;
 
-describeEachBackend(
+describeOnce(
   'error responses',
   (t) => {
     test('404 for an unknown route, any verb', async () => {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CUSTOMER_FIELDS } from '../../src/customers/customer.schemas.js';
-import { describeEachBackend, json } from '../helpers/test-app.js';
+import { describeOnce, json } from '../helpers/test-app.js';
 import { assertResponseStatus } from '../helpers/wire-asserts.js';
 import { wireTestOperations } from '../helpers/wire-test-operations.js';
 
 const camel = (s: string): string => s[0]!.toLowerCase() + s.slice(1);
 
-describeEachBackend(
+describeOnce(
   'response formats',
   (t) => {
     test('PascalCase by default; ?jsconfig=EmitCamelCaseNames:true switches to camelCase, errors included', async () => {
@@ -135,7 +135,7 @@ describeEachBackend(
   { extraOperations: wireTestOperations },
 );
 
-describeEachBackend(
+describeOnce(
   'response formats with JSON_CASING=camel',
   (t) => {
     test('camelCase by default, errors too; EmitCamelCaseNames:false switches back per request', async () => {

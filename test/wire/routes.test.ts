@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachBackend, json } from '../helpers/test-app.js';
+import { describeOnce, json } from '../helpers/test-app.js';
 import { assertResponseStatus } from '../helpers/wire-asserts.js';
 
 const ids = (body: unknown): string[] => (body as { CustomerId: string }[]).map((c) => c.CustomerId).sort();
 
-describeEachBackend('routes', (t) => {
+describeOnce('routes', (t) => {
   test('routes match case-insensitively, ignore a trailing slash and duplicate slashes; path values keep their case', async () => {
     for (const url of ['/customer/Route-A', '/CUSTOMER/Route-A/', '//customer//Route-A', '/Customer/Route-A//']) {
       const res = await t().inject({ method: 'PUT', url, payload: { City: url } });

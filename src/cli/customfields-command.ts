@@ -1,11 +1,11 @@
-import { parseCommandArgs, UsageError, type Command } from '../cli/command.js';
-import { withStore } from '../cli/with-store.js';
+import { defineCustomField, deleteCustomField, listDefinitions } from '../customfields/customfield.definitions.js';
+import { DefineCustomFieldRequest } from '../customfields/customfield.schemas.js';
+import { FIELD_TYPES, type CustomFieldDefinition } from '../customfields/customfield.types.js';
 import { AppError } from '../errors.js';
 import { parseJsvList } from '../wire/jsv.js';
 import { validRequest } from '../wire/request-validation.js';
-import { defineCustomField, deleteCustomField, listDefinitions } from './customfield.definitions.js';
-import { DefineCustomFieldRequest } from './customfield.schemas.js';
-import { FIELD_TYPES, type CustomFieldDefinition } from './customfield.types.js';
+import { parseCommandArgs, UsageError, type Command } from './command.js';
+import { withStore } from './with-store.js';
 
 const describeDefinition = (d: CustomFieldDefinition): string =>
   [

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { existingFile, UsageError, type Command } from '../cli/command.js';
-import { progressBar } from '../cli/progress.js';
-import { withStore } from '../cli/with-store.js';
+import { exportCustomers } from '../customers/customer.export.js';
+import { importCustomers, type ImportReport } from '../customers/customer.import.js';
+import { importFormatOf } from '../customers/import-read.js';
 import { formatWireDate, parseWireDate } from '../wire/dates.js';
-import { exportCustomers } from './customer.export.js';
-import { importCustomers, type ImportReport } from './customer.import.js';
-import { importFormatOf } from './import-read.js';
+import { existingFile, UsageError, type Command } from './command.js';
+import { progressBar } from './progress.js';
+import { withStore } from './with-store.js';
 
 /** Invalid rows listed one by one before the rest are only counted. */
 const LISTED = 50;

@@ -1,7 +1,7 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { addressRateLimited } from '../errors.js';
-import type { LimitCounter } from '../ops/rate-limit.js';
+import type { LimitCounter } from './limit-counter.js';
 
 const MAX_BLOCKED = 100_000;
 

@@ -1,6 +1,6 @@
-import { existingFile, inExistingDirectory, UsageError, type Command } from '../cli/command.js';
+import { backupPostgres, backupSqlite, restorePostgres, restoreSqlite } from '../backup/backup.service.js';
 import { createStoreIfMissing, requireExistingStore, sqliteFileOf } from '../store/store-presence.js';
-import { backupPostgres, backupSqlite, restorePostgres, restoreSqlite } from './backup.service.js';
+import { existingFile, inExistingDirectory, UsageError, type Command } from './command.js';
 
 const summary = (tables: Record<string, number>): string =>
   Object.entries(tables).map(([t, n]) => `${t}=${n}`).join(' ');

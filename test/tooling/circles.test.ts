@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { checkCircles } from '../../scripts/check-circles.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SRC = join(ROOT, 'src');
+
+/** Writes a tree of .ts files: path → source. */
+function tree(dir: string, files: Record<string, string>): string {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+/** Runs the check as `npm test` does, on another tree (a process of its own: used once, it costs a second or two). */
+function runCheck(dir: string): { status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/check-circles.ts'), dir], { cwd: ROOT, encoding: 'utf8' });
+  return { status: r.status, stderr: r.stderr };
+}
+
+describe('the import-circle check', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ordergate-circles-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('passes a tree whose arrows all point down', () => {
+    const root = tree(join(dir, 'clean'), {
+      'app.ts': "import { a } from './mod/a.js';\nexport const app = a;\n",
+      'mod/a.ts': "import type { B } from './b.js';\nimport { base } from '../base.js';\nexport const a: B = base;\n",
+      'mod/b.ts': "import { base } from '../base.js';\nexport type B = typeof base;\n",
+      // An import that only a comment or a string shows is not an arrow.
+      'base.ts': "// import { app } from './app.js';\nexport const base = \"import('./app.js')\";\n",
+    });
+    assert.deepEqual(checkCircles(root), { fileCircles: [], entryCircles: [] });
+  });
+
+  test('fails on a circle between two files, type-only and dynamic imports included, and prints it with exit code 1', () => {
+    const root = tree(join(dir, 'files'), {
+      'mod/a.ts': "import type { B } from './b.js';\nexport type A = B | 1;\n",
+      'mod/b.ts': "export type B = 2;\nexport const load = () => import('./a.js');\n",
+    });
+    const r = runCheck(root);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /import circle between files: \S+\/mod\/a\.ts <-> \S+\/mod\/b\.ts/);
+  });
+
+  test('fails on a circle between top-level entries even when no two files form one', () => {
+    const root = tree(join(dir, 'entries'), {
+      'app.ts': "export { orders } from './orders/orders.js';\nexport const version = 1;\n",
+      'orders/orders.ts': "import { customers } from '../customers/customers.js';\nexport const orders = customers;\n",
+      'customers/customers.ts': "import '../app-settings.js';\nexport const customers = 1;\n",
+      'app-settings.ts': "import { orders } from './orders/orders-total.js';\nexport const settings = orders;\n",
+      'orders/orders-total.ts': 'export const orders = 0;\n',
+    });
+    assert.deepEqual(checkCircles(root), { fileCircles: [], entryCircles: [['app-settings.ts', 'customers', 'orders']] });
+  });
+
+  test('src/ has no import circle, neither between files nor between its top-level entries', () => {
+    assert.deepEqual(checkCircles(SRC), { fileCircles: [], entryCircles: [] });
+  });
+});
