@@ -1,9 +1,6 @@
-import { backupPostgres, backupSqlite, restorePostgres, restoreSqlite } from '../backup/backup.service.js';
-import { createStoreIfMissing, requireExistingStore, sqliteFileOf } from '../store/store-presence.js';
+import { backupStore, restoreStore } from '../store/backup.js';
+import { createStoreIfMissing, requireExistingStore } from '../store/store-presence.js';
 import { existingFile, inExistingDirectory, UsageError, type Command } from './command.js';
-
-const summary = (tables: Record<string, number>): string =>
-  Object.entries(tables).map(([t, n]) => `${t}=${n}`).join(' ');
 
 export const backupCommand: Command = {
   words: ['backup'],
@@ -14,14 +11,8 @@ export const backupCommand: Command = {
     if (!file) throw new UsageError('the backup file is required');
     inExistingDirectory(file);
     await requireExistingStore(config.databaseUrl);
-    const sqlite = sqliteFileOf(config.databaseUrl);
-    if (sqlite) {
-      const report = await backupSqlite(sqlite, file);
-      process.stdout.write(`backup written to ${report.file} (integrity ok; ${summary(report.tables)})\n`);
-    } else {
-      const report = await backupPostgres(config.databaseUrl, file);
-      process.stdout.write(`backup written to ${report.file} (pg_dump custom format)\n`);
-    }
+    const report = await backupStore(config.databaseUrl, file);
+    process.stdout.write(`backup written to ${report.file} (${report.detail})\n`);
   },
 };
 
@@ -35,13 +26,7 @@ export const restoreCommand: Command = {
     existingFile(file);
     // Restoring is how a store is rebuilt on a new machine: it may start from a missing one.
     await createStoreIfMissing(config.databaseUrl);
-    const sqlite = sqliteFileOf(config.databaseUrl);
-    if (sqlite) {
-      const report = await restoreSqlite(file, sqlite);
-      process.stdout.write(`restored ${file} into ${report.file} (${summary(report.tables)})\n`);
-    } else {
-      await restorePostgres(config.databaseUrl, file);
-      process.stdout.write(`restored ${file} with pg_restore\n`);
-    }
+    const report = await restoreStore(config.databaseUrl, file);
+    process.stdout.write(`restored ${file} into ${report.file} (${report.detail})\n`);
   },
 };
