@@ -3,6 +3,7 @@ import { customerWrites } from './customers/customer.writes.js';
 import { customerRepository } from './customers/customer.repository.js';
 import { definitionWrites } from './customfields/customfield.definitions.js';
 import { writeValuesWrite } from './customfields/customfield.writes.js';
+import { orderRepository } from './orders/order.repository.js';
 import { orderWrites } from './orders/order.writes.js';
 import type { WriteRegistry } from './writes/unit.js';
 
@@ -13,5 +14,5 @@ import type { WriteRegistry } from './writes/unit.js';
 export const writeRegistry: WriteRegistry = {
   module: import.meta.url,
   commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites],
-  stampers: { customer: customerRepository.touch },
+  stampers: { customer: customerRepository.touch, order: orderRepository.touch },
 };

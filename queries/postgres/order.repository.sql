@@ -1,12 +1,16 @@
 -- PostgreSQL: the SQL of src/orders/order.repository.ts. Written by `npm run sql:snapshot`; do not edit.
 
+-- orderRepository.touch(orderIds: 3, stamp)
+update orders set modified_at = $1 where order_id in ($2, $3, $4);
+-- parameters: [1700000000000,1,2,3]
+
 -- orderRepository.insert(row)
-insert into "orders" ("order_number", "note", "created_at", "status", "customer_id") values ($1, $2, $3, $4, $5) returning "order_id";
--- parameters: ["O-1",null,1700000000000,"Open",null]
+insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values ($1, $2, $3, $4, $5, $6) returning "order_id";
+-- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.insertNew(rows: 2)
-insert into "orders" ("order_number", "note", "created_at", "status", "customer_id") values ($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10) on conflict ("order_number") do nothing;
--- parameters: ["O-1",null,1700000000000,"Open",null,"O-2",null,1700000000000,"Open",null]
+insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12) on conflict ("order_number") do nothing returning "order_id";
+-- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000,"O-2",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.setOrderNumber(orderId, orderNumber)
 update "orders" set "order_number" = $1 where "order_id" = $2;

@@ -12,6 +12,7 @@ export const orderCalls: SnapshotSource = {
   source: 'src/orders/order.repository.ts',
   exports: orderModule,
   calls: objectCalls('orderRepository', orderRepository, {
+    touch: [call('orderIds: 3, stamp', ({ sql, db }) => orderRepository.touch(sql, db, ['1', '2', '3'], STAMP))],
     insert: [call('row', ({ db }) => orderRepository.insert(db, ORDER))],
     insertNew: [call('rows: 2', ({ db }) => orderRepository.insertNew(db, [ORDER, { ...ORDER, order_number: 'O-2' }]))],
     setOrderNumber: [call('orderId, orderNumber', ({ db }) => orderRepository.setOrderNumber(db, 1, 'O-1'))],

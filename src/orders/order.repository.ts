@@ -1,5 +1,7 @@
 import type { OrderRow } from '../store/database.js';
 import type { Executor, StoreSql } from '../store/store.js';
+import type { Stamper } from '../writes/unit.js';
+import { FIND_ORDER, IDS_PER_TOUCH, MARK_CONFIRMED, touchSql } from './order.statements.js';
 
 export type { CustomerAddress } from '../customers/customer.columns.js';
 
@@ -13,31 +15,47 @@ export interface ConfirmedState {
   readonly confirmation_hash: string;
 }
 
-// The confirmation's statements are written once (StoreSql.run); the rest is built by Kysely.
-const FIND_ORDER = 'select * from orders where order_id = ?';
-const MARK_CONFIRMED =
-  "update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?" +
-  " where order_id = ? and status = 'Open' returning order_number";
+/** A new open order; its stamp is provisional (created_at) until the door stamps it in the same transaction. */
+export interface NewOrder {
+  readonly order_number: string;
+  readonly note: string | null;
+  readonly created_at: number;
+}
+
+const newRow = (r: NewOrder) => ({ ...r, status: 'Open' as const, customer_id: null, modified_at: r.created_at });
+
+/** Moves the modification stamp of orders (ids as the door carries them: text): once per transaction. */
+const touch: Stamper = async (storeSql, db, orderIds, stamp) => {
+  for (let i = 0; i < orderIds.length; i += IDS_PER_TOUCH) {
+    const ids = orderIds.slice(i, i + IDS_PER_TOUCH).map(Number);
+    await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
+  }
+};
+
+// The confirmation's statements and the stamp are written once (order.statements.ts); the rest is built by Kysely.
 
 /** All SQL about orders. */
 export const orderRepository = {
-  async insert(db: Executor, row: { order_number: string; note: string | null; created_at: number }): Promise<number> {
+  touch,
+
+  async insert(db: Executor, row: NewOrder): Promise<number> {
     const res = await db
       .insertInto('orders')
-      .values({ ...row, status: 'Open', customer_id: null })
+      .values(newRow(row))
       .returning('order_id')
       .executeTakeFirstOrThrow();
     return Number(res.order_id);
   },
 
-  /** Inserts open orders whose numbers do not exist yet (the others are left as they are); returns how many were new. */
-  async insertNew(db: Executor, rows: ReadonlyArray<{ order_number: string; note: string | null; created_at: number }>): Promise<number> {
+  /** Inserts open orders whose numbers do not exist yet (the others are left as they are); returns the new ids. */
+  async insertNew(db: Executor, rows: readonly NewOrder[]): Promise<number[]> {
     const res = await db
       .insertInto('orders')
-      .values(rows.map((r) => ({ ...r, status: 'Open' as const, customer_id: null })))
+      .values(rows.map(newRow))
       .onConflict((oc) => oc.column('order_number').doNothing())
-      .executeTakeFirst();
-    return Number(res.numInsertedOrUpdatedRows ?? 0);
+      .returning('order_id')
+      .execute();
+    return res.map((r) => Number(r.order_id));
   },
 
   async setOrderNumber(db: Executor, orderId: number, orderNumber: string): Promise<void> {

@@ -32,6 +32,8 @@ export interface OrderRow {
   created_at: number;
   confirmed_at: number | null;
   cancelled_at: number | null;
+  /** Sync stamp, as customers' (see store/sync-clock.ts): moved by create, confirm and cancel. */
+  modified_at: number;
   /** The confirmed request as JSON (bank data included; masked whenever shown). */
   confirmation: string | null;
   /** Hash of the normalized confirmation request, to tell a retry from a different body. */
