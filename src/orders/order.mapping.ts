@@ -91,3 +91,6 @@ export function toOrderView(order: StoredOrder) {
     Confirmation: toConfirmationView(order.confirmation),
   };
 }
+
+/** An order of the feed: the GET /orders/{OrderId} shape and LastModified. */
+export const toFeedItem = (order: StoredOrder) => ({ ...toOrderView(order), LastModified: wireDate(order.modified_at) });

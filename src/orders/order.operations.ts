@@ -1,12 +1,17 @@
+import { Type } from '@sinclair/typebox';
+import { SYNC_WATERMARK_HEADER } from '../customers/customer.operations.js';
 import type { Store } from '../store/store.js';
-import { defineOperation, type AnyOperation } from '../wire/operation.js';
+import { formatWireDate } from '../wire/dates.js';
+import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { ConfirmationService } from './confirmation.service.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
-import { toConfirmResponse, toOrderView } from './order.mapping.js';
+import { toConfirmResponse, toFeedItem, toOrderView } from './order.mapping.js';
 import {
-  ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderIdRequest, OrderView,
+  ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderFeedItem, OrderIdRequest, OrderView,
+  SearchOrdersRequest,
 } from './order.schemas.js';
+import { searchOrders, type OrderFeed } from './order.search.js';
 import { cancelOrderWrite, createOrderWrite, getOrder } from './order.service.js';
 import { toValidConfirmation } from './order.validation.js';
 
@@ -57,6 +62,27 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       handle: async (req) => toOrderView(await getOrder(store, req.OrderId)),
     }),
     defineOperation({
+      name: 'SearchOrders',
+      tag: 'Orders',
+      summary: 'The order feed: orders by id, number, customer, status or modification date, for incremental sync.',
+      description:
+        'Filters combine with AND; none returns every order. Ordered by modification time (moved by create, confirm and cancel), ' +
+        'then OrderId. The whole result is streamed unless Take/Skip page it. The X-Sync-Watermark response header is the ' +
+        'LastModifiedAfter of the next sync: no change committed after it is missed.',
+      routes: [
+        { method: 'GET', path: '/orders/' },
+        { method: 'POST', path: '/orders/search' },
+      ],
+      permission: 'all',
+      request: SearchOrdersRequest,
+      response: Type.Array(OrderFeedItem),
+      async handle(req, call) {
+        const feed = await searchOrders(store, req);
+        call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(feed.watermark, call.dateStyle));
+        return new StreamedArray(feedItems(feed));
+      },
+    }),
+    defineOperation({
       name: 'CancelOrder',
       tag: 'Operator',
       summary: 'Cancel an open or confirmed order (operator); cancelling again changes nothing.',
@@ -67,4 +93,8 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       handle: async (req) => toOrderView(await writes.run(cancelOrderWrite, req.OrderId)),
     }),
   ];
+}
+
+async function* feedItems(feed: OrderFeed) {
+  for await (const chunk of feed.orders) for (const order of chunk) yield toFeedItem(order);
 }

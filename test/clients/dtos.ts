@@ -56,6 +56,10 @@ export class Order {
   public Confirmation!: Record<string, unknown> | null;
 }
 
+export class OrderFeedItem extends Order {
+  public LastModified!: string;
+}
+
 export class CustomField {
   public Number!: number;
   public Label!: string;
@@ -178,6 +182,21 @@ export class GetOrder implements IReturn<Order> {
   public getTypeName() { return 'GetOrder'; }
   public getMethod() { return 'GET'; }
   public createResponse() { return new Order(); }
+}
+
+// @Route("/orders/", "GET") @Route("/orders/search", "POST")
+export class SearchOrders implements IReturn<OrderFeedItem[]> {
+  public OrderIds?: number[];
+  public OrderNumbers?: string[];
+  public CustomerIds?: string[];
+  public Statuses?: string[];
+  public LastModifiedAfter?: string;
+  public Take?: number;
+  public Skip?: number;
+  public constructor(init?: Partial<SearchOrders>) { Object.assign(this, init); }
+  public getTypeName() { return 'SearchOrders'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<OrderFeedItem>(); }
 }
 
 // @Route("/orders/{OrderId}/cancel", "POST")

@@ -116,6 +116,16 @@ export const SCENARIOS: Record<string, Scenario> = {
     },
     invalid: async () => ({ init: { OrderId: 0 }, field: 'OrderId', code: 'GreaterThan' }),
   },
+  SearchOrders: {
+    valid: async (ctx) => ({ init: { OrderIds: [await newOrder(ctx)], Statuses: ['Open'] } }),
+    check: (res, init) => {
+      const rows = res as Row[];
+      assert.equal(rows.length, 1);
+      assert.equal(rows[0]!.OrderId, (init.OrderIds as number[])[0]);
+      assert.match(rows[0]!.LastModified as string, WIRE_DATE);
+    },
+    invalid: async () => ({ init: { Statuses: ['Shipped'] }, field: 'Statuses[0]', code: 'Enum' }),
+  },
   CancelOrder: {
     valid: async (ctx) => ({ init: { OrderId: await newOrder(ctx) } }),
     check: (res, init) => {
