@@ -8,7 +8,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 export const keysCreateCommand: Command = {
   words: ['keys', 'create'],
-  usage: 'keys create --name NAME --permissions all[,admin]',
+  usage: 'keys create --name NAME --permissions all[,admin][,bank]',
   summary: 'create an API key; the key is printed alone on the last line, only this once',
   run: async (args, config) => {
     const { values } = parseArgs({ args, options: { name: { type: 'string' }, permissions: { type: 'string', default: 'all' } } });

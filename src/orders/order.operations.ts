@@ -6,7 +6,8 @@ import { StreamedArray, defineOperation, type AnyOperation } from '../wire/opera
 import type { WriteDoor } from '../writes/write-door.js';
 import { ConfirmationService } from './confirmation.service.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
-import { toConfirmResponse, toFeedItem, toOrderView } from './order.mapping.js';
+import type { AuthenticatedKey } from '../auth/api-keys.js';
+import { toConfirmResponse, toFeedItem, toOrderView, type BankData } from './order.mapping.js';
 import {
   ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderFeedItem, OrderIdRequest, OrderView,
   SearchOrdersRequest,
@@ -54,12 +55,13 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
     defineOperation({
       name: 'GetOrder',
       tag: 'Orders',
-      summary: 'An order: status, customer and confirmation data (IBAN masked).',
+      summary: 'An order: status, customer and confirmation data (bank data masked without the permission bank).',
+      description: 'IBAN, BIC, SEPA mandate reference and account holder are masked (DE89********3000, COBA****XXX, ***) unless the key has the permission bank.',
       routes: [{ method: 'GET', path: '/orders/{OrderId}' }],
       permission: 'all',
       request: OrderIdRequest('GetOrder'),
       response: OrderView,
-      handle: async (req) => toOrderView(await getOrder(store, req.OrderId)),
+      handle: async (req, call) => toOrderView(await getOrder(store, req.OrderId), bankDataFor(call.key)),
     }),
     defineOperation({
       name: 'SearchOrders',
@@ -68,7 +70,8 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       description:
         'Filters combine with AND; none returns every order. Ordered by modification time (moved by create, confirm and cancel), ' +
         'then OrderId. The whole result is streamed unless Take/Skip page it. The X-Sync-Watermark response header is the ' +
-        'LastModifiedAfter of the next sync: no change committed after it is missed.',
+        'LastModifiedAfter of the next sync: no change committed after it is missed. Bank data is masked as in GetOrder ' +
+        'unless the key has the permission bank.',
       routes: [
         { method: 'GET', path: '/orders/' },
         { method: 'POST', path: '/orders/search' },
@@ -79,7 +82,7 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       async handle(req, call) {
         const feed = await searchOrders(store, req);
         call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(feed.watermark, call.dateStyle));
-        return new StreamedArray(feedItems(feed));
+        return new StreamedArray(feedItems(feed, bankDataFor(call.key)));
       },
     }),
     defineOperation({
@@ -95,6 +98,9 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
   ];
 }
 
-async function* feedItems(feed: OrderFeed) {
-  for await (const chunk of feed.orders) for (const order of chunk) yield toFeedItem(order);
+/** Bank data in full only for a key with the permission `bank`. */
+const bankDataFor = (key: AuthenticatedKey): BankData => (key.permissions.has('bank') ? 'revealed' : 'masked');
+
+async function* feedItems(feed: OrderFeed, bank: BankData) {
+  for await (const chunk of feed.orders) for (const order of chunk) yield toFeedItem(order, bank);
 }
