@@ -1,3 +1,4 @@
+import { auditWrites } from './audit/audit.service.js';
 import { keyWrites } from './auth/key-service.js';
 import { customerWrites } from './customers/customer.writes.js';
 import { customerRepository } from './customers/customer.repository.js';
@@ -13,6 +14,6 @@ import type { WriteRegistry } from './writes/unit.js';
  */
 export const writeRegistry: WriteRegistry = {
   module: import.meta.url,
-  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites],
+  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...auditWrites],
   stampers: { customer: customerRepository.touch, order: orderRepository.touch },
 };

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { CLI_KEY_ID } from '../audit/audit.actions.js';
+import { recordAudit } from '../audit/audit.service.js';
 import { createKey, listKeys, revokeKey } from '../auth/key-service.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { UsageError, type Command } from './command.js';
@@ -17,7 +19,9 @@ export const keysCreateCommand: Command = {
     if (!/^[A-Za-z0-9._@-]{1,64}$/.test(values.name)) throw new UsageError('--name takes 1 to 64 letters, digits or . _ @ -');
     const created = await withStore(config, async (_store, writes) => {
       try {
-        return await createKey(writes, values.name!, values.permissions!);
+        const key = await createKey(writes, values.name!, values.permissions!);
+        await recordAudit(writes, { keyId: CLI_KEY_ID, action: 'key.create', resourceType: 'key', resourceIds: [key.id] });
+        return key;
       } catch (err) {
         if (isUniqueViolation(err)) throw new Error('key id collision, run the command again');
         if (err instanceof Error && /permission/.test(err.message)) throw new UsageError(err.message);
@@ -48,7 +52,11 @@ export const keysRevokeCommand: Command = {
   run: async (args, config) => {
     const id = args[0];
     if (!id) throw new UsageError('the key id is required (see keys list)');
-    const done = await withStore(config, (_store, writes) => revokeKey(writes, id));
+    const done = await withStore(config, async (_store, writes) => {
+      const revoked = await revokeKey(writes, id);
+      if (revoked) await recordAudit(writes, { keyId: CLI_KEY_ID, action: 'key.revoke', resourceType: 'key', resourceIds: [id] });
+      return revoked;
+    });
     if (!done) {
       process.stderr.write(`no active key with id ${id}\n`);
       return 1;

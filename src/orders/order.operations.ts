@@ -6,8 +6,10 @@ import { StreamedArray, defineOperation, type AnyOperation } from '../wire/opera
 import type { WriteDoor } from '../writes/write-door.js';
 import { ConfirmationService } from './confirmation.service.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
+import { recordAudit } from '../audit/audit.service.js';
 import type { AuthenticatedKey } from '../auth/api-keys.js';
-import { toConfirmResponse, toFeedItem, toOrderView, type BankData } from './order.mapping.js';
+import { hasBankData, toConfirmResponse, toFeedItem, toOrderView, type BankData } from './order.mapping.js';
+import type { StoredOrder } from './order.repository.js';
 import {
   ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderFeedItem, OrderIdRequest, OrderView,
   SearchOrdersRequest,
@@ -61,7 +63,12 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       permission: 'all',
       request: OrderIdRequest('GetOrder'),
       response: OrderView,
-      handle: async (req, call) => toOrderView(await getOrder(store, req.OrderId), bankDataFor(call.key)),
+      async handle(req, call) {
+        const order = await getOrder(store, req.OrderId);
+        const bank = bankDataFor(call.key);
+        await auditBankRead(writes, call.key, bank, [order]);
+        return toOrderView(order, bank);
+      },
     }),
     defineOperation({
       name: 'SearchOrders',
@@ -82,7 +89,7 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       async handle(req, call) {
         const feed = await searchOrders(store, req);
         call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(feed.watermark, call.dateStyle));
-        return new StreamedArray(feedItems(feed, bankDataFor(call.key)));
+        return new StreamedArray(feedItems(writes, feed, call.key));
       },
     }),
     defineOperation({
@@ -101,6 +108,20 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
 /** Bank data in full only for a key with the permission `bank`. */
 const bankDataFor = (key: AuthenticatedKey): BankData => (key.permissions.has('bank') ? 'revealed' : 'masked');
 
-async function* feedItems(feed: OrderFeed, bank: BankData) {
-  for await (const chunk of feed.orders) for (const order of chunk) yield toFeedItem(order, bank);
+/**
+ * An unmasked read of bank data is recorded before the data leaves: one entry per read (per
+ * chunk of the feed), naming the orders whose bank data it shows.
+ */
+async function auditBankRead(writes: WriteDoor, key: AuthenticatedKey, bank: BankData, orders: readonly StoredOrder[]): Promise<void> {
+  if (bank !== 'revealed') return;
+  const ids = orders.filter(hasBankData).map((o) => String(o.order_id));
+  if (ids.length > 0) await recordAudit(writes, { keyId: key.id, action: 'bank.read', resourceType: 'order', resourceIds: ids });
+}
+
+async function* feedItems(writes: WriteDoor, feed: OrderFeed, key: AuthenticatedKey) {
+  const bank = bankDataFor(key);
+  for await (const chunk of feed.orders) {
+    await auditBankRead(writes, key, bank, chunk);
+    for (const order of chunk) yield toFeedItem(order, bank);
+  }
 }

@@ -87,6 +87,17 @@ export interface ApiKeyRow {
   revoked_at: number | null;
 }
 
+export interface AuditRow {
+  sequence: Generated<number>;
+  at: number;
+  /** The id `keys list` prints, or `cli`. */
+  key_id: string;
+  action: string;
+  resource_type: string;
+  /** JSON array of the ids concerned, as text. */
+  resource_ids: string;
+}
+
 export interface SyncClockRow {
   id: number;
   last_stamp: number;
@@ -101,4 +112,5 @@ export interface Database {
   custom_field_meta: CustomFieldMetaRow;
   api_keys: ApiKeyRow;
   sync_clock: SyncClockRow;
+  audit_log: AuditRow;
 }

@@ -270,3 +270,22 @@ export class DeleteCustomField implements IReturnVoid {
   public getMethod() { return 'DELETE'; }
   public createResponse() {}
 }
+
+export class AuditEntry {
+  public Sequence!: number;
+  public At!: string;
+  public KeyId!: string;
+  public Action!: string;
+  public ResourceType!: string;
+  public ResourceIds!: string[];
+}
+
+// @Route("/audit/", "GET")
+export class GetAuditLog implements IReturn<AuditEntry[]> {
+  public After?: number;
+  public Take?: number;
+  public constructor(init?: Partial<GetAuditLog>) { Object.assign(this, init); }
+  public getTypeName() { return 'GetAuditLog'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<AuditEntry>(); }
+}

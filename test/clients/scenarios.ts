@@ -190,6 +190,14 @@ export const SCENARIOS: Record<string, Scenario> = {
     },
     invalid: async (ctx) => ({ init: { Number: ctx.fieldNumber(), Label: 'Colour', FieldType: 'Colourful' }, field: 'FieldType', code: 'Enum' }),
   },
+  GetAuditLog: {
+    valid: async () => ({ init: { After: 0, Take: 10 } }),
+    check: (res) => {
+      assert.ok(Array.isArray(res));
+      for (const e of res as Row[]) assert.deepEqual(Object.keys(e), ['Sequence', 'At', 'KeyId', 'Action', 'ResourceType', 'ResourceIds']);
+    },
+    invalid: async () => ({ init: { Take: 10001 }, field: 'Take', code: 'InclusiveBetween' }),
+  },
   DeleteCustomField: {
     valid: async (ctx) => ({ init: { Number: await newField(ctx, 'Text') } }),
     check: (res) => assert.ok(res === undefined || res === null || res === '', `a void operation resolved with ${JSON.stringify(res)}`),
