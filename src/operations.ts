@@ -1,3 +1,4 @@
+import { auditOperations } from './audit/audit.operations.js';
 import { customerOperations } from './customers/customer.operations.js';
 import { customFieldOperations } from './customfields/customfield.operations.js';
 import { orderOperations } from './orders/order.operations.js';
@@ -7,5 +8,5 @@ import type { WriteDoor } from './writes/write-door.js';
 
 /** The operation table: every operation of the service, spec and operator alike. */
 export function allOperations(store: Store, writes: WriteDoor): AnyOperation[] {
-  return [...customerOperations(store, writes), ...orderOperations(store, writes), ...customFieldOperations(store, writes)];
+  return [...customerOperations(store, writes), ...orderOperations(store, writes), ...customFieldOperations(store, writes), ...auditOperations(store)];
 }

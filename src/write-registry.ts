@@ -1,8 +1,10 @@
+import { auditWrites } from './audit/audit.service.js';
 import { keyWrites } from './auth/key-service.js';
 import { customerWrites } from './customers/customer.writes.js';
 import { customerRepository } from './customers/customer.repository.js';
 import { definitionWrites } from './customfields/customfield.definitions.js';
 import { writeValuesWrite } from './customfields/customfield.writes.js';
+import { orderRepository } from './orders/order.repository.js';
 import { orderWrites } from './orders/order.writes.js';
 import type { WriteRegistry } from './writes/unit.js';
 
@@ -12,6 +14,6 @@ import type { WriteRegistry } from './writes/unit.js';
  */
 export const writeRegistry: WriteRegistry = {
   module: import.meta.url,
-  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites],
-  stampers: { customer: customerRepository.touch },
+  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...auditWrites],
+  stampers: { customer: customerRepository.touch, order: orderRepository.touch },
 };

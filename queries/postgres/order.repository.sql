@@ -1,12 +1,16 @@
 -- PostgreSQL: the SQL of src/orders/order.repository.ts. Written by `npm run sql:snapshot`; do not edit.
 
+-- orderRepository.touch(orderIds: 3, stamp)
+update orders set modified_at = $1 where order_id in ($2, $3, $4);
+-- parameters: [1700000000000,1,2,3]
+
 -- orderRepository.insert(row)
-insert into "orders" ("order_number", "note", "created_at", "status", "customer_id") values ($1, $2, $3, $4, $5) returning "order_id";
--- parameters: ["O-1",null,1700000000000,"Open",null]
+insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values ($1, $2, $3, $4, $5, $6) returning "order_id";
+-- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.insertNew(rows: 2)
-insert into "orders" ("order_number", "note", "created_at", "status", "customer_id") values ($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10) on conflict ("order_number") do nothing;
--- parameters: ["O-1",null,1700000000000,"Open",null,"O-2",null,1700000000000,"Open",null]
+insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12) on conflict ("order_number") do nothing returning "order_id";
+-- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000,"O-2",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.setOrderNumber(orderId, orderNumber)
 update "orders" set "order_number" = $1 where "order_id" = $2;
@@ -27,3 +31,19 @@ update orders set status = 'Confirmed', customer_id = $1, confirmed_at = $2, con
 -- orderRepository.markCancelled(orderId, at)
 update "orders" set "status" = $1, "cancelled_at" = $2 where "order_id" = $3 and "status" <> $4;
 -- parameters: ["Cancelled",1700000000000,1,"Cancelled"]
+
+-- orderRepository.search(window, limit)
+select * from "orders" where "modified_at" <= $1 order by "modified_at", "order_id" limit $2;
+-- parameters: [1700000000000,1000]
+
+-- orderRepository.search(every filter, after, limit, offset)
+select * from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
+
+-- orderRepository.search(modifiedAfter, keyset after, through)
+select * from "orders" where "modified_at" <= $1 and (modified_at, order_id) > ($2, $3) and (modified_at, order_id) <= ($4, $5) order by "modified_at", "order_id" limit $6;
+-- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
+
+-- orderRepository.positionsAt(filter, offset, count)
+select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",2,99]

@@ -1,12 +1,16 @@
 -- SQLite: the SQL of src/orders/order.repository.ts. Written by `npm run sql:snapshot`; do not edit.
 
+-- orderRepository.touch(orderIds: 3, stamp)
+update orders set modified_at = ? where order_id in (?, ?, ?);
+-- parameters: [1700000000000,1,2,3]
+
 -- orderRepository.insert(row)
-insert into "orders" ("order_number", "note", "created_at", "status", "customer_id") values (?, ?, ?, ?, ?) returning "order_id";
--- parameters: ["O-1",null,1700000000000,"Open",null]
+insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values (?, ?, ?, ?, ?, ?) returning "order_id";
+-- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.insertNew(rows: 2)
-insert into "orders" ("order_number", "note", "created_at", "status", "customer_id") values (?, ?, ?, ?, ?), (?, ?, ?, ?, ?) on conflict ("order_number") do nothing;
--- parameters: ["O-1",null,1700000000000,"Open",null,"O-2",null,1700000000000,"Open",null]
+insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id";
+-- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000,"O-2",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.setOrderNumber(orderId, orderNumber)
 update "orders" set "order_number" = ? where "order_id" = ?;
@@ -27,3 +31,19 @@ update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confi
 -- orderRepository.markCancelled(orderId, at)
 update "orders" set "status" = ?, "cancelled_at" = ? where "order_id" = ? and "status" <> ?;
 -- parameters: ["Cancelled",1700000000000,1,"Cancelled"]
+
+-- orderRepository.search(window, limit)
+select * from "orders" where "modified_at" <= ? order by "modified_at", "order_id" limit ?;
+-- parameters: [1700000000000,1000]
+
+-- orderRepository.search(every filter, after, limit, offset)
+select * from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
+
+-- orderRepository.search(modifiedAfter, keyset after, through)
+select * from "orders" where "modified_at" <= ? and (modified_at, order_id) > (?, ?) and (modified_at, order_id) <= (?, ?) order by "modified_at", "order_id" limit ?;
+-- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
+
+-- orderRepository.positionsAt(filter, offset, count)
+select "modified_at", "order_id" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",2,99]

@@ -6,12 +6,17 @@ const { orderRepository } = orderModule;
 const { idempotencyRepository } = idempotencyModule;
 
 const ORDER = { order_number: 'O-1', note: null, created_at: STAMP };
+const FILTERED = {
+  orderIds: [1, 2], orderNumbers: ['O-1'], customerIds: ['c-1'], statuses: ['Confirmed' as const, 'Cancelled' as const],
+  modifiedAfter: STAMP - 1000, modifiedAtMost: STAMP,
+};
 const REF = { apiKeyId: 'key-1', key: 'idem-1' };
 
 export const orderCalls: SnapshotSource = {
   source: 'src/orders/order.repository.ts',
   exports: orderModule,
   calls: objectCalls('orderRepository', orderRepository, {
+    touch: [call('orderIds: 3, stamp', ({ sql, db }) => orderRepository.touch(sql, db, ['1', '2', '3'], STAMP))],
     insert: [call('row', ({ db }) => orderRepository.insert(db, ORDER))],
     insertNew: [call('rows: 2', ({ db }) => orderRepository.insertNew(db, [ORDER, { ...ORDER, order_number: 'O-2' }]))],
     setOrderNumber: [call('orderId, orderNumber', ({ db }) => orderRepository.setOrderNumber(db, 1, 'O-1'))],
@@ -22,6 +27,12 @@ export const orderCalls: SnapshotSource = {
         orderRepository.markConfirmed(sql, db, 1, { customer_id: 'c-1', confirmed_at: STAMP, confirmation: '{}', confirmation_hash: 'hash' })),
     ],
     markCancelled: [call('orderId, at', ({ db }) => orderRepository.markCancelled(db, 1, STAMP))],
+    search: [
+      call('window, limit', ({ db }) => orderRepository.search(db, { modifiedAtMost: STAMP }, 1000)),
+      call('every filter, after, limit, offset', ({ db }) => orderRepository.search(db, FILTERED, 1000, 20)),
+      call('modifiedAfter, keyset after, through', ({ db }) => orderRepository.search(db, { modifiedAfter: STAMP - 1000, modifiedAtMost: STAMP, after: { modifiedAt: STAMP - 10, orderId: 7 }, through: { modifiedAt: STAMP, orderId: 9 } }, 1000)),
+    ],
+    positionsAt: [call('filter, offset, count', ({ db }) => orderRepository.positionsAt(db, FILTERED, 99, 2))],
   }),
 };
 

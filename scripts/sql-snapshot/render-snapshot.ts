@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { auditCalls } from './audit-calls.js';
 import { customerCalls } from './customer-calls.js';
 import { customFieldCalls } from './customfield-calls.js';
 import { keyCalls, syncClockCalls } from './key-and-clock-calls.js';
@@ -7,7 +8,7 @@ import { openRecordingStore, SNAPSHOT_BACKENDS, type RecordingStore, type Snapsh
 import { exportedFunctions, type SnapshotCall, type SnapshotSource } from './snapshot-calls.js';
 
 /** Every module that runs SQL, in the order the snapshot lists them. */
-export const SNAPSHOT_SOURCES: readonly SnapshotSource[] = [customerCalls, orderCalls, idempotencyCalls, customFieldCalls, keyCalls, syncClockCalls];
+export const SNAPSHOT_SOURCES: readonly SnapshotSource[] = [customerCalls, orderCalls, idempotencyCalls, customFieldCalls, keyCalls, syncClockCalls, auditCalls];
 
 /** The folder of the checked-in snapshot, from the project root. */
 export const SNAPSHOT_DIR = 'queries';

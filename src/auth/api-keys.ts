@@ -1,8 +1,9 @@
 import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type Permission = 'all' | 'admin';
-export const PERMISSIONS: readonly Permission[] = ['all', 'admin'];
+/** `all`: the spec's operations and the feeds; `admin`: operator routes; `bank`: bank data unmasked. */
+export type Permission = 'all' | 'admin' | 'bank';
+export const PERMISSIONS: readonly Permission[] = ['all', 'admin', 'bank'];
 
 /** The caller behind a request, once its key is verified. */
 export interface AuthenticatedKey {
@@ -37,10 +38,10 @@ export function sameHash(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Parses `all,admin` (any order, spaces allowed); throws on an unknown name. */
+/** Parses `all,admin,bank` (any order, spaces allowed); throws on an unknown name. */
 export function parsePermissions(text: string): Permission[] {
   const names = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
-  if (names.length === 0) throw new Error('at least one permission is needed: all, admin');
+  if (names.length === 0) throw new Error(`at least one permission is needed: ${PERMISSIONS.join(', ')}`);
   for (const n of names) if (!(PERMISSIONS as readonly string[]).includes(n)) throw new Error(`unknown permission '${n}' (known: ${PERMISSIONS.join(', ')})`);
   return [...new Set(names)] as Permission[];
 }

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parsePermissions } from '../auth/api-keys.js';
+import { CLI_KEY_ID } from '../audit/audit.actions.js';
+import { recordAudit } from '../audit/audit.service.js';
 import { createKey, listKeys, revokeKey } from '../auth/key-service.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { UsageError, type Command } from './command.js';
@@ -9,7 +11,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 export const keysCreateCommand: Command = {
   words: ['keys', 'create'],
-  usage: 'keys create --name NAME --permissions all[,admin]',
+  usage: 'keys create --name NAME --permissions all[,admin][,bank]',
   summary: 'create an API key; the key is printed alone on the last line, only this once',
   run: async (args, config) => {
     const { values } = parseArgs({ args, options: { name: { type: 'string' }, permissions: { type: 'string', default: 'all' } } });
@@ -24,7 +26,9 @@ export const keysCreateCommand: Command = {
     }
     const created = await withStore(config, async (_store, writes) => {
       try {
-        return await createKey(writes, values.name!, values.permissions!);
+        const key = await createKey(writes, values.name!, values.permissions!);
+        await recordAudit(writes, { keyId: CLI_KEY_ID, action: 'key.create', resourceType: 'key', resourceIds: [key.id] });
+        return key;
       } catch (err) {
         if (isUniqueViolation(err)) throw new Error('key id collision, run the command again');
         throw err;
@@ -54,7 +58,11 @@ export const keysRevokeCommand: Command = {
   run: async (args, config) => {
     const id = args[0];
     if (!id) throw new UsageError('the key id is required (see keys list)');
-    const done = await withStore(config, (_store, writes) => revokeKey(writes, id));
+    const done = await withStore(config, async (_store, writes) => {
+      const revoked = await revokeKey(writes, id);
+      if (revoked) await recordAudit(writes, { keyId: CLI_KEY_ID, action: 'key.revoke', resourceType: 'key', resourceIds: [id] });
+      return revoked;
+    });
     if (!done) {
       process.stderr.write(`no active key with id ${id}\n`);
       return 1;

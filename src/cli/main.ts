@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { backupCommand, restoreCommand } from './backup-command.js';
+import { auditListCommand } from './audit-command.js';
 import { UsageError, type Command } from './command.js';
 import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './keys-command.js';
 import { migrateCommand } from './migrate-command.js';
@@ -15,6 +16,7 @@ export const COMMANDS: readonly Command[] = [
   keysCreateCommand,
   keysListCommand,
   keysRevokeCommand,
+  auditListCommand,
   seedCommand,
   backupCommand,
   restoreCommand,

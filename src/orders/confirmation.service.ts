@@ -64,6 +64,7 @@ async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Pr
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   const orderNumber = await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state);
   if (orderNumber === undefined) throw new RetryWork('order not open');
+  unit.touch('order', String(c.orderId));
   return { OrderId: c.orderId, OrderNumber: orderNumber, Status: 'Confirmed', CustomerId: customerId, ConfirmedAt: now };
 }
 
@@ -82,6 +83,7 @@ async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored):
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   // Another instance confirmed it since the read: run again, and answer as the order now stands.
   if ((await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state)) === undefined) throw new RetryWork('order changed meanwhile');
+  unit.touch('order', String(c.orderId));
   return answerOf({ ...order, ...state, status: 'Confirmed' });
 }
 

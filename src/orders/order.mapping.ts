@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { wireDate, type WireDateValue } from '../wire/serializer.js';
 import type { CustomerAddress, StoredOrder } from './order.repository.js';
-import { CONFIRMATION_TEXT_FIELDS } from './order.schemas.js';
+import { CONFIRMATION_TEXT_FIELDS, type ConfirmationTextField } from './order.schemas.js';
 import { fromStoredAnswer, parseStoredConfirmation, storedConfirmationJson, toStoredAnswer } from './order.stored-form.js';
 import type { ConfirmationData } from './order.validation.js';
 
@@ -43,6 +43,20 @@ export function maskIban(iban: string): string {
   return iban.length <= 8 ? '*'.repeat(iban.length) : `${iban.slice(0, 4)}********${iban.slice(-4)}`;
 }
 
+/** `COBADEFFXXX` → `COBA****XXX`: the bank code stays, country and location go, a branch code stays. */
+export const maskBic = (bic: string): string => `${bic.slice(0, 4)}****${bic.slice(8)}`;
+
+/** Bank data as a key without the permission `bank` sees it: masked when present (design.md, "Orders out"). */
+const BANK_MASKS: ReadonlyArray<[ConfirmationTextField, (value: string) => string]> = [
+  ['CustomerIban', maskIban],
+  ['CustomerBic', maskBic],
+  ['CustomerSepaMandateReference', () => '***'],
+  ['AccountHolderName', () => '***'],
+];
+
+/** How a view shows bank data: in full only to a key with the permission `bank`. */
+export type BankData = 'masked' | 'revealed';
+
 const ADDRESS: ReadonlyArray<[keyof ConfirmationData, keyof CustomerAddress]> = [
   ['CustomerSalutation', 'salutation'], ['CustomerFirstName', 'first_name'], ['CustomerLastName', 'last_name'],
   ['CustomerPostalCode', 'postal_code'], ['CustomerCity', 'city'], ['CustomerCountry', 'country'], ['CustomerStreet', 'street'],
@@ -62,13 +76,18 @@ export function addressOf(data: ConfirmationData): CustomerAddress {
 
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 
-/** The stored confirmation as GET /orders/{OrderId} shows it: every field present, IBAN masked. */
-export function toConfirmationView(json: string | null): Record<string, unknown> | null {
+/** The stored confirmation as GET /orders/{OrderId} shows it: every field present, bank data masked unless revealed. */
+export function toConfirmationView(json: string | null, bank: BankData = 'masked'): Record<string, unknown> | null {
   if (json === null) return null;
   const data = parseStoredConfirmation(json);
   const view: Record<string, unknown> = {};
   for (const f of CONFIRMATION_TEXT_FIELDS) view[f] = orNull(data[f]);
-  if (typeof data.CustomerIban === 'string' && data.CustomerIban !== '') view.CustomerIban = maskIban(data.CustomerIban);
+  if (bank === 'masked') {
+    for (const [f, mask] of BANK_MASKS) {
+      const v = data[f];
+      if (typeof v === 'string' && v !== '') view[f] = mask(v);
+    }
+  }
   view.CustomerSepaMandateDate = wireDate(data.CustomerSepaMandateDate);
   view.DeliveryDate = wireDate(data.DeliveryDate);
   const p = data.Payment;
@@ -79,7 +98,7 @@ export function toConfirmationView(json: string | null): Record<string, unknown>
   return view;
 }
 
-export function toOrderView(order: StoredOrder) {
+export function toOrderView(order: StoredOrder, bank: BankData = 'masked') {
   return {
     OrderId: order.order_id,
     OrderNumber: order.order_number,
@@ -88,6 +107,12 @@ export function toOrderView(order: StoredOrder) {
     CreatedAt: wireDate(order.created_at),
     ConfirmedAt: wireDate(order.confirmed_at),
     CancelledAt: wireDate(order.cancelled_at),
-    Confirmation: toConfirmationView(order.confirmation),
+    Confirmation: toConfirmationView(order.confirmation, bank),
   };
 }
+
+/** An order of the feed: the GET /orders/{OrderId} shape and LastModified. */
+export const toFeedItem = (order: StoredOrder, bank: BankData) => ({ ...toOrderView(order, bank), LastModified: wireDate(order.modified_at) });
+
+/** Whether an order shows bank data that the mask would hide (what an unmasked read reveals). */
+export const hasBankData = (order: StoredOrder): boolean => order.confirmation !== null;

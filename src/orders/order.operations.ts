@@ -1,12 +1,20 @@
+import { Type } from '@sinclair/typebox';
+import { SYNC_WATERMARK_HEADER } from '../customers/customer.operations.js';
 import type { Store } from '../store/store.js';
-import { defineOperation, type AnyOperation } from '../wire/operation.js';
+import { formatWireDate } from '../wire/dates.js';
+import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { ConfirmationService } from './confirmation.service.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
-import { toConfirmResponse, toOrderView } from './order.mapping.js';
+import { recordAudit } from '../audit/audit.service.js';
+import type { AuthenticatedKey } from '../auth/api-keys.js';
+import { hasBankData, toConfirmResponse, toFeedItem, toOrderView, type BankData } from './order.mapping.js';
+import type { StoredOrder } from './order.repository.js';
 import {
-  ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderIdRequest, OrderView,
+  ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderFeedItem, OrderIdRequest, OrderView,
+  SearchOrdersRequest,
 } from './order.schemas.js';
+import { searchOrders, type OrderFeed } from './order.search.js';
 import { cancelOrderWrite, createOrderWrite, getOrder } from './order.service.js';
 import { toValidConfirmation } from './order.validation.js';
 
@@ -56,14 +64,42 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
     defineOperation({
       name: 'GetOrder',
       tag: 'Orders',
-      summary: 'An order: status, customer and confirmation data (IBAN masked).',
+      summary: 'An order: status, customer and confirmation data (bank data masked without the permission bank).',
+      description: 'IBAN, BIC, SEPA mandate reference and account holder are masked (DE89********3000, COBA****XXX, ***) unless the key has the permission bank.',
       routes: [{ method: 'GET', path: '/orders/{OrderId}' }],
       example: { OrderId: 1 },
       notFound: 'No order with this OrderId.',
       permission: 'all',
       request: OrderIdRequest('GetOrder'),
       response: OrderView,
-      handle: async (req) => toOrderView(await getOrder(store, req.OrderId)),
+      async handle(req, call) {
+        const order = await getOrder(store, req.OrderId);
+        const bank = bankDataFor(call.key);
+        await auditBankRead(writes, call.key, bank, [order]);
+        return toOrderView(order, bank);
+      },
+    }),
+    defineOperation({
+      name: 'SearchOrders',
+      tag: 'Orders',
+      summary: 'The order feed: orders by id, number, customer, status or modification date, for incremental sync.',
+      description:
+        'Filters combine with AND; none returns every order. Ordered by modification time (moved by create, confirm and cancel), ' +
+        'then OrderId. The whole result is streamed unless Take/Skip page it. The X-Sync-Watermark response header is the ' +
+        'LastModifiedAfter of the next sync: no change committed after it is missed. Bank data is masked as in GetOrder ' +
+        'unless the key has the permission bank.',
+      routes: [
+        { method: 'GET', path: '/orders/' },
+        { method: 'POST', path: '/orders/search' },
+      ],
+      permission: 'all',
+      request: SearchOrdersRequest,
+      response: Type.Array(OrderFeedItem),
+      async handle(req, call) {
+        const feed = await searchOrders(store, req);
+        call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(feed.watermark, call.dateStyle));
+        return new StreamedArray(feedItems(writes, feed, call.key));
+      },
     }),
     defineOperation({
       name: 'CancelOrder',
@@ -78,4 +114,25 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       handle: async (req) => toOrderView(await writes.run(cancelOrderWrite, req.OrderId)),
     }),
   ];
+}
+
+/** Bank data in full only for a key with the permission `bank`. */
+const bankDataFor = (key: AuthenticatedKey): BankData => (key.permissions.has('bank') ? 'revealed' : 'masked');
+
+/**
+ * An unmasked read of bank data is recorded before the data leaves: one entry per read (per
+ * chunk of the feed), naming the orders whose bank data it shows.
+ */
+async function auditBankRead(writes: WriteDoor, key: AuthenticatedKey, bank: BankData, orders: readonly StoredOrder[]): Promise<void> {
+  if (bank !== 'revealed') return;
+  const ids = orders.filter(hasBankData).map((o) => String(o.order_id));
+  if (ids.length > 0) await recordAudit(writes, { keyId: key.id, action: 'bank.read', resourceType: 'order', resourceIds: ids });
+}
+
+async function* feedItems(writes: WriteDoor, feed: OrderFeed, key: AuthenticatedKey) {
+  const bank = bankDataFor(key);
+  for await (const chunk of feed.orders) {
+    await auditBankRead(writes, key, bank, chunk);
+    for (const order of chunk) yield toFeedItem(order, bank);
+  }
 }

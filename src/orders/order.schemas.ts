@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { NAME_LENGTH, NotNull, TEXT_LENGTH, withRules } from '../wire/request-schema.js';
+import { LIST_LENGTH, NAME_LENGTH, NotNull, TEXT_LENGTH, withRules } from '../wire/request-schema.js';
 import { Nullable, WireDate } from '../wire/schema-types.js';
 import { amountScale, bic, email, iban, idempotencyKeyRule, orderIdOfPath, orderNumber, paymentType } from './order.rules.js';
 
@@ -146,6 +146,31 @@ export type CreateOrderRequest = Static<typeof CreateOrderRequest>;
 export const CreateOrderResponse = Type.Object(
   { OrderId: Type.Integer(), OrderNumber: Type.String(), Status: Type.Literal('Open') },
   { $id: 'CreateOrderResponse' },
+);
+
+/** The order feed's filters (AND; none: every order); lists of at most LIST_LENGTH entries. */
+export const SearchOrdersRequest = Type.Object(
+  {
+    OrderIds: Type.Optional(Type.Array(Type.Integer(), { description: 'Order ids. Empty or omitted: no filter by id.', maxItems: LIST_LENGTH })),
+    OrderNumbers: Type.Optional(
+      Type.Array(Type.String({ maxLength: NAME_LENGTH }), { description: 'Order numbers, each matched exactly. Empty or omitted: no filter by number.', maxItems: LIST_LENGTH }),
+    ),
+    CustomerIds: Type.Optional(
+      Type.Array(Type.String({ maxLength: NAME_LENGTH }), { description: 'Ids of the customers the orders were confirmed for. Empty or omitted: no filter by customer.', maxItems: LIST_LENGTH }),
+    ),
+    Statuses: Type.Optional(Type.Array(Status, { description: 'Open, Confirmed or Cancelled; several match any of them. Empty or omitted: every status.', maxItems: LIST_LENGTH })),
+    LastModifiedAfter: Type.Optional(WireDate({ description: 'Only orders modified strictly after this date. Pass the X-Sync-Watermark of the previous answer to sync incrementally.' })),
+    Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default).' })),
+    Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Orders to skip before the page (for browsing; Skip does not advance the watermark).' })),
+  },
+  { $id: 'SearchOrders' },
+);
+export type SearchOrdersRequest = Static<typeof SearchOrdersRequest>;
+
+/** An order of the feed: the GET /orders/{OrderId} shape and its modification time. */
+export const OrderFeedItem = Type.Object(
+  { ...OrderView.properties, LastModified: WireDate({ description: 'When the order last changed (its sync stamp).' }) },
+  { $id: 'OrderFeedItem' },
 );
 
 export const OrderIdRequest = (name: string) => Type.Object({ OrderId: PathOrderId('Id of the order (path).') }, { $id: name });

@@ -14,7 +14,9 @@ export const seedOrdersWrite = defineWrite('order.seed', async (unit, range: { f
   for (let i = range.first; i <= range.last; i += ROWS_PER_INSERT) {
     const rows = [];
     for (let k = i; k <= Math.min(range.last, i + ROWS_PER_INSERT - 1); k++) rows.push({ order_number: seedOrderNumber(k), note: null, created_at: range.createdAt });
-    inserted += await orderRepository.insertNew(unit.db, rows);
+    const ids = await orderRepository.insertNew(unit.db, rows);
+    for (const id of ids) unit.touch('order', String(id));
+    inserted += ids.length;
   }
   return inserted;
 });

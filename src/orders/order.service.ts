@@ -42,11 +42,15 @@ async function insertOrder(trx: Executor, req: CreateOrderRequest): Promise<Crea
 }
 
 /** Creates an open order. */
-export const createOrderWrite = defineWrite('order.create', (unit, req: CreateOrderRequest) => insertOrder(unit.db, req));
+export const createOrderWrite = defineWrite('order.create', async (unit, req: CreateOrderRequest) => {
+  const created = await insertOrder(unit.db, req);
+  unit.touch('order', String(created.OrderId));
+  return created;
+});
 
 /** Open or confirmed → cancelled; cancelling a cancelled order again changes nothing. */
 export const cancelOrderWrite = defineWrite('order.cancel', async (unit, orderId: number): Promise<StoredOrder> => {
-  await orderRepository.markCancelled(unit.db, orderId, Date.now());
+  if (await orderRepository.markCancelled(unit.db, orderId, Date.now())) unit.touch('order', String(orderId));
   const order = await orderRepository.find(unit.sql, unit.db, orderId);
   if (!order) throw orderNotFound(orderId);
   return order;

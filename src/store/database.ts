@@ -32,6 +32,8 @@ export interface OrderRow {
   created_at: number;
   confirmed_at: number | null;
   cancelled_at: number | null;
+  /** Sync stamp, as customers' (see store/sync-clock.ts): moved by create, confirm and cancel. */
+  modified_at: number;
   /** The confirmed request as JSON (bank data included; masked whenever shown). */
   confirmation: string | null;
   /** Hash of the normalized confirmation request, to tell a retry from a different body. */
@@ -85,6 +87,17 @@ export interface ApiKeyRow {
   revoked_at: number | null;
 }
 
+export interface AuditRow {
+  sequence: Generated<number>;
+  at: number;
+  /** The id `keys list` prints, or `cli`. */
+  key_id: string;
+  action: string;
+  resource_type: string;
+  /** JSON array of the ids concerned, as text. */
+  resource_ids: string;
+}
+
 export interface SyncClockRow {
   id: number;
   last_stamp: number;
@@ -99,4 +112,5 @@ export interface Database {
   custom_field_meta: CustomFieldMetaRow;
   api_keys: ApiKeyRow;
   sync_clock: SyncClockRow;
+  audit_log: AuditRow;
 }

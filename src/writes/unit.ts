@@ -3,7 +3,7 @@ import type { Database } from '../store/database.js';
 import type { StoreSql } from '../store/store.js';
 
 /** Kinds of rows that carry a sync stamp: a unit names the rows it changed, the door stamps them. */
-export type StampedKind = 'customer';
+export type StampedKind = 'customer' | 'order';
 
 /** What one unit of work gets from the write door: its transaction and what it may tell the door. */
 export interface Unit {

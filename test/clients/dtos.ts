@@ -56,6 +56,10 @@ export class Order {
   public Confirmation!: Record<string, unknown> | null;
 }
 
+export class OrderFeedItem extends Order {
+  public LastModified!: string;
+}
+
 export class CustomField {
   public Number!: number;
   public Label!: string;
@@ -180,6 +184,21 @@ export class GetOrder implements IReturn<Order> {
   public createResponse() { return new Order(); }
 }
 
+// @Route("/orders/", "GET") @Route("/orders/search", "POST")
+export class SearchOrders implements IReturn<OrderFeedItem[]> {
+  public OrderIds?: number[];
+  public OrderNumbers?: string[];
+  public CustomerIds?: string[];
+  public Statuses?: string[];
+  public LastModifiedAfter?: string;
+  public Take?: number;
+  public Skip?: number;
+  public constructor(init?: Partial<SearchOrders>) { Object.assign(this, init); }
+  public getTypeName() { return 'SearchOrders'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<OrderFeedItem>(); }
+}
+
 // @Route("/orders/{OrderId}/cancel", "POST")
 export class CancelOrder implements IReturn<Order> {
   public OrderId?: number;
@@ -250,4 +269,23 @@ export class DeleteCustomField implements IReturnVoid {
   public getTypeName() { return 'DeleteCustomField'; }
   public getMethod() { return 'DELETE'; }
   public createResponse() {}
+}
+
+export class AuditEntry {
+  public Sequence!: number;
+  public At!: string;
+  public KeyId!: string;
+  public Action!: string;
+  public ResourceType!: string;
+  public ResourceIds!: string[];
+}
+
+// @Route("/audit/", "GET")
+export class GetAuditLog implements IReturn<AuditEntry[]> {
+  public After?: number;
+  public Take?: number;
+  public constructor(init?: Partial<GetAuditLog>) { Object.assign(this, init); }
+  public getTypeName() { return 'GetAuditLog'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<AuditEntry>(); }
 }

@@ -116,6 +116,16 @@ export const SCENARIOS: Record<string, Scenario> = {
     },
     invalid: async () => ({ init: { OrderId: 0 }, field: 'OrderId', code: 'GreaterThan' }),
   },
+  SearchOrders: {
+    valid: async (ctx) => ({ init: { OrderIds: [await newOrder(ctx)], Statuses: ['Open'] } }),
+    check: (res, init) => {
+      const rows = res as Row[];
+      assert.equal(rows.length, 1);
+      assert.equal(rows[0]!.OrderId, (init.OrderIds as number[])[0]);
+      assert.match(rows[0]!.LastModified as string, WIRE_DATE);
+    },
+    invalid: async () => ({ init: { Statuses: ['Shipped'] }, field: 'Statuses[0]', code: 'Enum' }),
+  },
   CancelOrder: {
     valid: async (ctx) => ({ init: { OrderId: await newOrder(ctx) } }),
     check: (res, init) => {
@@ -179,6 +189,14 @@ export const SCENARIOS: Record<string, Scenario> = {
       assert.deepEqual((res as Row).AllowedValues, ['red', 'blue']);
     },
     invalid: async (ctx) => ({ init: { Number: ctx.fieldNumber(), Label: 'Colour', FieldType: 'Colourful' }, field: 'FieldType', code: 'Enum' }),
+  },
+  GetAuditLog: {
+    valid: async () => ({ init: { After: 0, Take: 10 } }),
+    check: (res) => {
+      assert.ok(Array.isArray(res));
+      for (const e of res as Row[]) assert.deepEqual(Object.keys(e), ['Sequence', 'At', 'KeyId', 'Action', 'ResourceType', 'ResourceIds']);
+    },
+    invalid: async () => ({ init: { Take: 10001 }, field: 'Take', code: 'InclusiveBetween' }),
   },
   DeleteCustomField: {
     valid: async (ctx) => ({ init: { Number: await newField(ctx, 'Text') } }),

@@ -84,7 +84,9 @@ describeEachBackend('orders: create, read, cancel, and confirmation by state', (
     assert.equal(order.CustomerId, customerId);
     assert.match(order.ConfirmedAt, WCF);
     assert.equal(order.Confirmation.CustomerIban, MASKED_IBAN);
-    assert.equal(order.Confirmation.CustomerBic, 'COBADEFFXXX');
+    assert.equal(order.Confirmation.CustomerBic, 'COBA****XXX');
+    assert.equal(order.Confirmation.CustomerSepaMandateReference, '***');
+    assert.equal(order.Confirmation.AccountHolderName, '***');
     assert.equal(order.Confirmation.CustomerId, null);
     assert.equal(order.Confirmation.ExternalCustomerId, null);
     assert.equal(order.Confirmation.CustomerSepaMandateDate, '/Date(1700000000000-0000)/');

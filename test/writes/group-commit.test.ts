@@ -9,7 +9,7 @@ import { BACKENDS, createTestStore, type TestDatabase } from '../helpers/test-st
 import { unique } from '../orders/order-fixtures.js';
 
 /** Stamping that records which customers each transaction touched, instead of stamping them. */
-const recording = (batches: string[][]) => ({ stampers: { customer: async (_sql: unknown, _db: unknown, ids: readonly string[]) => void batches.push([...ids].sort()) } });
+const recording = (batches: string[][]) => ({ stampers: { customer: async (_sql: unknown, _db: unknown, ids: readonly string[]) => void batches.push([...ids].sort()), order: async () => undefined } });
 const numbersIn = async (store: Store, numbers: string[]): Promise<string[]> =>
   (await store.reader.selectFrom('orders').select('order_number').where('order_number', 'in', numbers).execute()).map((r) => r.order_number).sort();
 
@@ -63,6 +63,7 @@ for (const backend of BACKENDS) {
           customer: async () => {
             if (failFinish) throw Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' });
           },
+          order: async () => undefined,
         },
       });
       const tag = unique();

@@ -1,0 +1,72 @@
+import { setImmediate } from 'node:timers/promises';
+import { pageWatermark, type Position } from '../customers/sync-cursor.js';
+import type { Store } from '../store/store.js';
+import { committedWatermark } from '../store/sync-clock.js';
+import { orderRepository, type OrderFilter, type OrderPosition, type StoredOrder } from './order.repository.js';
+import type { SearchOrdersRequest } from './order.schemas.js';
+
+/** Orders per keyset query while streaming: big enough to amortise a query, small enough to yield often. */
+export const CHUNK = 1000;
+
+export interface OrderFeed {
+  /** X-Sync-Watermark: pass it as the next LastModifiedAfter; no change after it can be missed. */
+  readonly watermark: number;
+  /** The matching orders in sync order, read in keyset chunks of CHUNK as they are sent. */
+  readonly orders: AsyncIterable<StoredOrder[]>;
+}
+
+/**
+ * Rows in the filter's window, CHUNK at a time with a keyset: constant memory. The next chunk is
+ * already being read while the current one is sent, which hides PostgreSQL's round trip. Chunks
+ * are yielded whole, so that a caller can record each chunk it reveals (the audit log) at once.
+ */
+async function* keysetChunks(store: Store, filter: OrderFilter, skip: number): AsyncGenerator<StoredOrder[]> {
+  const read = (after: OrderPosition | undefined, offset: number): Promise<StoredOrder[]> => {
+    const rows = orderRepository.search(store.reader, { ...filter, after }, CHUNK, offset);
+    rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
+    return rows;
+  };
+  let pending = read(undefined, skip);
+  for (;;) {
+    const rows = await pending;
+    const more = rows.length === CHUNK;
+    if (more) pending = read(positionOf(rows[rows.length - 1]!), 0);
+    if (rows.length > 0) yield rows;
+    if (!more) return;
+    // SQLite answers synchronously: give other requests a turn between chunks, however fast the consumer.
+    await setImmediate();
+  }
+}
+
+const positionOf = (o: StoredOrder): OrderPosition => ({ modifiedAt: o.modified_at, orderId: o.order_id });
+/** pageWatermark reads only the stamps of positions; the id part is the order's, as text. */
+const asSyncPosition = (p: OrderPosition): Position => ({ modifiedAt: p.modifiedAt, customerId: String(p.orderId) });
+
+async function* nothing(): AsyncGenerator<StoredOrder[]> {}
+
+/**
+ * SearchOrders, with the customer feed's promise (customers/customer.search.ts): the committed
+ * watermark is read first and only orders stamped at or below it are returned, so no later commit
+ * can land below it (store/sync-clock.ts). A page (Take) is delimited before it is streamed, so
+ * that its header can name its watermark.
+ */
+export async function searchOrders(store: Store, req: SearchOrdersRequest): Promise<OrderFeed> {
+  const committed = await committedWatermark(store.sql, store.reader);
+  const filter: OrderFilter = {
+    orderIds: req.OrderIds, orderNumbers: req.OrderNumbers, customerIds: req.CustomerIds, statuses: req.Statuses,
+    modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed,
+  };
+  const skip = req.Skip ?? 0;
+  const base = { committed, modifiedAfter: req.LastModifiedAfter, skipped: skip > 0 };
+  if (req.Take === undefined) return { watermark: pageWatermark(base), orders: keysetChunks(store, filter, skip) };
+
+  if (req.Take === 0) {
+    const [next] = await orderRepository.positionsAt(store.reader, filter, skip, 1);
+    return { watermark: pageWatermark({ ...base, cut: next && { next: asSyncPosition(next) } }), orders: nothing() };
+  }
+  // Delimit the page first: its last order and the one after it (index reads).
+  const [last, next] = await orderRepository.positionsAt(store.reader, filter, skip + req.Take - 1, 2);
+  const cut = last && next ? { last: asSyncPosition(last), next: asSyncPosition(next) } : undefined;
+  // A short page has no last order: it runs to the end of the result.
+  return { watermark: pageWatermark({ ...base, cut }), orders: keysetChunks(store, last ? { ...filter, through: last } : filter, skip) };
+}
