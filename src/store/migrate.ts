@@ -8,7 +8,7 @@ import * as m006 from './migrations/006-audit-log.js';
 import type { Store } from './store.js';
 
 /** Every migration, in order. Names sort in application order; files never change once released. */
-const MIGRATIONS: Readonly<Record<string, Migration>> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001-initial': m001,
   '003-custom-field-meta': m003,
   '004-stored-names': m004,

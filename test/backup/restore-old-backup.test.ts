@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { assertBuilt } from '../helpers/cli.js';
 import { describeEachBackend, type TestApp } from '../helpers/test-app.js';
-import { assertConvertedAndUnchanged, oldDataBody, plantOldConfirmation } from '../orders/old-stored-form.js';
+import { assertConvertedAndUnchanged, oldDataBody, plantOldConfirmation, rewindBefore004 } from '../orders/old-stored-form.js';
 import { confirm, confirmation, createOrder, unique } from '../orders/order-fixtures.js';
 
 const exec = promisify(execFile);
@@ -26,8 +26,9 @@ describeEachBackend('restoring a backup taken before the stored form changed', (
     const dir = mkdtempSync(join(tmpdir(), 'ordergate-old-backup-'));
     try {
       // The store as the release before migration 004 left it.
-      await t().store.db.deleteFrom('schema_migrations' as never).where('name' as never, '=', '004-stored-names' as never).execute();
-      const planted = await plantOldConfirmation(t(), await createOrder(t()), unique());
+      const old = await createOrder(t());
+      await rewindBefore004(t());
+      const planted = await plantOldConfirmation(t(), old, unique());
       const file = join(dir, 'old.backup');
       assert.match((await cli(t(), 'backup', file)).stdout, /backup written to/);
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { keyId } from '../../src/auth/api-keys.js';
+import { MIGRATIONS } from '../../src/store/migrate.js';
 import type { TestApp } from '../helpers/test-app.js';
 
 // The stored form of the releases before migration 004, written here by hand (not by the
@@ -50,6 +52,17 @@ export interface PlantedOrder {
   readonly confirmedAt: number;
   /** The Idempotency-Key its confirmation was sent with (by the admin test key). */
   readonly key: string;
+}
+
+/**
+ * Takes the store back to the release before migration 004: every later migration is undone
+ * (newest first) and 004 and those are no longer recorded as applied. 004 itself is not undone:
+ * rows are planted in the old form by hand, and 004 leaves rows already in the new form as they are.
+ */
+export async function rewindBefore004(app: TestApp): Promise<void> {
+  const later = Object.keys(MIGRATIONS).filter((name) => name > '004-stored-names').sort().reverse();
+  for (const name of later) await MIGRATIONS[name]!.down!(app.store.db as Kysely<unknown>);
+  await app.store.db.deleteFrom('schema_migrations' as never).where('name' as never, 'in', ['004-stored-names', ...later] as never).execute();
 }
 
 /**

@@ -67,9 +67,9 @@ describeEachStore('order repository', (s) => {
     const t = unique();
     const kept = await insert(`O-${t}-1`, 'first');
     const rows = [1, 2, 3].map((n) => ({ order_number: `O-${t}-${n}`, note: 'seed', created_at: 1000 }));
-    assert.equal(await s().write((unit) => repo.insertNew(unit.db, rows)), 2);
+    assert.equal(await s().write((unit) => repo.insertNew(unit.db, rows)).then((ids) => ids.length), 2);
     assert.equal((await find(kept))?.note, 'first');
-    assert.equal(await s().write((unit) => repo.insertNew(unit.db, rows)), 0);
+    assert.equal(await s().write((unit) => repo.insertNew(unit.db, rows)).then((ids) => ids.length), 0);
     await s().write((unit) => repo.setOrderNumber(unit.db, kept, `O-${t}-renamed`));
     assert.equal((await find(kept))?.order_number, `O-${t}-renamed`);
   });
