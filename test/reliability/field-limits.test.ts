@@ -61,6 +61,7 @@ const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = 
     };
   },
   CreateOrder: async () => ({}),
+  SearchOrders: async () => ({ OrderNumbers: ['limits-o1'], CustomerIds: ['limits-c1'], LastModifiedAfter: '2024-01-01' }),
   GetCustomerCustomFields: async () => ({ CustomerId: 'limits-c1' }),
   SetCustomerCustomField: async () => ({ CustomerId: 'limits-c1', Number: 9101, Value: 'v' }),
   PatchCustomerCustomFields: async () => ({ CustomerId: 'limits-c1', Values: [{ Number: 9101, Value: 'v' }] }),

@@ -213,7 +213,7 @@ if (BACKENDS.includes('sqlite')) {
     let r: Rig | undefined;
     before(async () => {
       mountPoint = mkdtempSync(join(tmpdir(), 'ordergate-wt-disk-'));
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mountPoint]);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint]);
       mkdirSync(join(mountPoint, 'db'));
       r = await rig(join(mountPoint, 'db', 'store.sqlite'));
     });
