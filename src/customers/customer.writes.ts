@@ -1,8 +1,8 @@
+import { customFieldDefinitions, storeCustomFieldValues, type CustomFieldDefinition } from '../customfields/customfield.import.js';
+import { externalIdTaken } from '../errors.js';
 import type { CustomerRow } from '../store/database.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { defineWrite } from '../writes/unit.js';
-import { externalIdTaken } from '../errors.js';
-import { storeCustomFieldValues, customFieldDefinitions, type CustomFieldDefinition } from '../customfields/customfield.import.js';
 import type { CustomerData } from './customer.columns.js';
 import { customerRepository } from './customer.repository.js';
 import { checkRow, type ImportRow } from './import-row.js';
@@ -33,8 +33,8 @@ export interface ReadRecord {
   readonly values: readonly unknown[];
 }
 
-/** Refuses a batch whose rows no longer pass (its name survives the trip from the write thread). */
-export class BatchRefused extends Error {
+/** Refuses a batch whose rows no longer pass; the import reports its message by line. */
+class BatchRefused extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'BatchRefused';
