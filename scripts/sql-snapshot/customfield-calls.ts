@@ -9,6 +9,7 @@ const DEFINITION: CustomFieldDefRow = { number: 1, label: 'Tier', field_type: 'S
 export const customFieldCalls: SnapshotSource = {
   source: 'src/customfields/customfield.repository.ts',
   exports: customFieldModule,
+  builders: { valuesSql: 'customFieldRepository.readValues' },
   calls: objectCalls('customFieldRepository', cf, {
     readValues: [call('customerId', ({ sql, db }) => cf.readValues(sql, db, 'c-1'))],
     readFields: [

@@ -61,7 +61,7 @@ export interface ValuesRow {
 // The hot read, written once per store (its aggregate differs by backend; see StoreSql).
 const valuesTexts = new WeakMap<StoreSql, string>();
 
-function valuesSql(storeSql: StoreSql): string {
+export function valuesSql(storeSql: StoreSql): string {
   let text = valuesTexts.get(storeSql);
   if (text === undefined) {
     text =
