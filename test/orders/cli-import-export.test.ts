@@ -214,4 +214,20 @@ describeEachBackend('orders export / import (CLI)', (t, backend) => {
     assert.match(header.err, /^header: unknown column 'Colour'/m);
     assert.match(header.err, /^header: no OrderNumber column$/m);
   });
+
+  test('on a terminal, export and import show progress bars', () => {
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' };
+    // `script` runs the command on a pseudo-terminal, as an operator's shell would.
+    const onTerminal = (args: string) => {
+      const r = spawnSync('script', ['-qec', `"${process.execPath}" "${BIN}" ${args}`, '/dev/null'], { env, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 0, r.stdout);
+      return r.stdout.replace(/\r/g, '\n');
+    };
+    const rows = Array.from({ length: 1500 }, (_, i) => `${number(`tty-${i}`)},n`).join('\n');
+    const imported = onTerminal(`orders import "${file('tty.csv', `OrderNumber,Note\n${rows}\n`)}"`);
+    assert.match(imported, /importing \(rows\) \[[█░]+\] 100% 1500\/1500/);
+    const exported = onTerminal(`orders export --modified-after "${since}" --status Open > /dev/null`);
+    assert.match(exported, /exporting \(orders\) \[[█░]+\] 100% (\d+)\/\1/);
+    assert.match(exported, /exported \d+ orders; X-Sync-Watermark/);
+  });
 });
