@@ -44,6 +44,18 @@ select * from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "ord
 select * from "orders" where "modified_at" <= $1 and (modified_at, order_id) > ($2, $3) and (modified_at, order_id) <= ($4, $5) order by "modified_at", "order_id" limit $6;
 -- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
 
+-- orderRepository.count(every filter)
+select count(*) as "n" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8);
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled"]
+
+-- orderRepository.confirmedIds(every filter)
+select "order_id" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) and "confirmation" is not null order by "modified_at", "order_id";
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled"]
+
+-- orderRepository.takenOrderNumbers(orderNumbers: 2)
+select "order_number" from "orders" where "order_number" in ($1, $2);
+-- parameters: ["O-1","O-2"]
+
 -- orderRepository.positionsAt(filter, offset, count)
 select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",2,99]

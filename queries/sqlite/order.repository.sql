@@ -44,6 +44,18 @@ select * from "orders" where "modified_at" <= ? and "modified_at" > ? and "order
 select * from "orders" where "modified_at" <= ? and (modified_at, order_id) > (?, ?) and (modified_at, order_id) <= (?, ?) order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
 
+-- orderRepository.count(every filter)
+select count(*) as "n" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?);
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled"]
+
+-- orderRepository.confirmedIds(every filter)
+select "order_id" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) and "confirmation" is not null order by "modified_at", "order_id";
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled"]
+
+-- orderRepository.takenOrderNumbers(orderNumbers: 2)
+select "order_number" from "orders" where "order_number" in (?, ?);
+-- parameters: ["O-1","O-2"]
+
 -- orderRepository.positionsAt(filter, offset, count)
 select "modified_at", "order_id" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",2,99]

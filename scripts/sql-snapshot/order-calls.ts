@@ -32,6 +32,9 @@ export const orderCalls: SnapshotSource = {
       call('every filter, after, limit, offset', ({ db }) => orderRepository.search(db, FILTERED, 1000, 20)),
       call('modifiedAfter, keyset after, through', ({ db }) => orderRepository.search(db, { modifiedAfter: STAMP - 1000, modifiedAtMost: STAMP, after: { modifiedAt: STAMP - 10, orderId: 7 }, through: { modifiedAt: STAMP, orderId: 9 } }, 1000)),
     ],
+    count: [call('every filter', ({ db }) => orderRepository.count(db, FILTERED))],
+    confirmedIds: [call('every filter', ({ db }) => orderRepository.confirmedIds(db, FILTERED))],
+    takenOrderNumbers: [call('orderNumbers: 2', ({ db }) => orderRepository.takenOrderNumbers(db, ['O-1', 'O-2']))],
     positionsAt: [call('filter, offset, count', ({ db }) => orderRepository.positionsAt(db, FILTERED, 99, 2))],
   }),
 };

@@ -1,20 +1,10 @@
 import { parseArgs } from 'node:util';
 import { exportCustomers } from '../customers/customer.export.js';
-import { importCustomers, type ImportReport } from '../customers/customer.import.js';
-import { importFormatOf } from '../customers/import-read.js';
+import { importCustomers } from '../customers/customer.import.js';
 import { formatWireDate, parseWireDate } from '../wire/dates.js';
-import { existingFile, UsageError, type Command } from './command.js';
-import { progressBar } from './progress.js';
+import { UsageError, type Command } from './command.js';
+import { importFile, importProgress, reportImport } from './import-report.js';
 import { withStore } from './with-store.js';
-
-/** Invalid rows listed one by one before the rest are only counted. */
-const LISTED = 50;
-
-function printProblems(report: ImportReport): void {
-  for (const p of report.fileProblems) process.stderr.write(`header: ${p}\n`);
-  for (const { line, problems } of report.invalid.slice(0, LISTED)) process.stderr.write(`line ${line}: ${problems.join('; ')}\n`);
-  if (report.invalidCount > LISTED) process.stderr.write(`… and ${report.invalidCount - LISTED} more invalid rows\n`);
-}
 
 export const customersImportCommand: Command = {
   words: ['customers', 'import'],
@@ -22,46 +12,17 @@ export const customersImportCommand: Command = {
   summary: 'upsert customers by CustomerId; every row is checked first, a bad file imports nothing',
   run: async (args, config) => {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'skip-invalid': { type: 'boolean', default: false } } });
-    const file = positionals[0];
-    if (!file || positionals.length > 1) throw new UsageError('give exactly one file');
-    const format = importFormatOf(file);
-    if (!format) throw new UsageError(`${file}: the file name must end in .csv or .jsonl`);
-    existingFile(file);
+    const { file, format } = importFile(positionals);
     const started = Date.now();
+    const progress = importProgress();
     const report = await withStore(config, async (store, writes) => {
-      let bar: ReturnType<typeof progressBar> | undefined;
-      let phase = '';
-      const report = await importCustomers(store, writes, file, {
-        format,
-        skipInvalid: values['skip-invalid'] === true,
-        onProgress: (p, done, total) => {
-          if (p !== phase) {
-            bar?.stop();
-            bar = progressBar(p === 'check' ? 'checking (bytes)' : 'importing (rows)', total);
-            phase = p;
-          }
-          bar!.tick(done);
-        },
-      });
-      bar?.stop();
-      return report;
+      try {
+        return await importCustomers(store, writes, file, { format, skipInvalid: values['skip-invalid'] === true, onProgress: progress.onProgress });
+      } finally {
+        progress.stop();
+      }
     });
-    printProblems(report);
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (report.fileProblems.length > 0) {
-      process.stderr.write('nothing imported: fix the header\n');
-      return 1;
-    }
-    if (report.invalidCount > 0 && report.imported === 0 && !values['skip-invalid']) {
-      process.stderr.write(`nothing imported: ${report.invalidCount} of ${report.records} rows are invalid (fix them, or pass --skip-invalid to import the others)\n`);
-      return 1;
-    }
-    if (report.failure) {
-      process.stderr.write(`import stopped after ${report.imported} rows: ${report.failure}; running the import again is safe\n`);
-      return 1;
-    }
-    const skipped = report.invalidCount > 0 ? `, ${report.invalidCount} invalid rows skipped` : '';
-    process.stdout.write(`imported ${report.imported} customers from ${report.records} rows${skipped} in ${seconds} s\n`);
+    return reportImport(report, 'customers', values['skip-invalid'] === true, started);
   },
 };
 

@@ -8,6 +8,7 @@ import { seedCommand } from './seed-command.js';
 import { serveCommand } from './serve-command.js';
 import { customerCommands } from './customers-command.js';
 import { customfieldCommands } from './customfields-command.js';
+import { orderCommands } from './orders-command.js';
 
 /** Every CLI command; each lives in its own file of src/cli/. */
 export const COMMANDS: readonly Command[] = [
@@ -22,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
   restoreCommand,
   ...customerCommands,
   ...customfieldCommands,
+  ...orderCommands,
 ];
 
 function help(): string {

@@ -17,11 +17,11 @@ function drained(out: Writable): Promise<void> {
 const FLUSH_AT = 64 * 1024;
 
 /**
- * Writes the customers (all, or those changed after `modifiedAfter`) as JSON Lines in sync order:
- * the 14 spec fields, as the API shows them. Streams with the output's backpressure; stops quietly
- * when the reader goes away (`| head`). Returns the count and the sync watermark of the export.
+ * Writes text lines to `out` with its backpressure, gathering FLUSH_AT bytes per write; stops
+ * quietly when the reader goes away (`| head`), throws any other failure of the output. Shared by
+ * every export of the CLI.
  */
-export async function exportCustomers(store: Store, out: Writable, modifiedAfter?: number): Promise<{ count: number; watermark: number; closed: boolean }> {
+export async function writeLines(out: Writable, lines: AsyncIterable<string>): Promise<{ count: number; closed: boolean }> {
   let closed = false;
   let failure: Error | undefined;
   const onError = (err: NodeJS.ErrnoException) => {
@@ -29,7 +29,6 @@ export async function exportCustomers(store: Store, out: Writable, modifiedAfter
     if (err.code !== 'EPIPE') failure = err;
   };
   out.on('error', onError);
-  const result = await searchCustomers(store, modifiedAfter === undefined ? {} : { LastModifiedAfter: modifiedAfter });
   let count = 0;
   let buffer = '';
   const flush = async () => {
@@ -38,8 +37,8 @@ export async function exportCustomers(store: Store, out: Writable, modifiedAfter
     await drained(out);
   };
   try {
-    for await (const customer of result.customers) {
-      buffer += JSON.stringify(customer) + '\n';
+    for await (const line of lines) {
+      buffer += line + '\n';
       count++;
       if (buffer.length >= FLUSH_AT) await flush();
       if (closed) break;
@@ -49,5 +48,19 @@ export async function exportCustomers(store: Store, out: Writable, modifiedAfter
     out.off('error', onError);
   }
   if (failure) throw failure;
-  return { count, watermark: result.watermark, closed };
+  return { count, closed };
+}
+
+async function* jsonLines(items: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<string> {
+  for await (const item of items) yield JSON.stringify(item);
+}
+
+/**
+ * Writes the customers (all, or those changed after `modifiedAfter`) as JSON Lines in sync order:
+ * the 14 spec fields, as the API shows them. Returns the count and the sync watermark of the export.
+ */
+export async function exportCustomers(store: Store, out: Writable, modifiedAfter?: number): Promise<{ count: number; watermark: number; closed: boolean }> {
+  const result = await searchCustomers(store, modifiedAfter === undefined ? {} : { LastModifiedAfter: modifiedAfter });
+  const written = await writeLines(out, jsonLines(result.customers));
+  return { ...written, watermark: result.watermark };
 }

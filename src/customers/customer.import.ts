@@ -8,9 +8,9 @@ import { csvHeader, readImportFile, UnreadableFile, type ImportFormat } from './
 import { checkRow, columnOf, headerProblems } from './import-row.js';
 
 /** Rows per write transaction: each commits with one stamp; other writers get a turn in between. */
-const BATCH = 5000;
+export const BATCH = 5000;
 /** Invalid rows whose messages are kept for the report (all of them are counted). */
-const KEPT_MESSAGES = 1000;
+export const KEPT_MESSAGES = 1000;
 /** External ids looked up in the store at once. */
 const HOLDER_LOOKUP = 1000;
 

@@ -126,6 +126,25 @@ export const orderRepository = {
     return (await q.execute()).map(stored);
   },
 
+  /** How many orders the feed's filter matches (an export's progress). */
+  async count(db: Executor, f: OrderFilter): Promise<number> {
+    const row = await feedQuery(db, f).clearOrderBy().select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  /** Ids of the confirmed orders the filter matches: whose bank data an unmasked export reveals. */
+  async confirmedIds(db: Executor, f: OrderFilter): Promise<number[]> {
+    const rows = await feedQuery(db, f).where('confirmation', 'is not', null).select('order_id').execute();
+    return rows.map((r) => Number(r.order_id));
+  },
+
+  /** Which of these order numbers exist already (an import checks its rows against the store). */
+  async takenOrderNumbers(db: Executor, orderNumbers: readonly string[]): Promise<Set<string>> {
+    if (orderNumbers.length === 0) return new Set();
+    const rows = await db.selectFrom('orders').select('order_number').where('order_number', 'in', orderNumbers).execute();
+    return new Set(rows.map((r) => r.order_number));
+  },
+
   /** Positions of the orders at `offset` and after it (index-only when no filter but the window). */
   async positionsAt(db: Executor, f: OrderFilter, offset: number, count: number): Promise<OrderPosition[]> {
     const rows = await feedQuery(db, f).select(['modified_at', 'order_id']).limit(count).offset(offset).execute();

@@ -70,3 +70,26 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
   // A short page has no last order: it runs to the end of the result.
   return { watermark: pageWatermark({ ...base, cut }), orders: keysetChunks(store, last ? { ...filter, through: last } : filter, skip) };
 }
+
+/** The whole feed for an export, with what the export needs to know before the first order leaves. */
+export interface OrderExportFeed extends OrderFeed {
+  /** Orders in the window when the export began (an order changed meanwhile leaves it: never more). */
+  readonly total: number;
+  /** Ids of the confirmed orders in the window: whose bank data the export can reveal. */
+  confirmedIds(): Promise<number[]>;
+}
+
+/**
+ * The feed of `orders export`: searchOrders' window and promise, fixed once, so that the count for
+ * the progress bar and the ids for the audit log describe the same window the rows are read from.
+ */
+export async function exportOrderFeed(store: Store, req: Pick<SearchOrdersRequest, 'Statuses' | 'LastModifiedAfter'>): Promise<OrderExportFeed> {
+  const committed = await committedWatermark(store.sql, store.reader);
+  const filter: OrderFilter = { statuses: req.Statuses, modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed };
+  return {
+    watermark: pageWatermark({ committed, modifiedAfter: req.LastModifiedAfter, skipped: false }),
+    orders: keysetChunks(store, filter, 0),
+    total: await orderRepository.count(store.reader, filter),
+    confirmedIds: () => orderRepository.confirmedIds(store.reader, filter),
+  };
+}

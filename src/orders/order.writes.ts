@@ -1,7 +1,8 @@
 import { confirmOrderWrite } from './confirmation.service.js';
 import { idempotencyWrites } from './idempotency.js';
 import { cancelOrderWrite, createOrderWrite } from './order.service.js';
+import { importOrdersWrite } from './order.import.js';
 import { seedOrdersWrite } from './order.seed.js';
 
 /** Every write of the order module (see src/write-registry.ts). */
-export const orderWrites = [createOrderWrite, cancelOrderWrite, confirmOrderWrite, seedOrdersWrite, ...idempotencyWrites];
+export const orderWrites = [createOrderWrite, cancelOrderWrite, confirmOrderWrite, seedOrdersWrite, importOrdersWrite, ...idempotencyWrites];

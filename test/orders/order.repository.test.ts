@@ -73,4 +73,20 @@ describeEachStore('order repository', (s) => {
     await s().write((unit) => repo.setOrderNumber(unit.db, kept, `O-${t}-renamed`));
     assert.equal((await find(kept))?.order_number, `O-${t}-renamed`);
   });
+
+  test('count and confirmedIds read the feed filter; takenOrderNumbers names the numbers that exist', async () => {
+    const t = unique();
+    const [open, confirmed, cancelled] = [await insert(`O-${t}-a`), await insert(`O-${t}-b`), await insert(`O-${t}-c`)];
+    await confirm(confirmed, state(await customer(), 2000));
+    await cancel(cancelled, 3000);
+    const window = { orderIds: [open, confirmed, cancelled], modifiedAtMost: Number.MAX_SAFE_INTEGER };
+    const db = s().store.reader;
+    assert.equal(await repo.count(db, window), 3);
+    assert.equal(await repo.count(db, { ...window, statuses: ['Open', 'Cancelled'] }), 2);
+    assert.equal(await repo.count(db, { ...window, modifiedAtMost: 0 }), 0);
+    assert.deepEqual(await repo.confirmedIds(db, window), [confirmed]);
+    assert.deepEqual(await repo.confirmedIds(db, { ...window, statuses: ['Open'] }), []);
+    assert.deepEqual([...(await repo.takenOrderNumbers(db, [`O-${t}-a`, `O-${t}-x`, `O-${t}-c`]))].sort(), [`O-${t}-a`, `O-${t}-c`]);
+    assert.deepEqual(await repo.takenOrderNumbers(db, []), new Set());
+  });
 });
