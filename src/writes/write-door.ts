@@ -27,7 +27,7 @@ export class InlineDoor implements WriteDoor {
 
   run<I, O>(command: WriteCommand<I, O>, input: I): Promise<O> {
     if (this.#table.get(command.name) !== command) return Promise.reject(new Error(`write command ${command.name} is not registered`));
-    return this.#commits.run((unit) => command.run(unit, input));
+    return this.runNamed(command.name, input) as Promise<O>;
   }
 
   /** The same, by name: how the write thread runs what crossed to it. */
