@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDatabase, openOrderIds, seed } from './lib/database.js';
+import { createDatabase, seedBenchData } from './lib/database.js';
 import { n0, n2 } from './lib/format.js';
 import { startService, type ServerProcess } from './lib/processes.js';
 import { CUSTOMERS, ROOT, type Backend } from './lib/settings.js';
@@ -44,13 +44,13 @@ async function main(): Promise<void> {
     figures[side].set(name, [...(figures[side].get(name) ?? []), v]);
   };
   try {
-    await seed(db, CUSTOMERS, scenario.id === 'confirm' ? 60_000 * rounds * 2 : 0);
-    const openOrders = await openOrderIds(db);
+    // The confirmations of every round take fresh open orders from the one data set.
+    const data = await seedBenchData(db, CUSTOMERS, scenario.usesOrders === true);
     for (let round = 1; round <= rounds; round++) {
       for (const side of round % 2 === 1 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
         const server = await startService({ databaseUrl: db.url, root: roots[side], nodeArgs: flags[side] });
         try {
-          const r = await scenario.run({ backend, server, db, customers: CUSTOMERS, openOrders });
+          const r = await scenario.run({ backend, server, db, ...data });
           if (r.status !== 'ok') throw new Error(`${side}: ${r.status} ${r.note ?? ''}`);
           const l = r.load;
           const parts: string[] = [];

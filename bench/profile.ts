@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { summarise } from './lib/cpuprofile.js';
-import { createDatabase, openOrderIds, seed } from './lib/database.js';
+import { createDatabase, seedBenchData } from './lib/database.js';
 import { startService } from './lib/processes.js';
 import { CUSTOMERS, type Backend } from './lib/settings.js';
 import { scenarioById } from './scenarios/all.js';
@@ -42,11 +42,10 @@ async function profile(): Promise<void> {
   const db = await createDatabase(backend, 'profile');
   const dir = mkdtempSync(join(tmpdir(), 'ordergate-cpuprof-'));
   try {
-    await seed(db, CUSTOMERS, scenario.id === 'confirm' ? 60_000 : 0);
-    const openOrders = await openOrderIds(db);
+    const data = await seedBenchData(db, CUSTOMERS, scenario.usesOrders === true);
     const server = await startService({ databaseUrl: db.url, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`], ...(values.root ? { root: resolve(values.root) } : {}) });
     try {
-      const result = await scenario.run({ backend, server, db, customers: CUSTOMERS, openOrders });
+      const result = await scenario.run({ backend, server, db, ...data });
       const l = result.load;
       process.stdout.write(`${scenario.id} [${backend}] ${result.status}${l ? `: ${Math.round(l.reqPerSec)} req/s, p50 ${n2(l.p50)} ms, p99 ${n2(l.p99)} ms` : ''} ${result.note ?? ''}\n`);
     } finally {

@@ -1,17 +1,16 @@
 import { join } from 'node:path';
-import { createDatabase, openOrderIds, seed } from './lib/database.js';
+import { createDatabase, seedBenchData } from './lib/database.js';
 import { load, type LoadResult } from './lib/load.js';
 import { n0, n2 } from './lib/format.js';
 import { currentLoad, describeMachine } from './lib/machine.js';
 import { startService, startYardstick, type ServerProcess } from './lib/processes.js';
-import { cpuPerRequest, evaluateTargets, printSummary, readPrevious, writeBenchmarks, type RunData } from './lib/report.js';
-import { BACKENDS, CUSTOMERS, QUICK, ROOT, TIMING, type Backend } from './lib/settings.js';
+import { cpuPerRequest, evaluateTargets, printSummary, readPrevious, writeBenchmarks, type OrderSet, type RunData } from './lib/report.js';
+import { BACKENDS, CUSTOMERS, QUICK, ROOT, SCENARIO_FILTER, TIMING, type Backend } from './lib/settings.js';
 import type { RowData } from './lib/targets.js';
-import { ALL_SCENARIOS } from './scenarios/all.js';
+import { selectedScenarios } from './scenarios/all.js';
 import { searchGet } from './scenarios/customers.js';
 import type { Scenario, ScenarioContext, ScenarioResult } from './scenarios/scenario.js';
 
-const ORDERS = QUICK ? 5_000 : 60_000;
 const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
@@ -47,31 +46,46 @@ async function runScenario(s: Scenario, ctx: ScenarioContext): Promise<ScenarioR
   }
 }
 
+/** The rate and memory of a streamed scenario (customer sync, order feed), or ''. */
+function streamed(e: RowData['extra']): string {
+  const rate = e?.customersPerSec !== undefined ? `${n0(e.customersPerSec)} customers/s` : e?.ordersPerSec !== undefined ? `${n0(e.ordersPerSec)} orders/s of ${n0(e.tableSize)}, ${n2(e.cpuUsPerOrder)} µs CPU/order` : '';
+  if (!rate) return '';
+  return `${rate}, RSS +${n0(e!.rssGrowthMb!)} MB${e!.lookupP99 !== undefined ? `, lookups during sync p99 ${n2(e!.lookupP99)} ms` : ''}`;
+}
+
 function show(key: string, row: RowData): void {
   if (row.status !== 'ok') return log(`${key}: ${row.status}${row.note ? ` (${row.note})` : ''}`);
-  const e = row.extra;
   const main = row.reqPerSec !== undefined ? `${n0(row.reqPerSec)} req/s, p50 ${n2(row.p50)} ms, p99 ${n2(row.p99)} ms, ratio ${n2(row.ratio)}, server ${n0(cpuPerRequest(row))} µs CPU/req` : '';
-  const sync = e?.customersPerSec !== undefined ? `${n0(e.customersPerSec)} customers/s, RSS +${n0(e.rssGrowthMb!)} MB, lookups during sync p99 ${n2(e.lookupP99)} ms` : '';
-  log(`${key}: ${[main, sync, row.note].filter(Boolean).join('; ')}`);
+  const versus = row.extra?.cpuRatioToSearch === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToSearch)} of the search by id (taking turns)`;
+  log(`${key}: ${[main, streamed(row.extra), versus, row.note].filter(Boolean).join('; ')}`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const maxRss = (server: ServerProcess): number => Math.max(...server.rssMb());
 
-async function runBackend(backend: Backend, yardstickRps: () => number, seeding: Record<string, number>): Promise<RowData[]> {
+/** What the backends' setup records for the report: seeding rates and the orders of each data set. */
+interface SetupRecord {
+  readonly seeding: Record<string, number>;
+  readonly orders: Record<string, OrderSet>;
+}
+
+async function runBackend(backend: Backend, yardstickRps: () => number, record: SetupRecord): Promise<RowData[]> {
   const rows: RowData[] = [];
   const db = await createDatabase(backend);
   try {
-    const seeded = await seed(db, CUSTOMERS, ORDERS);
-    seeding[`${backend} customers+orders`] = (seeded.customers + seeded.orders) / seeded.seconds;
-    log(`${backend}: seeded ${n0(CUSTOMERS)} customers and ${n0(ORDERS)} orders in ${seeded.seconds.toFixed(1)} s`);
-    const openOrders = await openOrderIds(db);
-    let server = await startService({ databaseUrl: db.url });
+    const scenarios = selectedScenarios().filter((x) => !x.backends || x.backends.includes(backend));
+    const data = await seedBenchData(db, CUSTOMERS, scenarios.some((x) => x.usesOrders));
+    const seeded = data.seeding;
+    record.seeding[`${backend} customers+orders`] = (seeded.customers + seeded.orders) / seeded.seconds;
+    record.orders[backend] = { orders: seeded.orders, confirmed: data.confirmedOrders.length };
+    log(`${backend}: seeded ${n0(CUSTOMERS)} customers and ${n0(seeded.orders)} orders (${n0(data.confirmedOrders.length)} confirmed) in ${seeded.seconds.toFixed(1)} s`);
+    // Webhook scenarios deliver to a receiver on this machine.
+    let server = await startService({ databaseUrl: db.url, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
     try {
       await sleep(1000);
       const afterStart = maxRss(server);
-      const ctx: ScenarioContext = { backend, server, db, customers: CUSTOMERS, openOrders };
-      for (const s of ALL_SCENARIOS.filter((x) => !x.backends || x.backends.includes(backend))) {
+      const ctx: ScenarioContext = { backend, server, db, ...data };
+      for (const s of scenarios) {
         const row = toRow(`${backend}/${s.id}`, s.label, await runScenario(s, ctx), yardstickRps());
         show(row.key, row);
         rows.push(row);
@@ -82,7 +96,7 @@ async function runBackend(backend: Backend, yardstickRps: () => number, seeding:
       const idle: RowData = { key: `${backend}/idle-rss`, label: 'idle RSS per worker', status: 'ok', extra: { afterStartMb: afterStart, maxWorkerRssMb: maxRss(server) } };
       log(`${idle.key}: ${n0(afterStart)} MB after start, ${n0(idle.extra!.maxWorkerRssMb!)} MB idle after the load`);
       rows.push(idle);
-      if (backend === 'sqlite') {
+      if (backend === 'sqlite' && scenarios.includes(searchGet)) {
         // WORKERS: the same search with two processes on the port (the load generator shares the cores).
         await server.stop();
         server = await startService({ databaseUrl: db.url, workers: 2 });
@@ -113,16 +127,17 @@ function workersNote(rows: readonly RowData[]): string | undefined {
 }
 
 async function main(): Promise<void> {
+  selectedScenarios(); // an unknown id in BENCH_SCENARIOS stops the run before anything is measured
   const machine = describeMachine();
   const started = performance.now();
   log(`ordergate benchmark${QUICK ? ' (BENCH_QUICK smoke run)' : ''}: ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAtStart.toFixed(2)}`);
   const yard: LoadResult[] = [await yardstick()];
   const yardstickRps = (): number => yard.reduce((s, y) => s + y.reqPerSec, 0) / yard.length;
   const rows: RowData[] = [];
-  const seeding: Record<string, number> = {};
+  const record: SetupRecord = { seeding: {}, orders: {} };
   for (const backend of BACKENDS) {
     try {
-      rows.push(...(await runBackend(backend, yardstickRps, seeding)));
+      rows.push(...(await runBackend(backend, yardstickRps, record)));
     } catch (err) {
       // A backend that cannot be set up (PostgreSQL not running, say) fails alone; the rest is reported.
       const row: RowData = { key: `${backend}/setup`, label: 'database, seed and server', status: 'failed', note: err instanceof Error ? err.message : String(err) };
@@ -138,7 +153,7 @@ async function main(): Promise<void> {
   machine.loadAtEnd = currentLoad();
   const run: RunData = {
     date: new Date().toISOString(),
-    command: QUICK ? 'BENCH_QUICK=1 npm run bench' : 'npm run bench',
+    command: `${QUICK ? 'BENCH_QUICK=1 ' : ''}${SCENARIO_FILTER ? `BENCH_SCENARIOS=${[...SCENARIO_FILTER].join(',')} ` : ''}npm run bench`,
     machine,
     customers: CUSTOMERS,
     seconds: TIMING.seconds,
@@ -151,13 +166,15 @@ async function main(): Promise<void> {
     },
     rows: final,
     targets: evaluateTargets(final),
-    seeding,
+    seeding: record.seeding,
+    orders: record.orders,
   };
   const previous = readPrevious(BENCHMARKS_FILE);
   const scaling = workersNote(final);
   if (scaling) log(`\n${scaling}`);
   printSummary(run, previous);
-  if (!QUICK && process.env.BENCH_WRITE !== '0') {
+  // A run of some scenarios only prints: BENCHMARKS.md always holds a whole run.
+  if (!QUICK && !SCENARIO_FILTER && process.env.BENCH_WRITE !== '0') {
     const busy = machine.loadAtStart > 0.5 ? `The machine was busy with other work when this run started (load average ${machine.loadAtStart.toFixed(2)}); figures are lower and noisier than on an idle machine.` : '';
     writeBenchmarks(BENCHMARKS_FILE, run, previous, [busy, scaling].filter(Boolean).join('\n\n'));
     log(`\nwrote ${BENCHMARKS_FILE}`);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { blockData, dataComment, readBlock, writeBlock } from '../bench/lib/blocks.js';
 import { ROOT } from '../bench/lib/settings.js';
 import { loadavg } from 'node:os';
-import { createDatabase, openOrderIds, seed } from '../bench/lib/database.js';
+import { createDatabase, orderIds, seed } from '../bench/lib/database.js';
 import { startService, type ServerProcess } from '../bench/lib/processes.js';
 import { authHeaders } from '../bench/lib/load.js';
 import { call, customerId, describe } from '../bench/scenarios/scenario.js';
@@ -88,7 +88,7 @@ async function main(): Promise<number> {
   try {
     process.stderr.write(`soak: seeding ${CUSTOMERS} customers and ${ORDERS} orders (${BACKEND})\n`);
     await seed(db, CUSTOMERS, ORDERS);
-    const openOrders = await openOrderIds(db);
+    const openOrders = await orderIds(db, 'Open');
     server = await startService({ databaseUrl: db.url, env: { RATE_LIMIT_PER_SECOND: '1000' } });
     const s = server;
     for (const [number, type] of [[1, 'Text'], [2, 'Text']] as const) {

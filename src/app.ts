@@ -12,8 +12,10 @@ import { allOperations } from './operations.js';
 import { registerHealth } from './ops/health.js';
 import { loggerOptions } from './ops/logging.js';
 import { registerMetrics } from './ops/metrics.js';
+import { registerReplicaMetrics } from './ops/replica-metrics.js';
 import { registerRateLimits } from './ops/rate-limit.js';
 import { registerSecurityHeaders } from './ops/security-headers.js';
+import { primaryWatermark } from './store/read-replica.js';
 import type { Store } from './store/store.js';
 import { clientErrorHandler, frameworkErrorHandler } from './wire/framework-errors.js';
 import { stripFormatSuffix, type WireDefaults } from './wire/negotiation.js';
@@ -22,6 +24,9 @@ import { registerOperations } from './wire/operation-routes.js';
 import { sendError } from './wire/responses.js';
 import { writeRegistry } from './write-registry.js';
 import { openWriteDoor, type WriteDoor } from './writes/write-door.js';
+import { startEventRetention } from './webhooks/event-retention.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { registerWebhookMetrics } from './webhooks/webhook-metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,20 +111,35 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err, defaults));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, routeNotFound(request.method, request.url.split('?')[0] ?? ''), defaults));
 
-  // Counted at the root so that 404s and every other error response are measured too.
   // The app owns its write door: on a SQLite file a write thread, which must not outlive it.
   const writes = openWriteDoor(store, writeRegistry, { thread: true });
   app.decorate('writes', writes);
-  app.addHook('onClose', () => writes.close());
 
+  // Counted at the root so that 404s and every other error response are measured too.
   const metrics = registerMetrics(app);
+  if (store.replica) registerReplicaMetrics(metrics.registry, store.replica);
+  // Every instance delivers webhooks and purges old events; both stop before the door closes.
+  const dispatcher = new WebhookDispatcher(store, writes, { ...config.webhook, casing: config.jsonCasing, dateStyle: config.dateFormat }, registerWebhookMetrics(metrics.registry, store), app.log);
+  let stopRetention: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    dispatcher.start();
+    stopRetention = startEventRetention(writes, config.eventRetentionDays, app.log);
+  });
+  app.addHook('onClose', async () => {
+    await dispatcher.stop();
+    await stopRetention?.();
+    await writes.close();
+  });
+
   const authenticator = new Authenticator(store);
+  // Only a store with a read replica hands out X-Write-Watermark: without one, every read sees every write.
+  const writeWatermark = store.replica ? { writeWatermark: primaryWatermark(store) } : {};
   await app.register(
     async (scope) => {
       registerHealth(scope, store);
       scope.get('/metrics', metrics.handler);
-      const ops = operations ? operations(writes) : allOperations(store, writes);
-      registerOperations(scope, ops, { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery, guard });
+      const ops = operations ? operations(writes) : allOperations(store, writes, config);
+      registerOperations(scope, ops, { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery, guard, ...writeWatermark });
       await registerDocs(scope, ops, config);
     },
     { prefix: config.basePath },

@@ -2,12 +2,23 @@ import { readFileSync } from 'node:fs';
 import { isIP, isIPv4 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { createSecureContext } from 'node:tls';
+import { DEFAULT_RETRY_SCHEDULE_TEXT, parseRetrySchedule } from './webhook-settings/retry-schedule.js';
+import { parseSecretKey } from './webhook-settings/webhook-secret.js';
+import { WebhookSettingError } from './webhook-settings/webhook-setting-error.js';
 
 /** Everything the service reads from its environment, validated once at boot. */
 export interface Config {
   readonly port: number;
   readonly host: string;
   readonly databaseUrl: string;
+  /** A streaming replica of the PostgreSQL store for the feeds and searches (docs/replicas.md); unset: all reads on DATABASE_URL. */
+  readonly databaseReadUrl: string | undefined;
+  /**
+   * A session of its own on the database of a PostgreSQL databaseUrl that goes through a pooler in
+   * transaction mode (PgBouncer): backup, restore and creating a missing database use it. Unset:
+   * databaseUrl (see sessionDatabaseUrl).
+   */
+  readonly databaseDirectUrl: string | undefined;
   readonly databasePoolSize: number;
   readonly basePath: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -24,6 +35,18 @@ export interface Config {
   readonly authFailureLimit: number;
   readonly authFailureWindowSeconds: number;
   readonly allowApiKeyInQuery: boolean;
+  /** Days events are kept for the pull feed and replays. */
+  readonly eventRetentionDays: number;
+  readonly webhook: {
+    readonly timeoutMs: number;
+    /** Seconds between attempts; after the last one a delivery is Dead. */
+    readonly retrySchedule: readonly number[];
+    readonly allowPrivate: boolean;
+    /** Seals webhook secrets at rest (32 bytes); unset: stored as they are. */
+    readonly secretKey: Buffer | undefined;
+    /** How often an idle dispatcher looks for work. */
+    readonly pollMs: number;
+  };
 }
 
 /** A bad environment value; the message names the variable. */
@@ -82,6 +105,29 @@ function databaseUrl(env: Env): string {
   if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
   throw new ConfigError('DATABASE_URL', `expected sqlite:<file> or postgres://…, got '${raw.replace(/:[^:@/]*@/, ':***@')}'`);
 }
+
+/** DATABASE_READ_URL: a PostgreSQL URL, and only next to a PostgreSQL DATABASE_URL (a SQLite file has no replica). */
+function databaseReadUrl(env: Env, primary: string): string | undefined {
+  const raw = text(env, 'DATABASE_READ_URL');
+  if (raw === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\/.+/.test(raw)) {
+    throw new ConfigError('DATABASE_READ_URL', `expected postgres://…, got '${raw.replace(/:[^:@/]*@/, ':***@')}'`);
+  }
+  if (primary.startsWith('sqlite:')) throw new ConfigError('DATABASE_READ_URL', 'a read replica needs a PostgreSQL DATABASE_URL');
+  return raw;
+}
+
+function databaseDirectUrl(env: Env, databaseUrl: string): string | undefined {
+  const raw = text(env, 'DATABASE_DIRECT_URL');
+  if (raw === undefined) return undefined;
+  const shown = raw.replace(/:[^:@/]*@/, ':***@');
+  if (!/^postgres(ql)?:\/\/.+/.test(raw)) throw new ConfigError('DATABASE_DIRECT_URL', `expected postgres://…, got '${shown}'`);
+  if (!/^postgres(ql)?:/.test(databaseUrl)) throw new ConfigError('DATABASE_DIRECT_URL', 'only for a PostgreSQL DATABASE_URL (a direct connection beside a pooler)');
+  return raw;
+}
+
+/** The URL for what needs a database session of its own (pg_dump, pg_restore, CREATE DATABASE): DATABASE_DIRECT_URL, else DATABASE_URL. */
+export const sessionDatabaseUrl = (config: Pick<Config, 'databaseUrl' | 'databaseDirectUrl'>): string => config.databaseDirectUrl ?? config.databaseUrl;
 
 function trustProxy(env: Env): boolean | string | number {
   const raw = text(env, 'TRUST_PROXY');
@@ -154,13 +200,33 @@ function bootstrapKey(env: Env): string | undefined {
   return raw;
 }
 
+/** The WEBHOOK_* settings; their parsers' errors become ConfigErrors naming the variable. */
+function webhook(env: Env): Config['webhook'] {
+  try {
+    const key = text(env, 'WEBHOOK_SECRET_KEY');
+    return {
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 50_000),
+      retrySchedule: parseRetrySchedule(text(env, 'WEBHOOK_RETRY_SCHEDULE') ?? DEFAULT_RETRY_SCHEDULE_TEXT),
+      allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      secretKey: key === undefined ? undefined : parseSecretKey(key),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 60_000),
+    };
+  } catch (err) {
+    if (err instanceof WebhookSettingError) throw new ConfigError(err.variable, err.detail);
+    throw err;
+  }
+}
+
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const rate = integer(env, 'RATE_LIMIT_PER_SECOND', 1000, 0, 1_000_000);
+  const primary = databaseUrl(env);
   return Object.freeze({
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: host(env),
-    databaseUrl: databaseUrl(env),
+    databaseUrl: primary,
+    databaseReadUrl: databaseReadUrl(env, primary),
+    databaseDirectUrl: databaseDirectUrl(env, primary),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     basePath: basePath(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -176,5 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
     authFailureWindowSeconds: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
     allowApiKeyInQuery: boolean(env, 'ALLOW_APIKEY_IN_QUERY', false),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    webhook: webhook(env),
   });
 }

@@ -19,6 +19,7 @@ export type ErrorKind =
   | 'not-acceptable'
   | 'conflict'
   | 'precondition-failed'
+  | 'gone'
   | 'unprocessable'
   | 'payload-too-large'
   | 'uri-too-long'
@@ -49,6 +50,8 @@ const CODES = {
   AllowedValueInUse: 'conflict',
   IdempotencyKeyInUse: 'conflict',
   PreconditionFailed: 'precondition-failed',
+  EventsExpired: 'gone',
+  ForbiddenUrl: 'validation',
   IdempotencyKeyReused: 'unprocessable',
   RequestEntityTooLarge: 'payload-too-large',
   RequestHeaderFieldsTooLarge: 'payload-too-large',
@@ -119,6 +122,7 @@ const fieldFailure = (errorCode: string, fieldName: string, message: string): Va
 // Not found
 export const orderNotFound = declare('NotFound', (orderId: number) => `Order ${orderId} does not exist`);
 export const customerNotFound = declare('NotFound', (customerId: string) => `Customer '${customerId.slice(0, 100)}' not found`);
+export const webhookNotFound = declare('NotFound', (id: string) => `Webhook endpoint '${id.slice(0, 100)}' does not exist`);
 export const customFieldNotDefined = declare('NotFound', (number: number | undefined) => `Custom field ${number} is not defined`);
 export const routeNotFound = declare('NotFound', (method: string, path: string) => `Handler for Request not found: ${method} ${path}`);
 export const operationNotFound = declare('NotFound', (metadataPath: string) => `No such operation; ${metadataPath} lists them all`);
@@ -140,6 +144,12 @@ export const allowedValueInUse = declare(
 );
 export const idempotencyKeyInUse = declare('IdempotencyKeyInUse', (header: string) => `A request with this ${header} is still being processed; retry it later`);
 export const idempotencyKeyReused = declare('IdempotencyKeyReused', (header: string) => `This ${header} was already used with a different request`);
+export const eventsExpired = declare(
+  'EventsExpired',
+  (purgedThrough: number) => `Events up to Sequence ${purgedThrough} are no longer kept; resync, then follow the feed from a newer Sequence`,
+  'After',
+);
+export const forbiddenUrl = declare('ForbiddenUrl', (reason: string) => `The webhook URL is not allowed: ${reason}`, 'Url');
 export const customFieldsChanged = declare(
   'PreconditionFailed',
   () => 'The custom fields changed since they were read: read them again (If-Match does not match the current ETag)',

@@ -2,8 +2,10 @@ import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ensureBootstrapKey } from './auth/key-service.js';
+import { WORKER_ENV } from './ops/cluster-channel.js';
+import { serveClusterLimits } from './ops/cluster-limits.js';
 import { serveClusterMetrics } from './ops/cluster-metrics.js';
-import type { Config } from './config.js';
+import { sessionDatabaseUrl, type Config } from './config.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore } from './store/open-store.js';
 import { createStoreIfMissing } from './store/store-presence.js';
@@ -11,15 +13,18 @@ import type { Store } from './store/store.js';
 import { writeRegistry } from './write-registry.js';
 import { openWriteDoor } from './writes/write-door.js';
 
-const openConfiguredStore = (config: Config): Store =>
+const openConfiguredStore = (config: Config, withReplica = false): Store =>
   openStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     onPoolError: (err) => process.stderr.write(`ordergate: store connection lost: ${err.message}\n`),
+    ...(withReplica && config.databaseReadUrl
+      ? { replica: { url: config.databaseReadUrl, onError: (err: Error) => process.stderr.write(`ordergate: read replica failed, its reads go to the primary for now: ${err.message}\n`) } }
+      : {}),
   });
 
 /** Creates a missing PostgreSQL database, migrates and makes sure a first key exists; a generated key is printed once to stderr. */
 export async function prepareStore(config: Config): Promise<void> {
-  await createStoreIfMissing(config.databaseUrl);
+  await createStoreIfMissing(sessionDatabaseUrl(config));
   const store = openConfiguredStore(config);
   const writes = openWriteDoor(store, writeRegistry);
   try {
@@ -30,6 +35,9 @@ export async function prepareStore(config: Config): Promise<void> {
     } else if (boot.created) {
       process.stderr.write('ordergate: registered ORDERGATE_BOOTSTRAP_KEY as the first API key (all,admin)\n');
     }
+    if (!config.webhook.secretKey) {
+      process.stderr.write('ordergate: WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted (see docs/events.md)\n');
+    }
   } finally {
     await writes.close();
     await store.close();
@@ -38,7 +46,7 @@ export async function prepareStore(config: Config): Promise<void> {
 
 /** One serving process: app on the shared port, closed gracefully on SIGTERM/SIGINT. */
 export async function runWorker(config: Config): Promise<FastifyInstance> {
-  const store = openConfiguredStore(config);
+  const store = openConfiguredStore(config, true);
   const app = await buildApp({ config, store });
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -87,9 +95,11 @@ export async function serve(config: Config): Promise<void> {
     return;
   }
   serveClusterMetrics();
+  // Without REDIS_URL the workers count their limits here, so that they hold for the host.
+  serveClusterLimits();
   let stopping = false;
   const listening = new Set<number>();
-  const fork = (): void => void cluster.fork();
+  const fork = (): void => void cluster.fork(WORKER_ENV);
   for (let i = 0; i < config.workers; i++) fork();
   cluster.on('listening', (worker) => listening.add(worker.id));
   cluster.on('exit', (worker, code, signal) => {

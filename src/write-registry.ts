@@ -2,8 +2,12 @@ import { auditWrites } from './audit/audit.service.js';
 import { keyWrites } from './auth/key-service.js';
 import { customerWrites } from './customers/customer.writes.js';
 import { customerRepository } from './customers/customer.repository.js';
+import { eventWrites } from './events/event.service.js';
+import { outbox } from './events/outbox.js';
+import { privacyWrites } from './privacy/erasure.js';
 import { definitionWrites } from './customfields/customfield.definitions.js';
 import { writeValuesWrite } from './customfields/customfield.writes.js';
+import { webhookWrites } from './webhooks/webhook.writes.js';
 import { orderRepository } from './orders/order.repository.js';
 import { orderWrites } from './orders/order.writes.js';
 import type { WriteRegistry } from './writes/unit.js';
@@ -14,6 +18,7 @@ import type { WriteRegistry } from './writes/unit.js';
  */
 export const writeRegistry: WriteRegistry = {
   module: import.meta.url,
-  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...auditWrites],
+  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...auditWrites, ...eventWrites, ...webhookWrites, ...privacyWrites],
   stampers: { customer: customerRepository.touch, order: orderRepository.touch },
+  outbox,
 };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { openStore } from '../../src/store/open-store.js';
-import { PG_URL, ROOT, type Backend } from './settings.js';
+import { orderCounts, PG_URL, ROOT, type Backend } from './settings.js';
 
 const run = promisify(execFile);
 
@@ -55,22 +55,46 @@ export interface SeedTiming {
   readonly seconds: number;
 }
 
-/** `seed --customers N --orders M` through the CLI, timed from the outside. */
-export async function seed(db: BenchDatabase, customers: number, orders = 0): Promise<SeedTiming> {
+/** `seed --customers N --orders M --confirmed K` through the CLI, timed from the outside. */
+export async function seed(db: BenchDatabase, customers: number, orders = 0, confirmed = 0): Promise<SeedTiming> {
   const args = ['seed', '--customers', String(customers)];
   if (orders > 0) args.push('--orders', String(orders));
+  if (confirmed > 0) args.push('--confirmed', String(confirmed));
   const started = performance.now();
   await cli(db, args);
   return { customers, orders, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Ids of the open orders, oldest first: each confirmation of the benchmark takes a fresh one. */
-export async function openOrderIds(db: BenchDatabase): Promise<number[]> {
+/** Ids of the orders in a status, oldest first: each confirmation of the benchmark takes a fresh open one. */
+export async function orderIds(db: BenchDatabase, status: 'Open' | 'Confirmed'): Promise<number[]> {
   const store = openStore(db.url, { poolSize: 1 });
   try {
-    const rows = await store.db.selectFrom('orders').select('order_id').where('status', '=', 'Open').orderBy('order_id').execute();
+    const rows = await store.db.selectFrom('orders').select('order_id').where('status', '=', status).orderBy('order_id').execute();
     return rows.map((r) => Number(r.order_id));
   } finally {
     await store.close();
   }
+}
+
+/** The seeded data set, as the scenarios get to know it (ScenarioContext), and how long seeding took. */
+export interface BenchData {
+  /** Seeded customers C00000001…, external ids EXT-1…. */
+  readonly customers: number;
+  /** Seeded orders (none when no scenario of the run uses them). */
+  readonly orders: number;
+  /** Open orders, each to be confirmed once; scenarios take from the front. */
+  readonly openOrders: number[];
+  /** Ids of the seeded confirmed orders. */
+  readonly confirmedOrders: readonly number[];
+  readonly seeding: SeedTiming;
+}
+
+/**
+ * The bench's data set: `customers` demo customers and, when a scenario needs orders, the backend's
+ * orders (settings.ts orderCounts), the first of them confirmed.
+ */
+export async function seedBenchData(db: BenchDatabase, customers: number, withOrders: boolean): Promise<BenchData> {
+  const { orders, confirmed } = withOrders ? orderCounts(db.backend) : { orders: 0, confirmed: 0 };
+  const seeding = await seed(db, customers, orders, confirmed);
+  return { customers, orders, openOrders: await orderIds(db, 'Open'), confirmedOrders: await orderIds(db, 'Confirmed'), seeding };
 }

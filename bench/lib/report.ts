@@ -3,7 +3,9 @@ import { blockData, dataComment, readBlock, wrapBlock } from './blocks.js';
 import { writeFileSync } from 'node:fs';
 import type { Machine } from './machine.js';
 import { OBSTACLES } from './obstacles.js';
-import { TARGETS, type RowData, type TargetResult } from './targets.js';
+import { cpuPerRequest, TARGETS, type RowData, type TargetResult } from './targets.js';
+
+export { cpuPerRequest };
 
 export interface RunData {
   readonly date: string;
@@ -15,6 +17,20 @@ export interface RunData {
   readonly rows: readonly RowData[];
   readonly targets: readonly TargetResult[];
   readonly seeding: Readonly<Record<string, number>>;
+  /** Orders seeded per backend (absent in runs before the order scenarios). */
+  readonly orders?: Readonly<Record<string, OrderSet>>;
+}
+
+export interface OrderSet {
+  readonly orders: number;
+  readonly confirmed: number;
+}
+
+/** `1,000,000 orders on sqlite (600,000 confirmed), …` */
+function orderSets(run: RunData): string {
+  const sets = Object.entries(run.orders ?? {}).filter(([, o]) => o.orders > 0);
+  if (sets.length === 0) return '';
+  return `, ${sets.map(([backend, o]) => `${n0(o.orders)} orders on ${backend === 'sqlite' ? 'SQLite' : 'PostgreSQL'} (${n0(o.confirmed)} confirmed)`).join(', ')}`;
 }
 
 const BLOCK = 'bench';
@@ -35,15 +51,20 @@ function extraText(r: RowData): string {
   const e = r.extra ?? {};
   const parts: string[] = [];
   if (e.customersPerSec !== undefined) parts.push(`${n0(e.customersPerSec)} customers/s over ${e.streams} full syncs of ${n0(e.tableSize)}`);
-  if (e.rssGrowthMb !== undefined) parts.push(`RSS +${n0(e.rssGrowthMb)} MB (+${n0(e.rssGrowthWithLookupsMb)} MB with lookups)`);
+  if (e.ordersPerSec !== undefined) {
+    parts.push(
+      `${n0(e.ordersPerSec)} orders/s over ${e.streams} full feeds of ${n0(e.tableSize)} orders (${n0((e.confirmedShare ?? 0) * 100)} % confirmed), ` +
+        `server ${n2(e.cpuUsPerOrder)} µs CPU/order on ${n2(e.serverCores)} cores (the reader ${n2(e.generatorCores)})`,
+    );
+  }
+  if (e.rssGrowthMb !== undefined) parts.push(`RSS +${n0(e.rssGrowthMb)} MB${e.rssGrowthWithLookupsMb === undefined ? '' : ` (+${n0(e.rssGrowthWithLookupsMb)} MB with lookups)`}`);
   if (e.lookupP99 !== undefined) parts.push(`id lookups during sync p50 ${n2(e.lookupP50)} / p99 ${n2(e.lookupP99)} ms`);
+  if (e.eventsPerSec !== undefined) parts.push(`${n0(e.eventsPerSec)} events/s: ${n0(e.events)} order.confirmed events replayed by id to one endpoint, until the receiver had each`);
+  if (e.delivered !== undefined) parts.push(`${n0(e.delivered)} events delivered to the endpoint during the load`);
+  if (e.cpuRatioToSearch !== undefined) parts.push(`server CPU per request ×${n2(e.cpuRatioToSearch)} of the search by id's (loads taking turns)`);
   if (e.maxWorkerRssMb !== undefined) parts.push(`after start ${n0(e.afterStartMb)} MB, after the load ${n0(e.maxWorkerRssMb)} MB per worker`);
   return parts.join('; ');
 }
-
-/** Server CPU per successful request, in µs: steadier than req/s when other work shares the cores. */
-export const cpuPerRequest = (r: Pick<RowData, 'serverCores' | 'reqPerSec'>): number | undefined =>
-  r.serverCores === undefined || !r.reqPerSec ? undefined : (r.serverCores * 1e6) / r.reqPerSec;
 
 /**
  * Yardstick CPU per request over the scenario's: the ratio the two would reach if each had a core
@@ -98,7 +119,7 @@ export function printSummary(run: RunData, previous: RunData | undefined): void 
 /** BENCHMARKS.md: machine, command, targets, every figure, and the previous run beside this one. */
 export function writeBenchmarks(file: string, run: RunData, previous: RunData | undefined, context: string): void {
   const m = run.machine;
-  const body = `Run \`${run.command}\` on ${run.date.slice(0, 10)}: ${run.customers.toLocaleString('en-US')} seeded customers per backend, 10 connections,
+  const body = `Run \`${run.command}\` on ${run.date.slice(0, 10)}: ${run.customers.toLocaleString('en-US')} seeded customers per backend${orderSets(run)}; 10 connections,
 ${run.seconds} s measured per scenario after a warm-up. Servers run as separate processes
 (\`node bin/ordergate.js serve\`, \`LOG_LEVEL=warn\`, \`RATE_LIMIT_PER_SECOND=0\`); the load generator
 (autocannon) runs in the benchmark process on the same cores. Ratios are against the bare \`node:http\`

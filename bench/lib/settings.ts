@@ -21,6 +21,28 @@ export const CONNECTIONS = 10;
 /** Customers in the data set of `npm run bench` (the issue's 10^5). */
 export const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? (QUICK ? 10_000 : 100_000));
 
+/**
+ * Orders of the data set, and how many of them are seeded confirmed (the rest stay open for the
+ * confirmations). The issue's 10^6 on SQLite; on PostgreSQL seeding and streaming 10^6 would take
+ * about two minutes, so fewer (every row of the order feed names its table size).
+ * `BENCH_ORDERS=N` sets both.
+ */
+export function orderCounts(backend: Backend): { readonly orders: number; readonly confirmed: number } {
+  const orders = Number(process.env.BENCH_ORDERS ?? (QUICK ? 20_000 : backend === 'sqlite' ? 1_000_000 : 250_000));
+  return { orders, confirmed: Math.round(orders * CONFIRMED_SHARE) };
+}
+
+/** Share of the seeded orders that are confirmed. */
+export const CONFIRMED_SHARE = 0.6;
+
+/**
+ * Which scenarios to run: `BENCH_SCENARIOS=orders-feed,order-get` (ids as in the tables; default:
+ * every one). A run of some scenarios only prints: it never rewrites BENCHMARKS.md.
+ */
+export const SCENARIO_FILTER: ReadonlySet<string> | undefined = process.env.BENCH_SCENARIOS
+  ? new Set(process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean))
+  : undefined;
+
 export const PG_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Which backends to run: `BENCH_BACKENDS=sqlite,postgres` (the default). */

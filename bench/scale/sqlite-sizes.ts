@@ -4,7 +4,7 @@ import { seed, type BenchDatabase } from '../lib/database.js';
 import { load, type LoadResult } from '../lib/load.js';
 import { startService, type ServerProcess } from '../lib/processes.js';
 import { TIMING } from '../lib/settings.js';
-import { readSync, type StreamResult } from '../lib/stream.js';
+import { readSync, rssGrowthDuring, type StreamResult } from '../lib/stream.js';
 import { customerId, spread } from '../scenarios/scenario.js';
 
 export interface SizeResult {
@@ -31,15 +31,8 @@ function lookups(server: ServerProcess, size: number, connections: number, secon
 }
 
 async function syncWithRss(server: ServerProcess, cap: number): Promise<{ stream: StreamResult; growth: number }> {
-  const before = server.rssMb()[0] ?? 0;
-  let peak = before;
-  const timer = setInterval(() => (peak = Math.max(peak, server.rssMb()[0] ?? 0)), 50);
-  try {
-    const stream = await readSync(server.url, '/customer/', cap);
-    return { stream, growth: peak - before };
-  } finally {
-    clearInterval(timer);
-  }
+  const { value, before, peak } = await rssGrowthDuring(server, () => readSync(server.url, '/customer/', cap));
+  return { stream: value, growth: peak - before };
 }
 
 /** Grows one SQLite database through the sizes; at each: seed rate, id lookups, sync throughput. */
@@ -58,7 +51,7 @@ export async function measureSizes(db: BenchDatabase, sizes: readonly number[], 
       log(`  id lookups: ${Math.round(lookup.reqPerSec)} req/s, p50 ${n2(lookup.p50)} ms, p99 ${n2(lookup.p99)} ms, server ${Math.round((lookup.serverCores * 1e6) / lookup.reqPerSec)} µs CPU/lookup`);
       const cap = size > 1_000_000 ? SYNC_CAP_SECONDS : Infinity;
       const { stream, growth } = await syncWithRss(server, cap);
-      log(`  sync: ${Math.round(stream.customers / stream.seconds).toLocaleString('en-US')} customers/s (${stream.customers.toLocaleString('en-US')} in ${stream.seconds.toFixed(1)} s${stream.complete ? '' : ', capped'}), RSS +${growth.toFixed(0)} MB`);
+      log(`  sync: ${Math.round(stream.items / stream.seconds).toLocaleString('en-US')} customers/s (${stream.items.toLocaleString('en-US')} in ${stream.seconds.toFixed(1)} s${stream.complete ? '' : ', capped'}), RSS +${growth.toFixed(0)} MB`);
       // Lookups while a sync streams: the small requests must keep answering.
       let measuring = true;
       const syncing = (async () => {
@@ -74,7 +67,7 @@ export async function measureSizes(db: BenchDatabase, sizes: readonly number[], 
         seedSeconds: seeded.seconds,
         fileMb,
         lookup: { ...pick(lookup), cpuUsPerRequest: (lookup.serverCores * 1e6) / lookup.reqPerSec },
-        sync: { customersPerSec: stream.customers / stream.seconds, customers: stream.customers, complete: stream.complete, rssGrowthMb: growth },
+        sync: { customersPerSec: stream.items / stream.seconds, customers: stream.items, complete: stream.complete, rssGrowthMb: growth },
         lookupDuringSync: pick(during),
       });
     } finally {

@@ -1,5 +1,103 @@
-import { load } from '../lib/load.js';
-import { call, customerId, describe, isMissingRoute, loadNote, notAvailable, type Scenario, type ScenarioContext, type ScenarioResult } from './scenario.js';
+import { cpuMeter } from '../lib/cpu.js';
+import { load, type RequestShape } from '../lib/load.js';
+import { searchGetRequests } from './customers.js';
+import { QUICK, TIMING } from '../lib/settings.js';
+import { incompleteStream, ORDER_START, readStream, rssGrowthDuring, streamRepeatedly } from '../lib/stream.js';
+import {
+  call, checkedLoad, customerId, describe, isMissingRoute, loadNote, notAvailable, spread, type Scenario, type ScenarioContext, type ScenarioResult,
+} from './scenario.js';
+
+/** Whole feeds read per run: 10^6 orders take about 10 s each on SQLite. */
+const FEED_STREAMS = QUICK ? 1 : 3;
+/** Orders of the warm-up page before the measured feeds. */
+const WARM_UP = 50_000;
+
+/**
+ * The order feed (`GET /orders/`, SearchOrders without filters) of every seeded order, read whole
+ * several times; orders counted in the bytes as they arrive, server RSS sampled meanwhile. The bench
+ * key has no permission `bank`: bank data is masked, as most clients see it.
+ */
+export const orderFeed: Scenario = {
+  id: 'orders-feed',
+  label: 'order feed: stream of every order',
+  usesOrders: true,
+  async run(ctx) {
+    if (ctx.orders === 0) return { status: 'failed', note: 'no orders were seeded' };
+    const feed = () => readStream(ctx.server.url, '/orders/', ORDER_START);
+    await readStream(ctx.server.url, `/orders/?Take=${WARM_UP}`, ORDER_START);
+    const cpu = cpuMeter(ctx.server.servingPids);
+    const { value, before, peak } = await rssGrowthDuring(ctx.server, () => streamRepeatedly(feed, TIMING.seconds, FEED_STREAMS));
+    const cores = cpu();
+    const bad = incompleteStream(value.streams, ctx.orders, 'orders');
+    if (bad) return { status: 'failed', note: bad };
+    return {
+      status: 'ok',
+      extra: {
+        ordersPerSec: value.itemsPerSec,
+        // Server CPU per order: the figure that other work on the machine moves least.
+        cpuUsPerOrder: (cores.server * 1e6) / value.itemsPerSec,
+        serverCores: cores.server,
+        // What the reader of the feeds took of the same cores.
+        generatorCores: cores.generator,
+        streams: value.streams.length,
+        tableSize: value.streams[0]!.items,
+        confirmedShare: ctx.confirmedOrders.length / ctx.orders,
+        rssGrowthMb: peak - before,
+      },
+    };
+  },
+};
+
+/** Rounds of the lookup against the search, each way, and the seconds of each load. */
+const ALTERNATING = QUICK ? { rounds: 1, seconds: 0.5 } : { rounds: 4, seconds: 1.5 };
+
+/**
+ * Server CPU per request of `a` over that of `b`, from loads that take turns (a b, b a, a b, …, the
+ * median of the rounds' ratios): both under the same conditions, as far as a shared machine allows.
+ * Two rows measured a minute apart differ by more than the 10 % the lookup criterion allows.
+ */
+async function alternatingCpuRatio(ctx: ScenarioContext, a: RequestShape[], b: RequestShape[]): Promise<number> {
+  const timing = { seconds: ALTERNATING.seconds, warmupSeconds: 0 };
+  const cpu = async (requests: RequestShape[]): Promise<number> => {
+    const r = await load({ url: ctx.server.url, requests, timing, servingPids: ctx.server.servingPids });
+    return r.serverCores / r.reqPerSec;
+  };
+  const ratios: number[] = [];
+  for (let round = 0; round < ALTERNATING.rounds; round++) {
+    if (round % 2 === 0) {
+      const x = await cpu(a);
+      ratios.push(x / (await cpu(b)));
+    } else {
+      const y = await cpu(b);
+      ratios.push((await cpu(a)) / y);
+    }
+  }
+  ratios.sort((x, y) => x - y);
+  const mid = ratios.length / 2;
+  return ratios.length % 2 === 1 ? ratios[Math.floor(mid)]! : (ratios[mid - 1]! + ratios[mid]!) / 2;
+}
+
+/**
+ * `GET /orders/{OrderId}` of confirmed orders (bank data masked): the counterpart of the customer
+ * search by id. After its own load, it takes turns with the search by id for the CPU comparison.
+ */
+export const orderGet: Scenario = {
+  id: 'order-get',
+  label: 'order by id, GET (confirmed orders)',
+  usesOrders: true,
+  async run(ctx) {
+    const ids = ctx.confirmedOrders;
+    if (ids.length === 0) return { status: 'failed', note: 'no confirmed orders were seeded' };
+    const requests = spread(1000, ids.length, 13).map((i) => ({ path: `/orders/${ids[i - 1]}` }));
+    const result = await checkedLoad(ctx, requests, (answer) => {
+      const order = answer.body as { Status?: string; Confirmation?: { CustomerIban?: string } } | undefined;
+      const ok = answer.status === 200 && order?.Status === 'Confirmed' && order.Confirmation?.CustomerIban === 'DE89********3000';
+      return ok ? undefined : `expected a confirmed order with its IBAN masked, got ${describe(answer)}`;
+    });
+    if (result.status !== 'ok') return result;
+    return { ...result, extra: { cpuRatioToSearch: await alternatingCpuRatio(ctx, requests, searchGetRequests(ctx)) } };
+  },
+};
 
 /**
  * A complete confirmation as a shop sends it: every other one for a known customer (by id), the
@@ -33,6 +131,7 @@ function confirmation(orderId: number, i: number, customers: number): Record<str
 export const confirm: Scenario = {
   id: 'confirm',
   label: 'order confirmation (durable)',
+  usesOrders: true,
   async run(ctx: ScenarioContext): Promise<ScenarioResult> {
     const orders = ctx.openOrders;
     const firstId = orders.shift();
@@ -57,4 +156,5 @@ export const confirm: Scenario = {
   },
 };
 
-export const orderScenarios: readonly Scenario[] = [confirm];
+/** Reads first: the confirmations change what they read. */
+export const orderScenarios: readonly Scenario[] = [orderFeed, orderGet, confirm];

@@ -1,16 +1,13 @@
-import type { BenchDatabase } from '../lib/database.js';
-import { authHeaders, type LoadResult } from '../lib/load.js';
+import type { BenchData, BenchDatabase } from '../lib/database.js';
+import { authHeaders, load, type LoadResult, type RequestShape } from '../lib/load.js';
 import type { ServerProcess } from '../lib/processes.js';
 import type { Backend } from '../lib/settings.js';
 
-export interface ScenarioContext {
+/** Where a scenario runs, and what it may know of the seeded data. */
+export interface ScenarioContext extends Omit<BenchData, 'seeding'> {
   readonly backend: Backend;
   readonly server: ServerProcess;
   readonly db: BenchDatabase;
-  /** Seeded customers C00000001…, external ids EXT-1…. */
-  readonly customers: number;
-  /** Open orders, each to be confirmed once; scenarios take from the front. */
-  readonly openOrders: number[];
 }
 
 export interface ScenarioResult {
@@ -26,6 +23,8 @@ export interface Scenario {
   readonly label: string;
   /** Only these backends (default: every one). */
   readonly backends?: readonly Backend[];
+  /** Whether it needs the seeded orders (10^6 on SQLite: seeded only when a scenario of the run does). */
+  readonly usesOrders?: boolean;
   run(ctx: ScenarioContext): Promise<ScenarioResult>;
 }
 
@@ -86,4 +85,16 @@ export function loadNote(load: LoadResult): string | undefined {
     .map(([c, n]) => `${n}× ${c}`)
     .join(', ');
   return `errors: ${[codes, load.errors > 0 ? `${load.errors} socket errors` : ''].filter(Boolean).join(', ')}`;
+}
+
+/**
+ * The load of a request/response scenario, after one request is checked (`wrong` says what is
+ * wrong with its answer, or undefined): the scenario must measure the real answer, not an error.
+ */
+export async function checkedLoad(ctx: ScenarioContext, requests: RequestShape[], wrong: (answer: Answer) => string | undefined): Promise<ScenarioResult> {
+  const req = requests[0]!;
+  const problem = wrong(await call(ctx.server, req.method ?? 'GET', req.path, req.body === undefined ? undefined : JSON.parse(req.body)));
+  if (problem) return { status: 'failed', note: problem };
+  const result = await load({ url: ctx.server.url, requests, servingPids: ctx.server.servingPids });
+  return { status: 'ok', load: result, note: loadNote(result) };
 }

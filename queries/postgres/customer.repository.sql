@@ -8,6 +8,22 @@ update customers set modified_at = $1 where customer_id in ($2, $3, $4);
 select * from "customers" where "customer_id" = $1;
 -- parameters: ["c-1"]
 
+-- customerRepository.findMany(customerIds: 2)
+select * from customers where customer_id in ($1, $2);
+-- parameters: ["c-1","c-2"]
+
+-- customerRepository.findForUpdate(customerId)
+select * from "customers" where "customer_id" = $1 for update;
+-- parameters: ["c-1"]
+
+-- customerRepository.blank(customerId, erasedAt)
+update "customers" set "external_id" = $1, "salutation" = $2, "first_name" = $3, "last_name" = $4, "postal_code" = $5, "city" = $6, "country" = $7, "street" = $8, "street_number" = $9, "company" = $10, "company2" = $11, "addition_to_address" = $12, "quarter" = $13, "erased_at" = $14 where "customer_id" = $15;
+-- parameters: [null,null,null,null,null,null,null,null,null,null,null,null,null,1700000000000,"c-1"]
+
+-- customerRepository.existingIds(customerIds: 2)
+select "customer_id" from "customers" where "customer_id" in ($1, $2);
+-- parameters: ["c-1","c-2"]
+
 -- customerRepository.findByExternalId(externalId)
 select * from "customers" where "external_id" = $1;
 -- parameters: ["ext-1"]

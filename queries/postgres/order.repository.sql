@@ -12,6 +12,10 @@ insert into "orders" ("order_number", "note", "created_at", "status", "customer_
 insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12) on conflict ("order_number") do nothing returning "order_id";
 -- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000,"O-2",null,1700000000000,"Open",null,1700000000000]
 
+-- orderRepository.insertNewConfirmed(rows: 1)
+insert into "orders" ("order_number", "note", "created_at", "customer_id", "confirmed_at", "confirmation", "confirmation_hash", "status", "modified_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict ("order_number") do nothing returning "order_id";
+-- parameters: ["O-1",null,1700000000000,"c-1",1700000000000,"{}","hash","Confirmed",1700000000000]
+
 -- orderRepository.setOrderNumber(orderId, orderNumber)
 update "orders" set "order_number" = $1 where "order_id" = $2;
 -- parameters: ["O-1",1]
@@ -24,6 +28,22 @@ select "order_id" from "orders" where "order_number" = $1;
 select * from orders where order_id = $1;
 -- parameters: [1]
 
+-- orderRepository.findShown(orderId)
+select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation from orders where order_id = $1;
+-- parameters: [1]
+
+-- orderRepository.personalDataOfCustomer(customerId)
+select "order_id", "confirmation", "note" from "orders" where "customer_id" = $1 and ("confirmation" is not null or "note" is not null) order by "order_id";
+-- parameters: ["c-1"]
+
+-- orderRepository.replaceConfirmation(orderId, confirmation, hash)
+update "orders" set "confirmation" = $1, "confirmation_hash" = $2, "note" = $3 where "order_id" = $4;
+-- parameters: ["{}","hash",null,1]
+
+-- orderRepository.findMany(orderIds: 2)
+select * from orders where order_id in ($1, $2);
+-- parameters: [1,2]
+
 -- orderRepository.markConfirmed(orderId, state)
 update orders set status = 'Confirmed', customer_id = $1, confirmed_at = $2, confirmation = $3, confirmation_hash = $4 where order_id = $5 and status = 'Open' returning order_number;
 -- parameters: ["c-1",1700000000000,"{}","hash",1]
@@ -33,15 +53,15 @@ update "orders" set "status" = $1, "cancelled_at" = $2 where "order_id" = $3 and
 -- parameters: ["Cancelled",1700000000000,1,"Cancelled"]
 
 -- orderRepository.search(window, limit)
-select * from "orders" where "modified_at" <= $1 order by "modified_at", "order_id" limit $2;
+select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation" from "orders" where "modified_at" <= $1 order by "modified_at", "order_id" limit $2;
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(every filter, after, limit, offset)
-select * from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
+select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
 
 -- orderRepository.search(modifiedAfter, keyset after, through)
-select * from "orders" where "modified_at" <= $1 and (modified_at, order_id) > ($2, $3) and (modified_at, order_id) <= ($4, $5) order by "modified_at", "order_id" limit $6;
+select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation" from "orders" where "modified_at" <= $1 and (modified_at, order_id) > ($2, $3) and (modified_at, order_id) <= ($4, $5) order by "modified_at", "order_id" limit $6;
 -- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
 
 -- orderRepository.count(every filter)

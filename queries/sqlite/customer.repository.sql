@@ -8,6 +8,22 @@ update customers set modified_at = ? where customer_id in (?, ?, ?);
 select * from "customers" where "customer_id" = ?;
 -- parameters: ["c-1"]
 
+-- customerRepository.findMany(customerIds: 2)
+select * from customers where customer_id in (?, ?);
+-- parameters: ["c-1","c-2"]
+
+-- customerRepository.findForUpdate(customerId)
+select * from "customers" where "customer_id" = ?;
+-- parameters: ["c-1"]
+
+-- customerRepository.blank(customerId, erasedAt)
+update "customers" set "external_id" = ?, "salutation" = ?, "first_name" = ?, "last_name" = ?, "postal_code" = ?, "city" = ?, "country" = ?, "street" = ?, "street_number" = ?, "company" = ?, "company2" = ?, "addition_to_address" = ?, "quarter" = ?, "erased_at" = ? where "customer_id" = ?;
+-- parameters: [null,null,null,null,null,null,null,null,null,null,null,null,null,1700000000000,"c-1"]
+
+-- customerRepository.existingIds(customerIds: 2)
+select "customer_id" from "customers" where "customer_id" in (?, ?);
+-- parameters: ["c-1","c-2"]
+
 -- customerRepository.findByExternalId(externalId)
 select * from "customers" where "external_id" = ?;
 -- parameters: ["ext-1"]

@@ -83,3 +83,7 @@ insert into "custom_field_values" ("customer_id", "number", "value", "updated_at
 -- customFieldRepository.deleteValues(customerId, numbers: 2)
 delete from "custom_field_values" where "customer_id" = ? and "number" in (?, ?);
 -- parameters: ["c-1",1,2]
+
+-- customFieldRepository.deleteAllValues(customerId)
+delete from "custom_field_values" where "customer_id" = ?;
+-- parameters: ["c-1"]

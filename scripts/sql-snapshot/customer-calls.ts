@@ -22,6 +22,10 @@ export const customerCalls: SnapshotSource = {
   calls: objectCalls('customerRepository', customerRepository, {
     touch: [call('customerIds: 3, stamp', ({ sql, db }) => customerRepository.touch(sql, db, ['c-1', 'c-2', 'c-3'], STAMP))],
     findById: [call('customerId', ({ db }) => customerRepository.findById(db, 'c-1'))],
+    findMany: [call('customerIds: 2', ({ sql, db }) => customerRepository.findMany(sql, db, ['c-1', 'c-2']))],
+    findForUpdate: [call('customerId', ({ sql, db }) => customerRepository.findForUpdate(sql, db, 'c-1'))],
+    blank: [call('customerId, erasedAt', ({ db }) => customerRepository.blank(db, 'c-1', STAMP))],
+    existingIds: [call('customerIds: 2', ({ db }) => customerRepository.existingIds(db, ['c-1', 'c-2']))],
     findByExternalId: [call('externalId', ({ db }) => customerRepository.findByExternalId(db, 'ext-1'))],
     findByIdentifiers: [
       call('identifiers: 2, no lower bound', ({ sql, db }) => customerRepository.findByIdentifiers(sql, db, ['c-1', 'ext-1'], undefined)),

@@ -34,5 +34,6 @@ export const customFieldCalls: SnapshotSource = {
     bumpVersions: [call('customerIds: 2', ({ db }) => cf.bumpVersions(db, ['c-1', 'c-2']))],
     upsertValues: [call('customerId, values: 2, now', ({ db }) => cf.upsertValues(db, 'c-1', [{ number: 1, value: '"A"' }, { number: 2, value: '3' }], STAMP))],
     deleteValues: [call('customerId, numbers: 2', ({ db }) => cf.deleteValues(db, 'c-1', [1, 2]))],
+    deleteAllValues: [call('customerId', ({ db }) => cf.deleteAllValues(db, 'c-1'))],
   }),
 };

@@ -22,6 +22,8 @@ export const keyCalls: SnapshotSource = {
 const clockCalls: CallsOf<typeof syncClock> = {
   nextStamp: [call('now', ({ sql, db }) => syncClock.nextStamp(sql, db, STAMP))],
   committedWatermark: [call('', ({ sql, db }) => syncClock.committedWatermark(sql, db))],
+  takeEventSequences: [call('count', ({ sql, db }) => syncClock.takeEventSequences(sql, db, 3))],
+  eventBounds: [call('', ({ sql, db }) => syncClock.eventBounds(sql, db))],
 };
 
 export const syncClockCalls: SnapshotSource = { source: 'src/store/sync-clock.ts', exports: syncClock, calls: clockCalls };

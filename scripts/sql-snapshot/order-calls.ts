@@ -10,6 +10,7 @@ const FILTERED = {
   orderIds: [1, 2], orderNumbers: ['O-1'], customerIds: ['c-1'], statuses: ['Confirmed' as const, 'Cancelled' as const],
   modifiedAfter: STAMP - 1000, modifiedAtMost: STAMP,
 };
+const CONFIRMED = { customer_id: 'c-1', confirmed_at: STAMP, confirmation: '{}', confirmation_hash: 'hash' };
 const REF = { apiKeyId: 'key-1', key: 'idem-1' };
 
 export const orderCalls: SnapshotSource = {
@@ -19,12 +20,17 @@ export const orderCalls: SnapshotSource = {
     touch: [call('orderIds: 3, stamp', ({ sql, db }) => orderRepository.touch(sql, db, ['1', '2', '3'], STAMP))],
     insert: [call('row', ({ db }) => orderRepository.insert(db, ORDER))],
     insertNew: [call('rows: 2', ({ db }) => orderRepository.insertNew(db, [ORDER, { ...ORDER, order_number: 'O-2' }]))],
+    insertNewConfirmed: [call('rows: 1', ({ db }) => orderRepository.insertNewConfirmed(db, [{ ...ORDER, ...CONFIRMED }]))],
     setOrderNumber: [call('orderId, orderNumber', ({ db }) => orderRepository.setOrderNumber(db, 1, 'O-1'))],
     orderNumberTaken: [call('orderNumber', ({ db }) => orderRepository.orderNumberTaken(db, 'O-1'))],
     find: [call('orderId', ({ sql, db }) => orderRepository.find(sql, db, 1))],
+    findShown: [call('orderId', ({ sql, db }) => orderRepository.findShown(sql, db, 1))],
+    personalDataOfCustomer: [call('customerId', ({ db }) => orderRepository.personalDataOfCustomer(db, 'c-1'))],
+    replaceConfirmation: [call('orderId, confirmation, hash', ({ db }) => orderRepository.replaceConfirmation(db, 1, '{}', 'hash'))],
+    findMany: [call('orderIds: 2', ({ sql, db }) => orderRepository.findMany(sql, db, [1, 2]))],
     markConfirmed: [
       call('orderId, state', ({ sql, db }) =>
-        orderRepository.markConfirmed(sql, db, 1, { customer_id: 'c-1', confirmed_at: STAMP, confirmation: '{}', confirmation_hash: 'hash' })),
+        orderRepository.markConfirmed(sql, db, 1, CONFIRMED)),
     ],
     markCancelled: [call('orderId, at', ({ db }) => orderRepository.markCancelled(db, 1, STAMP))],
     search: [

@@ -1,3 +1,4 @@
+import { sessionDatabaseUrl } from '../config.js';
 import { backupStore, restoreStore } from '../store/backup.js';
 import { createStoreIfMissing, requireExistingStore } from '../store/store-presence.js';
 import { existingFile, inExistingDirectory, UsageError, type Command } from './command.js';
@@ -10,8 +11,10 @@ export const backupCommand: Command = {
     const file = args[0];
     if (!file) throw new UsageError('the backup file is required');
     inExistingDirectory(file);
-    await requireExistingStore(config.databaseUrl);
-    const report = await backupStore(config.databaseUrl, file);
+    // pg_dump and pg_restore set session state (search_path among it): never through a pooler.
+    const url = sessionDatabaseUrl(config);
+    await requireExistingStore(url);
+    const report = await backupStore(url, file);
     process.stdout.write(`backup written to ${report.file} (${report.detail})\n`);
   },
 };
@@ -25,8 +28,9 @@ export const restoreCommand: Command = {
     if (!file) throw new UsageError('the backup file is required');
     existingFile(file);
     // Restoring is how a store is rebuilt on a new machine: it may start from a missing one.
-    await createStoreIfMissing(config.databaseUrl);
-    const report = await restoreStore(config.databaseUrl, file);
+    const url = sessionDatabaseUrl(config);
+    await createStoreIfMissing(url);
+    const report = await restoreStore(url, file);
     process.stdout.write(`restored ${file} into ${report.file} (${report.detail})\n`);
   },
 };

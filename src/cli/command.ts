@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
 
 /** One CLI command: `words` as typed (`keys create`), its usage line and what it runs. */
 export interface Command {
@@ -13,6 +14,16 @@ export interface Command {
 
 /** A usage mistake: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {}
+
+/** A refusal of the service (bad input, an unknown resource) reads as a usage mistake of the command: its message, exit 2. */
+export async function refusalAsUsage<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof AppError && (err.kind === 'validation' || err.kind === 'not-found')) throw new UsageError(err.message);
+    throw err;
+  }
+}
 
 /** An input file named on the command line; a missing one is a usage mistake, worded alike by every command. */
 export function existingFile(path: string): string {

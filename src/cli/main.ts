@@ -9,6 +9,8 @@ import { serveCommand } from './serve-command.js';
 import { customerCommands } from './customers-command.js';
 import { customfieldCommands } from './customfields-command.js';
 import { orderCommands } from './orders-command.js';
+import { webhookCommands } from './webhooks-command.js';
+import { privacyCommands } from './privacy-command.js';
 
 /** Every CLI command; each lives in its own file of src/cli/. */
 export const COMMANDS: readonly Command[] = [
@@ -24,6 +26,8 @@ export const COMMANDS: readonly Command[] = [
   ...customerCommands,
   ...customfieldCommands,
   ...orderCommands,
+  ...webhookCommands,
+  ...privacyCommands,
 ];
 
 function help(): string {

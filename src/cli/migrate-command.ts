@@ -1,3 +1,4 @@
+import { sessionDatabaseUrl } from '../config.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { openStore } from '../store/open-store.js';
 import { createStoreIfMissing } from '../store/store-presence.js';
@@ -8,7 +9,7 @@ export const migrateCommand: Command = {
   usage: 'migrate',
   summary: 'apply pending migrations to DATABASE_URL',
   run: async (_args, config) => {
-    await createStoreIfMissing(config.databaseUrl);
+    await createStoreIfMissing(sessionDatabaseUrl(config));
     const store = openStore(config.databaseUrl, { poolSize: 1 });
     try {
       const applied = await migrateToLatest(store);

@@ -4,7 +4,7 @@ import { parseCommandArgs, UsageError, type Command } from './command.js';
 import { progressBar } from './progress.js';
 import { withStore } from './with-store.js';
 
-/** The N of `--customers N` / `--orders N`: absent is 0, given it must be a whole number of at least 1. */
+/** The N of `--customers N` / `--orders N` / `--confirmed N`: absent is 0, given it must be a whole number of at least 1. */
 function count(value: string | undefined, flag: string): number {
   if (value === undefined) return 0;
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} takes a whole number of at least 1, got '${value}'`);
@@ -13,13 +13,17 @@ function count(value: string | undefined, flag: string): number {
 
 export const seedCommand: Command = {
   words: ['seed'],
-  usage: 'seed [--customers N] [--orders N]',
-  summary: 'deterministic demo data: customers C00000001… and open orders SEED-00000001…',
+  usage: 'seed [--customers N] [--orders N [--confirmed N]]',
+  summary: 'deterministic demo data: customers C00000001… and orders SEED-00000001… (open, or the first --confirmed of them confirmed)',
   run: async (args, config) => {
-    const { values } = parseCommandArgs({ args, options: { customers: { type: 'string' }, orders: { type: 'string' } } });
+    const { values } = parseCommandArgs({ args, options: { customers: { type: 'string' }, orders: { type: 'string' }, confirmed: { type: 'string' } } });
     const customers = count(values.customers, '--customers');
     const orders = count(values.orders, '--orders');
+    const confirmed = count(values.confirmed, '--confirmed');
     if (customers === 0 && orders === 0) throw new UsageError('give --customers N and/or --orders N');
+    if (confirmed > orders) throw new UsageError(`--confirmed ${confirmed} is more than the --orders seeded (${orders})`);
+    // The demo customers confirm the orders: they are seeded (or found) in the same run.
+    if (confirmed > 0 && customers === 0) throw new UsageError('--confirmed needs --customers N: the demo customers who confirm the orders');
     await withStore(config, async (_store, writes) => {
       if (customers > 0) {
         const bar = progressBar('customers', customers);
@@ -30,7 +34,7 @@ export const seedCommand: Command = {
       }
       if (orders > 0) {
         const bar = progressBar('orders', orders);
-        const added = await seedOrders(writes, orders, bar.tick);
+        const added = await seedOrders(writes, orders, bar.tick, { confirmed, customers });
         bar.stop();
         process.stdout.write(`orders: ${added} added (${orders - added} existed)\n`);
       }

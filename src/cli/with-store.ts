@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import { sessionDatabaseUrl, type Config } from '../config.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { openStore } from '../store/open-store.js';
 import { createStoreIfMissing, requireExistingStore } from '../store/store-presence.js';
@@ -13,7 +13,7 @@ import { openWriteDoor, type WriteDoor } from '../writes/write-door.js';
  * does not silently become a new, empty store.
  */
 export async function withStore<T>(config: Config, fn: (store: Store, writes: WriteDoor) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
-  await (options.create ? createStoreIfMissing : requireExistingStore)(config.databaseUrl);
+  await (options.create ? createStoreIfMissing : requireExistingStore)(sessionDatabaseUrl(config));
   const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   const writes = openWriteDoor(store, writeRegistry);
   try {

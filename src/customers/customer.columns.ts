@@ -2,7 +2,7 @@ import type { CustomerRow } from '../store/database.js';
 import type { CustomerField } from './customer.schemas.js';
 
 /** The 13 data columns of a customer (all but the id and the bookkeeping columns). */
-export type CustomerData = Omit<CustomerRow, 'customer_id' | 'modified_at' | 'created_at' | 'custom_fields_version'>;
+export type CustomerData = Omit<CustomerRow, 'customer_id' | 'modified_at' | 'created_at' | 'custom_fields_version' | 'erased_at'>;
 export type CustomerColumn = keyof CustomerData;
 
 /**

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import { routeRead } from '../store/read-replica.js';
 import type { Store } from '../store/store.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { formatWireDate } from '../wire/dates.js';
+import { minWatermarkOf } from '../wire/read-your-writes.js';
 import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
 import { Customer, SearchCustomersRequest, UpsertCustomerRequest } from './customer.schemas.js';
 import { searchCustomers, upsertCustomer } from './customer.service.js';
@@ -30,7 +32,7 @@ export function customerOperations(store: Store, writes: WriteDoor): AnyOperatio
       request: SearchCustomersRequest,
       response: Type.Array(Customer),
       async handle(req, call) {
-        const result = await searchCustomers(store, req);
+        const result = await routeRead(store, minWatermarkOf(call, 'SearchCustomers'), (s) => searchCustomers(s, req));
         call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(result.watermark, call.dateStyle));
         if (result.cursor) call.setHeader(SYNC_CURSOR_HEADER, result.cursor);
         return Array.isArray(result.customers) ? result.customers : new StreamedArray(result.customers);
@@ -45,6 +47,7 @@ export function customerOperations(store: Store, writes: WriteDoor): AnyOperatio
       permission: 'admin',
       request: UpsertCustomerRequest,
       response: Customer,
+      writeWatermark: true,
       handle: (req) => upsertCustomer(writes, req),
     }),
   ];

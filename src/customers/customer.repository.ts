@@ -3,7 +3,7 @@ import type { CustomerRow } from '../store/database.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { DATA_COLUMNS, type CustomerAddress, type CustomerData } from './customer.columns.js';
-import { addressColumns, identifierSearchSql, touchSql, updateAddressSql, upsertByExternalIdSql } from './customer.statements.js';
+import { addressColumns, identifierSearchSql, touchSql, updateAddressSql, upsertByExternalIdSql, findManySql } from './customer.statements.js';
 import type { Position } from './sync-cursor.js';
 
 /** What the feed reads: the sync window (after, atMost] and a keyset range. */
@@ -62,6 +62,33 @@ export const customerRepository = {
 
   findById(db: Executor, customerId: string): Promise<CustomerRow | undefined> {
     return db.selectFrom('customers').selectAll().where('customer_id', '=', customerId).executeTakeFirst();
+  },
+
+  /** The customers of these ids that exist (events read them after the change; imports ask which are new). */
+  async findMany(storeSql: StoreSql, db: Executor, customerIds: readonly string[]): Promise<CustomerRow[]> {
+    const out: CustomerRow[] = [];
+    for (const ids of chunks(customerIds)) out.push(...(await storeSql.run<CustomerRow>(db, findManySql(String(ids.length)), ids)).rows);
+    return out;
+  },
+
+  /** A customer with its row locked until the transaction ends (an erasure holds it against concurrent writers). */
+  findForUpdate(storeSql: StoreSql, db: Executor, customerId: string): Promise<CustomerRow | undefined> {
+    return storeSql.lockRows(db.selectFrom('customers').selectAll().where('customer_id', '=', customerId), 'update').executeTakeFirst();
+  },
+
+  /** Sets the 13 data columns to null and records when (an erasure); the id and bookkeeping stay. */
+  async blank(db: Executor, customerId: string, erasedAt: number): Promise<void> {
+    const nulls = Object.fromEntries(DATA_COLUMNS.map((c) => [c, null])) as Record<keyof CustomerData, null>;
+    await db.updateTable('customers').set({ ...nulls, erased_at: erasedAt }).where('customer_id', '=', customerId).execute();
+  },
+
+  /** Which of these customer ids exist. */
+  async existingIds(db: Executor, customerIds: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const ids of chunks(customerIds)) {
+      for (const r of await db.selectFrom('customers').select('customer_id').where('customer_id', 'in', ids).execute()) found.add(r.customer_id);
+    }
+    return found;
   },
 
   findByExternalId(db: Executor, externalId: string): Promise<CustomerRow | undefined> {

@@ -55,6 +55,9 @@ export const upsertByExternalIdSql = textsByShape((columns) => {
 
 const list = (n: number): string => (n === 1 ? '?' : `?${', ?'.repeat(n - 1)}`);
 
+/** `select * from customers where customer_id in (?, …)` for n ids (the outbox reads changed customers). */
+export const findManySql = textsByShape((n) => `select * from customers where customer_id in (${list(Number(n))})`, 600);
+
 /** `update customers set modified_at = ? where customer_id in (?, …)` for n ids. */
 export const touchSql = textsByShape((n) => `update customers set modified_at = ? where customer_id in (${list(Number(n))})`, 600);
 

@@ -15,14 +15,16 @@ export const upsertCustomerWrite = defineWrite('customer.upsert', async (unit, i
     const holder = await customerRepository.findByExternalId(unit.db, data.external_id);
     if (holder && holder.customer_id !== customerId) throw externalIdTaken();
   }
+  let outcome: 'created' | 'updated';
   try {
-    await customerRepository.writeData(unit.db, customerId, data, Date.now());
+    outcome = await customerRepository.writeData(unit.db, customerId, data, Date.now());
   } catch (err) {
     // Another writer took the ExternalId since the check.
     if (isUniqueViolation(err)) throw externalIdTaken();
     throw err;
   }
   unit.touch('customer', customerId);
+  unit.emit({ type: outcome === 'created' ? 'customer.created' : 'customer.updated', customerId });
   return (await customerRepository.findById(unit.db, customerId))!;
 });
 
@@ -54,6 +56,7 @@ export const importBatchWrite = defineWrite('customer.import-batch', async (unit
     if (Array.isArray(row)) throw new BatchRefused(`line ${line}: ${row.join('; ')} (the custom fields changed during the import)`);
     rows.push(row);
   }
+  const existing = await customerRepository.existingIds(unit.db, rows.map((r) => r.customerId));
   try {
     await customerRepository.writeMany(unit.db, rows, Date.now());
   } catch (err) {
@@ -62,7 +65,11 @@ export const importBatchWrite = defineWrite('customer.import-batch', async (unit
   }
   const customFields = rows.flatMap((r) => r.customFields);
   if (customFields.length > 0) await storeCustomFieldValues(unit.db, customFields);
-  for (const r of rows) unit.touch('customer', r.customerId);
+  for (const r of rows) {
+    unit.touch('customer', r.customerId);
+    unit.emit({ type: existing.has(r.customerId) ? 'customer.updated' : 'customer.created', customerId: r.customerId });
+    if (r.customFields.length > 0) unit.emit({ type: 'customer.customfields_changed', customerId: r.customerId, numbers: r.customFields.map((f) => f.number) });
+  }
   return rows.length;
 });
 

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import { routeRead } from '../store/read-replica.js';
 import type { Store } from '../store/store.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { defineOperation, type AnyOperation } from '../wire/operation.js';
+import { minWatermarkOf } from '../wire/read-your-writes.js';
 import { defineCustomField, deleteCustomField, listDefinitions } from './customfield.definitions.js';
 import { CustomFieldDefinitionSchema, CustomFieldNumberRequest, DefineCustomFieldRequest } from './customfield.schemas.js';
 
@@ -16,7 +18,7 @@ export function definitionOperations(store: Store, writes: WriteDoor): AnyOperat
       permission: 'all',
       request: Type.Object({}, { $id: 'GetCustomFieldDefinitions' }),
       response: Type.Array(CustomFieldDefinitionSchema),
-      handle: () => listDefinitions(store),
+      handle: (_req, call) => routeRead(store, minWatermarkOf(call, 'GetCustomFieldDefinitions'), listDefinitions),
     }),
     defineOperation({
       name: 'DefineCustomField',
@@ -30,6 +32,7 @@ export function definitionOperations(store: Store, writes: WriteDoor): AnyOperat
       permission: 'admin',
       request: DefineCustomFieldRequest,
       response: CustomFieldDefinitionSchema,
+      writeWatermark: true,
       async handle(req, call) {
         const { definition, created } = await defineCustomField(writes, req);
         if (created) call.setStatus(201);
@@ -47,6 +50,7 @@ export function definitionOperations(store: Store, writes: WriteDoor): AnyOperat
       request: CustomFieldNumberRequest,
       response: Type.Null(),
       successStatus: 204,
+      writeWatermark: true,
       handle: (req) => deleteCustomField(writes, req.Number),
     }),
   ];

@@ -63,6 +63,7 @@ export const defineFieldWrite = defineWrite('customfield.define', async (unit, n
   }
   await repo.saveDefinition(unit.db, toDefinitionRow(next, Date.now()));
   await repo.bumpDefinitionsVersion(unit.db);
+  unit.emit({ type: 'customfield.defined', definition: next });
   return !old;
 });
 
@@ -76,6 +77,7 @@ export const defineFieldWrite = defineWrite('customfield.define', async (unit, n
 export const deleteFieldWrite = defineWrite('customfield.delete', async (unit, number: number): Promise<void> => {
   const row = await repo.findDefinitionForUpdate(unit.sql, unit.db, number);
   if (!row) throw customFieldNotDefined(number);
+  unit.emit({ type: 'customfield.deleted', definition: toDefinition(row) });
   const remove = async (): Promise<void> => {
     await repo.deleteValuesOfField(unit.db, number);
     await repo.deleteDefinition(unit.db, number);

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { routeRead } from '../store/read-replica.js';
 import type { Store } from '../store/store.js';
 import { defineOperation, type AnyOperation, type OperationCall } from '../wire/operation.js';
+import { minWatermarkOf } from '../wire/read-your-writes.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { definitionOperations } from './customfield.definition-operations.js';
 import {
@@ -24,7 +26,7 @@ function withETag<T>(call: OperationCall, result: FieldsResult, body: T): T {
 
 /** The custom-field operations: the spec's GetCustomerCustomFields, value writes and definitions. */
 export function customFieldOperations(store: Store, writes: WriteDoor): AnyOperation[] {
-  const read = customFieldReader(store);
+  const read = customFieldReader();
   return [
     defineOperation({
       name: 'GetCustomerCustomFields',
@@ -44,7 +46,7 @@ export function customFieldOperations(store: Store, writes: WriteDoor): AnyOpera
       request: GetCustomerCustomFieldsRequest,
       response: Type.Array(CustomField),
       async handle(req, call) {
-        const result = await read(req.CustomerId, req.CustomFieldNumbers);
+        const result = await routeRead(store, minWatermarkOf(call, 'GetCustomerCustomFields'), (s) => read(s, req.CustomerId, req.CustomFieldNumbers));
         return withETag(call, result, result.fields);
       },
     }),
@@ -59,6 +61,7 @@ export function customFieldOperations(store: Store, writes: WriteDoor): AnyOpera
       permission: 'all',
       request: SetCustomerCustomFieldRequest,
       response: CustomField,
+      writeWatermark: true,
       async handle(req, call) {
         const entry = { number: req.Number, value: req.Value, numberField: 'Number', valueField: 'Value' };
         const result = await writeCustomFields(writes, req.CustomerId, [entry], writeOptions(call, true));
@@ -79,6 +82,7 @@ export function customFieldOperations(store: Store, writes: WriteDoor): AnyOpera
       arrayBody: 'Values',
       request: PatchCustomerCustomFieldsRequest,
       response: Type.Array(CustomField),
+      writeWatermark: true,
       async handle(req, call) {
         const entries = req.Values.map((v, i) => ({ number: v.Number, value: v.Value, numberField: `Values[${i}].Number`, valueField: `Values[${i}].Value` }));
         const result = await writeCustomFields(writes, req.CustomerId, entries, writeOptions(call, false));

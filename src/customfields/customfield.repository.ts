@@ -199,6 +199,12 @@ export const customFieldRepository = {
       .execute();
   },
 
+  /** Deletes every value of a customer; answers how many there were. */
+  async deleteAllValues(db: Executor, customerId: string): Promise<number> {
+    const res = await db.deleteFrom('custom_field_values').where('customer_id', '=', customerId).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  },
+
   async deleteValues(db: Executor, customerId: string, numbers: readonly number[]): Promise<void> {
     if (numbers.length === 0) return;
     await db.deleteFrom('custom_field_values').where('customer_id', '=', customerId).where('number', 'in', [...numbers]).execute();

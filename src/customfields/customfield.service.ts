@@ -42,14 +42,15 @@ function assemble(defs: DefinitionSet, vals: ValuesRow['vals'], wanted: Readonly
 }
 
 /**
- * The read side, made once per store: all fields of a customer or those with the given numbers
+ * The read side, made once per process (its definitions cache serves the primary and a replica
+ * alike: it is keyed by version): all fields of a customer or those with the given numbers
  * (unknown numbers are left out; empty means all). One precompiled statement reads the values and
  * both versions; definitions come from memory while their version is current, and a read that
  * races a definition change falls back to one consistent join.
  */
-export function customFieldReader(store: Store): (customerId: string, numbers?: readonly number[]) => Promise<FieldsResult> {
+export function customFieldReader(): (store: Store, customerId: string, numbers?: readonly number[]) => Promise<FieldsResult> {
   const cache = new DefinitionCache();
-  return async (customerId, numbers) => {
+  return async (store, customerId, numbers) => {
     const wanted = numbers && numbers.length > 0 ? new Set(numbers) : undefined;
     const row = await repo.readValues(store.sql, store.reader, customerId);
     if (!row) throw customerNotFound(customerId);

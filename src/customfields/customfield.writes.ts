@@ -97,5 +97,6 @@ export const writeValuesWrite = defineWrite('customfield.write-values', async (u
   await repo.upsertValues(trx, customerId, planned.upserts, Date.now());
   await repo.deleteValues(trx, customerId, planned.clears);
   unit.touch('customer', customerId);
+  unit.emit({ type: 'customer.customfields_changed', customerId, numbers: [...planned.upserts.map((u) => u.number), ...planned.clears] });
   return { rows: await repo.readFields(trx, customerId), etag: etagOf(version) };
 });

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.js';
 import { operationNotFound } from '../errors.js';
+import { packageVersion } from '../package-version.js';
 import type { AnyOperation } from '../wire/operation.js';
 import { csharpDtos } from './csharp-dtos.js';
 import { metadataIndex, metadataOperation, type MetadataPageOptions } from './metadata-page.js';
@@ -11,16 +11,6 @@ import { metadataTypes } from './metadata-types.js';
 import { openApiDocument } from './openapi.js';
 import { buildApiModel } from './type-model.js';
 import { typescriptDtos, type DtoHeader } from './typescript-dtos.js';
-
-function packageVersion(): string {
-  try {
-    // src/docs and dist/docs both sit two levels below package.json.
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 // Swagger UI needs inline styles; everything else it loads is its own files. No upgrade-insecure-
 // requests: the service often runs on plain HTTP behind a TLS proxy or on localhost.

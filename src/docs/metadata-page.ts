@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { TSchema } from '@sinclair/typebox';
 import { requestSample, sampleJson, sampleOf, wireName, type SampleStyle } from './samples.js';
 import { tsType } from './typescript-dtos.js';
@@ -77,7 +78,7 @@ function sampleExchange(m: OperationModel, o: MetadataPageOptions): string {
   const lines = [`${method} ${o.basePath}${path}${query ? '?' + query : ''} HTTP/1.1`, 'Host: localhost', 'Accept: application/json', 'Authorization: Bearer <key>'];
   if (hasBody) lines.push('Content-Type: application/json', '', sampleJson(request, o));
   const status = m.op.successStatus ?? (m.response.kind === 'void' ? 204 : 200);
-  const response = [`HTTP/1.1 ${status} ${status === 204 ? 'No Content' : status === 201 ? 'Created' : 'OK'}`];
+  const response = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'OK'}`];
   if (m.response.kind !== 'void') response.push('Content-Type: application/json; charset=utf-8', '', sampleJson(sampleOf(m.op.response, o), o));
   return `<h3>Sample request</h3><pre>${escapeHtml(lines.join('\n'))}</pre><h3>Sample response</h3><pre>${escapeHtml(response.join('\n'))}</pre>`;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -5,14 +6,15 @@ import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { keyRateLimited } from '../errors.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
-import type { LimitCounter } from './limit-counter.js';
+import { clusterLimits } from './cluster-limits.js';
+import type { LimitCount, LimitCounter } from './limit-counter.js';
 
 /** The abuse limits the wire layer applies around authentication, for every operation route. */
 export interface AccessGuard {
   /** Throws 429 while the client's address is blocked after too many failed authentications. */
   beforeAuthentication(request: FastifyRequest, reply: FastifyReply): void;
-  /** Counts a presented key that did not authenticate. */
-  authenticationFailed(request: FastifyRequest): Promise<void>;
+  /** Counts a presented key that did not authenticate; throws 429 when the address is past its limit. */
+  authenticationFailed(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Counts `weight` requests against the key's rate, sets the RateLimit-* headers, throws 429 when over. */
   admit(request: FastifyRequest, reply: FastifyReply, keyId: string, weight: number): Promise<void>;
 }
@@ -91,8 +93,44 @@ function throttled(log: FastifyBaseLogger, everyMs: number): (err: unknown) => v
 }
 
 /**
- * Per-key rate limit (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST; shared through REDIS_URL) and the
- * failed-authentication limit per client address (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS).
+ * Tells the other instances through Redis pub/sub that an address has reached the failed-authentication
+ * limit, and passes on what they tell: without it another instance would let the address try one
+ * more key before it counted a failure past the limit itself.
+ */
+function blocksThroughRedis(
+  app: FastifyInstance,
+  redis: Redis,
+  block: (address: string, until: number) => void,
+  onStoreError: (err: unknown) => void,
+): (address: string, resetMs: number) => Promise<void> {
+  const channel = 'ordergate:authfail:blocked';
+  const self = randomUUID();
+  // Subscribed on every (re)connect, so that a Redis missing at start or lost later does not end
+  // the subscription; the main connection logs outages.
+  const sub = redis.duplicate({ commandTimeout: undefined });
+  sub.on('error', () => undefined);
+  sub.on('ready', () => void sub.subscribe(channel).catch(() => undefined));
+  sub.on('message', (_channel: string, text: string) => {
+    try {
+      const m = JSON.parse(text) as { from?: unknown; address?: unknown; resetMs?: unknown };
+      if (m.from !== self && typeof m.address === 'string' && typeof m.resetMs === 'number') block(m.address, Date.now() + m.resetMs);
+    } catch {
+      // not ours
+    }
+  });
+  app.addHook('onClose', async () => sub.disconnect());
+  return async (address: string, resetMs: number): Promise<void> => {
+    await redis.publish(channel, JSON.stringify({ from: self, address, resetMs })).catch(onStoreError);
+  };
+}
+
+type PerKey = (keyId: string, weight: number) => Promise<LimitCount | undefined>;
+
+/**
+ * Per-key rate limit (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST) and the failed-authentication limit
+ * per client address (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS). Both hold per host: with
+ * REDIS_URL their windows are in Redis and shared by every instance; without it, in a cluster of
+ * WORKERS > 1 they are kept by the primary (see cluster-limits.ts); with one process, in it.
  *
  * The rate is enforced as a fixed window of `burst / rate` seconds holding `burst` requests: the
  * long-run rate is the configured one, and a client may spend its whole burst at once.
@@ -101,32 +139,49 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
   const redis = config.redisUrl && (config.rateLimitPerSecond > 0 || config.authFailureLimit > 0) ? await connectRedis(config.redisUrl, app.log) : undefined;
   if (redis) app.addHook('onClose', async () => redis.disconnect());
   const onStoreError = throttled(app.log, 10_000);
+  const cluster = redis ? undefined : clusterLimits(onStoreError);
 
-  let perKey: LimitCounter | undefined;
+  let perKey: PerKey | undefined;
   // RateLimit-Limit is the quota of the window (IETF RateLimit header fields draft); the policy names
   // that window, in whole seconds as the draft has it: the defaults give `2000;w=2`.
   let policy = '';
   if (config.rateLimitPerSecond > 0) {
     const burst = Math.max(1, config.rateLimitBurst);
     const windowMs = Math.max(1, Math.round((burst * 1000) / config.rateLimitPerSecond));
-    perKey = counter(storeFor(redis, 'ordergate:rate:'), burst, windowMs, onStoreError);
     policy = `${burst};w=${Math.ceil(windowMs / 1000)}`;
+    if (cluster) {
+      const leased = cluster.leased('rate', burst, windowMs, config.workers);
+      perKey = (keyId, weight) => leased.count(keyId, weight);
+    } else {
+      const count = counter(storeFor(redis, 'ordergate:rate:'), burst, windowMs, onStoreError);
+      // A batch counts once per item, up to the whole burst (so one big batch can still pass alone).
+      perKey = async (keyId, weight) => {
+        let r = await count(keyId);
+        for (let i = 1; r && i < Math.min(weight, r.limit); i++) r = await count(keyId);
+        return r;
+      };
+    }
   }
-  const failures = config.authFailureLimit > 0
-    ? new AuthFailureLimiter(
-        counter(storeFor(redis, 'ordergate:authfail:'), config.authFailureLimit, config.authFailureWindowSeconds * 1000, onStoreError),
-        app.log,
-      )
-    : undefined;
+  let failures: AuthFailureLimiter | undefined;
+  if (config.authFailureLimit > 0) {
+    const max = config.authFailureLimit;
+    const windowMs = config.authFailureWindowSeconds * 1000;
+    const block = (address: string, until: number): void => failures?.block(address, until);
+    failures = cluster
+      ? new AuthFailureLimiter(cluster.counter('authfail', max, windowMs, block), app.log)
+      : new AuthFailureLimiter(
+          counter(storeFor(redis, 'ordergate:authfail:'), max, windowMs, onStoreError),
+          app.log,
+          redis ? blocksThroughRedis(app, redis, block, onStoreError) : undefined,
+        );
+  }
 
   return {
     beforeAuthentication: (request, reply) => failures?.check(request, reply),
-    authenticationFailed: async (request) => failures?.failed(request),
+    authenticationFailed: async (request, reply) => failures?.failed(request, reply),
     async admit(_request, reply, keyId, weight) {
       if (!perKey) return;
-      // A batch counts once per item, up to the whole burst (so one big batch can still pass alone).
-      let r = await perKey(keyId);
-      for (let i = 1; r && i < Math.min(weight, r.limit); i++) r = await perKey(keyId);
+      const r = await perKey(keyId, weight);
       if (!r) return;
       const reset = Math.ceil(r.resetMs / 1000);
       reply.header('ratelimit-limit', r.limit).header('ratelimit-remaining', r.remaining).header('ratelimit-reset', reset).header('ratelimit-policy', policy);

@@ -42,12 +42,16 @@ interface Stored {
 async function resolveCustomer(unit: Unit, data: ConfirmationData, now: number): Promise<string | undefined> {
   const address = addressOf(data);
   let customerId = data.CustomerId;
+  let created = false;
   if (customerId) {
     if (!(await customerRepository.updateAddress(unit.sql, unit.db, customerId, address))) return undefined;
   } else {
-    customerId = await customerRepository.upsertByExternalId(unit.sql, unit.db, newCustomerId(now), data.ExternalCustomerId || null, address, now);
+    const newId = newCustomerId(now);
+    customerId = await customerRepository.upsertByExternalId(unit.sql, unit.db, newId, data.ExternalCustomerId || null, address, now);
+    created = customerId === newId;
   }
   unit.touch('customer', customerId);
+  unit.emit({ type: created ? 'customer.created' : 'customer.updated', customerId });
   return customerId;
 }
 
@@ -65,6 +69,7 @@ async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Pr
   const orderNumber = await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state);
   if (orderNumber === undefined) throw new RetryWork('order not open');
   unit.touch('order', String(c.orderId));
+  unit.emit({ type: 'order.confirmed', orderId: c.orderId });
   return { OrderId: c.orderId, OrderNumber: orderNumber, Status: 'Confirmed', CustomerId: customerId, ConfirmedAt: now };
 }
 
@@ -84,6 +89,7 @@ async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored):
   // Another instance confirmed it since the read: run again, and answer as the order now stands.
   if ((await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state)) === undefined) throw new RetryWork('order changed meanwhile');
   unit.touch('order', String(c.orderId));
+  unit.emit({ type: 'order.confirmed', orderId: c.orderId });
   return answerOf({ ...order, ...state, status: 'Confirmed' });
 }
 

@@ -83,7 +83,10 @@ export const importOrdersWrite = defineWrite('order.import-batch', async (unit, 
     const rows = orders.slice(i, i + LOOKUP).map((o) => ({ order_number: o.orderNumber, note: o.note, created_at: createdAt }));
     const ids = await orderRepository.insertNew(unit.db, rows);
     if (ids.length < rows.length) throw duplicateOrderNumber();
-    for (const id of ids) unit.touch('order', String(id));
+    for (const id of ids) {
+      unit.touch('order', String(id));
+      unit.emit({ type: 'order.created', orderId: id });
+    }
   }
   return orders.length;
 });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { wireDate, type WireDateValue } from '../wire/serializer.js';
-import type { CustomerAddress, StoredOrder } from './order.repository.js';
+import type { CustomerAddress, ShownOrder, StoredOrder } from './order.repository.js';
 import { CONFIRMATION_TEXT_FIELDS, type ConfirmationTextField } from './order.schemas.js';
-import { fromStoredAnswer, parseStoredConfirmation, storedConfirmationJson, toStoredAnswer } from './order.stored-form.js';
+import { CONFIRMATION_STORAGE_NAMES, fromStoredAnswer, PAYMENT_STORAGE_NAMES, storedConfirmationJson, toStoredAnswer } from './order.stored-form.js';
 import type { ConfirmationData } from './order.validation.js';
 
 /** What a confirmation answers (and an Idempotency-Key replays); dates in epoch ms. */
@@ -76,29 +76,38 @@ export function addressOf(data: ConfirmationData): CustomerAddress {
 
 const orNull = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
 
+type Stored = Readonly<Record<string, unknown>>;
+
+const S = CONFIRMATION_STORAGE_NAMES;
+const P = PAYMENT_STORAGE_NAMES;
+
+const paymentView = (p: Stored | null | undefined) =>
+  p ? { Amount: orNull(p[P.Amount]), Name: orNull(p[P.Name]), Date: wireDate(p[P.Date] as number | undefined), ReferenceNumber: orNull(p[P.ReferenceNumber]),
+        FinancialAccountNumber: orNull(p[P.FinancialAccountNumber]), Type: orNull(p[P.Type]) }
+    : null;
+
+// The view is written from the name tables once, at load, as one object literal read straight from
+// the stored names (as customers/customer.mapping.ts does): no object in API names in between, and
+// every view gets its shape at once. The order feed maps every confirmed order of its window. The
+// names are the tables' constants.
+const storedToView = new Function('s', 'orNull', 'wireDate', 'paymentView', `return { ${CONFIRMATION_TEXT_FIELDS.map((f) => `${f}: orNull(s.${S[f]})`).join(', ')}, ` +
+  `CustomerSepaMandateDate: wireDate(s.${S.CustomerSepaMandateDate}), DeliveryDate: wireDate(s.${S.DeliveryDate}), Payment: paymentView(s.${S.Payment}) };`) as
+  (s: Stored, o: typeof orNull, w: typeof wireDate, p: typeof paymentView) => Record<string, unknown>;
+
 /** The stored confirmation as GET /orders/{OrderId} shows it: every field present, bank data masked unless revealed. */
 export function toConfirmationView(json: string | null, bank: BankData = 'masked'): Record<string, unknown> | null {
   if (json === null) return null;
-  const data = parseStoredConfirmation(json);
-  const view: Record<string, unknown> = {};
-  for (const f of CONFIRMATION_TEXT_FIELDS) view[f] = orNull(data[f]);
+  const view = storedToView(JSON.parse(json) as Stored, orNull, wireDate, paymentView);
   if (bank === 'masked') {
     for (const [f, mask] of BANK_MASKS) {
-      const v = data[f];
+      const v = view[f];
       if (typeof v === 'string' && v !== '') view[f] = mask(v);
     }
   }
-  view.CustomerSepaMandateDate = wireDate(data.CustomerSepaMandateDate);
-  view.DeliveryDate = wireDate(data.DeliveryDate);
-  const p = data.Payment;
-  view.Payment = p
-    ? { Amount: orNull(p.Amount), Name: orNull(p.Name), Date: wireDate(p.Date), ReferenceNumber: orNull(p.ReferenceNumber),
-        FinancialAccountNumber: orNull(p.FinancialAccountNumber), Type: orNull(p.Type) }
-    : null;
   return view;
 }
 
-export function toOrderView(order: StoredOrder, bank: BankData = 'masked') {
+export function toOrderView(order: ShownOrder, bank: BankData = 'masked') {
   return {
     OrderId: order.order_id,
     OrderNumber: order.order_number,
@@ -111,8 +120,14 @@ export function toOrderView(order: StoredOrder, bank: BankData = 'masked') {
   };
 }
 
-/** An order of the feed: the GET /orders/{OrderId} shape and LastModified. */
-export const toFeedItem = (order: StoredOrder, bank: BankData) => ({ ...toOrderView(order, bank), LastModified: wireDate(order.modified_at) });
+type FeedItem = ReturnType<typeof toOrderView> & { LastModified: WireDateValue | null };
+
+/** An order of the feed: the GET /orders/{OrderId} shape and LastModified (added to the view: no copy of it). */
+export function toFeedItem(order: ShownOrder, bank: BankData): FeedItem {
+  const item = toOrderView(order, bank) as FeedItem;
+  item.LastModified = wireDate(order.modified_at);
+  return item;
+}
 
 /** Whether an order shows bank data that the mask would hide (what an unmasked read reveals). */
-export const hasBankData = (order: StoredOrder): boolean => order.confirmation !== null;
+export const hasBankData = (order: ShownOrder): boolean => order.confirmation !== null;

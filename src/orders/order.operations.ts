@@ -1,15 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { SYNC_WATERMARK_HEADER } from '../customers/customer.operations.js';
+import { routeRead } from '../store/read-replica.js';
 import type { Store } from '../store/store.js';
 import { formatWireDate } from '../wire/dates.js';
+import { minWatermarkOf } from '../wire/read-your-writes.js';
 import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { ConfirmationService } from './confirmation.service.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
-import { recordAudit } from '../audit/audit.service.js';
 import type { AuthenticatedKey } from '../auth/api-keys.js';
-import { hasBankData, toConfirmResponse, toFeedItem, toOrderView, type BankData } from './order.mapping.js';
-import type { StoredOrder } from './order.repository.js';
+import { auditBankRead, bankDataFor } from './bank-access.js';
+import { toConfirmResponse, toFeedItem, toOrderView } from './order.mapping.js';
 import {
   ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderFeedItem, OrderIdRequest, OrderView,
   SearchOrdersRequest,
@@ -41,6 +42,7 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       permission: 'all',
       request: ConfirmOrderRequest,
       response: ConfirmOrderResponse,
+      writeWatermark: true,
       async handle(req, call) {
         const key = call.header(IDEMPOTENCY_HEADER)?.trim() || undefined;
         const outcome = await confirmations.confirm(toValidConfirmation(req), key === undefined ? undefined : { apiKeyId: call.key.id, key });
@@ -59,6 +61,7 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       request: CreateOrderRequest,
       response: CreateOrderResponse,
       successStatus: 201,
+      writeWatermark: true,
       handle: (req) => writes.run(createOrderWrite, req),
     }),
     defineOperation({
@@ -75,7 +78,8 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       async handle(req, call) {
         const order = await getOrder(store, req.OrderId);
         const bank = bankDataFor(call.key);
-        await auditBankRead(writes, call.key, bank, [order]);
+        // Masked reads, most of them, skip even the call.
+        if (bank === 'revealed') await auditBankRead(writes, call.key.id, bank, [order]);
         return toOrderView(order, bank);
       },
     }),
@@ -96,7 +100,7 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       request: SearchOrdersRequest,
       response: Type.Array(OrderFeedItem),
       async handle(req, call) {
-        const feed = await searchOrders(store, req);
+        const feed = await routeRead(store, minWatermarkOf(call, 'SearchOrders'), (s) => searchOrders(s, req));
         call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(feed.watermark, call.dateStyle));
         return new StreamedArray(feedItems(writes, feed, call.key));
       },
@@ -111,28 +115,16 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       permission: 'admin',
       request: OrderIdRequest('CancelOrder'),
       response: OrderView,
+      writeWatermark: true,
       handle: async (req) => toOrderView(await writes.run(cancelOrderWrite, req.OrderId)),
     }),
   ];
 }
 
-/** Bank data in full only for a key with the permission `bank`. */
-const bankDataFor = (key: AuthenticatedKey): BankData => (key.permissions.has('bank') ? 'revealed' : 'masked');
-
-/**
- * An unmasked read of bank data is recorded before the data leaves: one entry per read (per
- * chunk of the feed), naming the orders whose bank data it shows.
- */
-async function auditBankRead(writes: WriteDoor, key: AuthenticatedKey, bank: BankData, orders: readonly StoredOrder[]): Promise<void> {
-  if (bank !== 'revealed') return;
-  const ids = orders.filter(hasBankData).map((o) => String(o.order_id));
-  if (ids.length > 0) await recordAudit(writes, { keyId: key.id, action: 'bank.read', resourceType: 'order', resourceIds: ids });
-}
-
 async function* feedItems(writes: WriteDoor, feed: OrderFeed, key: AuthenticatedKey) {
   const bank = bankDataFor(key);
   for await (const chunk of feed.orders) {
-    await auditBankRead(writes, key, bank, chunk);
+    if (bank === 'revealed') await auditBankRead(writes, key.id, bank, chunk);
     for (const order of chunk) yield toFeedItem(order, bank);
   }
 }

@@ -2,12 +2,15 @@ import { sql } from 'kysely';
 import type { OrderRow } from '../store/database.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
-import { FIND_ORDER, IDS_PER_TOUCH, MARK_CONFIRMED, touchSql } from './order.statements.js';
+import { FIND_ORDER, IDS_PER_TOUCH, MARK_CONFIRMED, SHOW_ORDER, SHOWN_COLUMNS, findManySql, touchSql } from './order.statements.js';
 
 export type { CustomerAddress } from '../customers/customer.columns.js';
 
 /** An order row as the service reads it (the generated id is a plain number once stored). */
 export type StoredOrder = Omit<OrderRow, 'order_id'> & { order_id: number };
+
+/** An order as it is shown (order.statements.ts SHOWN_COLUMNS). */
+export type ShownOrder = Pick<StoredOrder, (typeof SHOWN_COLUMNS)[number]>;
 
 export interface ConfirmedState {
   readonly customer_id: string;
@@ -63,6 +66,15 @@ function feedQuery(db: Executor, f: OrderFilter) {
 
 const stored = (row: StoredOrder | OrderRow): StoredOrder => ({ ...(row as StoredOrder), order_id: Number(row.order_id), modified_at: Number(row.modified_at) });
 
+/** The feed's rows, fresh from the driver: their numbers made plain numbers in place (PostgreSQL returns bigints as text). */
+function shown(rows: ShownOrder[]): ShownOrder[] {
+  for (const row of rows) {
+    row.order_id = Number(row.order_id);
+    row.modified_at = Number(row.modified_at);
+  }
+  return rows;
+}
+
 /** A new open order; its stamp is provisional (created_at) until the door stamps it in the same transaction. */
 export interface NewOrder {
   readonly order_number: string;
@@ -71,6 +83,22 @@ export interface NewOrder {
 }
 
 const newRow = (r: NewOrder) => ({ ...r, status: 'Open' as const, customer_id: null, modified_at: r.created_at });
+
+/** A new order confirmed from the start (demo data): confirmed when created. */
+export type NewConfirmedOrder = NewOrder & ConfirmedState;
+
+const confirmedRow = (r: NewConfirmedOrder) => ({ ...r, status: 'Confirmed' as const, modified_at: r.created_at });
+
+/** Inserts rows whose order numbers do not exist yet (the others are left as they are); returns the new ids. */
+async function insertMissing(db: Executor, rows: ReadonlyArray<ReturnType<typeof newRow> | ReturnType<typeof confirmedRow>>): Promise<number[]> {
+  const res = await db
+    .insertInto('orders')
+    .values(rows)
+    .onConflict((oc) => oc.column('order_number').doNothing())
+    .returning('order_id')
+    .execute();
+  return res.map((r) => Number(r.order_id));
+}
 
 /** Moves the modification stamp of orders (ids as the door carries them: text): once per transaction. */
 const touch: Stamper = async (storeSql, db, orderIds, stamp) => {
@@ -96,15 +124,10 @@ export const orderRepository = {
   },
 
   /** Inserts open orders whose numbers do not exist yet (the others are left as they are); returns the new ids. */
-  async insertNew(db: Executor, rows: readonly NewOrder[]): Promise<number[]> {
-    const res = await db
-      .insertInto('orders')
-      .values(rows.map(newRow))
-      .onConflict((oc) => oc.column('order_number').doNothing())
-      .returning('order_id')
-      .execute();
-    return res.map((r) => Number(r.order_id));
-  },
+  insertNew: (db: Executor, rows: readonly NewOrder[]): Promise<number[]> => insertMissing(db, rows.map(newRow)),
+
+  /** As insertNew, for orders confirmed from the start (seeded demo data). */
+  insertNewConfirmed: (db: Executor, rows: readonly NewConfirmedOrder[]): Promise<number[]> => insertMissing(db, rows.map(confirmedRow)),
 
   async setOrderNumber(db: Executor, orderId: number, orderNumber: string): Promise<void> {
     await db.updateTable('orders').set({ order_number: orderNumber }).where('order_id', '=', orderId).execute();
@@ -119,11 +142,43 @@ export const orderRepository = {
     return row ? stored(row) : undefined;
   },
 
+  /** The order as it is shown (GetOrder): only the shown columns. */
+  async findShown(storeSql: StoreSql, db: Executor, orderId: number): Promise<ShownOrder | undefined> {
+    return shown((await storeSql.run<ShownOrder>(db, SHOW_ORDER, [orderId])).rows)[0];
+  },
+
+  /** A customer's orders that hold personal data: a confirmation or a note (an erasure's work). */
+  async personalDataOfCustomer(db: Executor, customerId: string): Promise<Array<{ order_id: number; confirmation: string | null; note: string | null }>> {
+    const rows = await db
+      .selectFrom('orders')
+      .select(['order_id', 'confirmation', 'note'])
+      .where('customer_id', '=', customerId)
+      .where((eb) => eb.or([eb('confirmation', 'is not', null), eb('note', 'is not', null)]))
+      .orderBy('order_id')
+      .execute();
+    return rows.map((r) => ({ ...r, order_id: Number(r.order_id) }));
+  },
+
+  /** Replaces an order's confirmation (and its hash) and removes its note: an erasure. */
+  async replaceConfirmation(db: Executor, orderId: number, confirmation: string | null, hash: string | null): Promise<void> {
+    await db.updateTable('orders').set({ confirmation, confirmation_hash: hash, note: null }).where('order_id', '=', orderId).execute();
+  },
+
+  /** The orders of these ids that exist (events read them after the change). */
+  async findMany(storeSql: StoreSql, db: Executor, orderIds: readonly number[]): Promise<StoredOrder[]> {
+    const out: StoredOrder[] = [];
+    for (let i = 0; i < orderIds.length; i += IDS_PER_TOUCH) {
+      const ids = orderIds.slice(i, i + IDS_PER_TOUCH);
+      out.push(...(await storeSql.run<OrderRow>(db, findManySql(ids.length), ids)).rows.map(stored));
+    }
+    return out;
+  },
+
   /** Up to `limit` orders of the feed in sync order (modified_at, order_id), skipping `offset`. */
-  async search(db: Executor, f: OrderFilter, limit: number, offset = 0): Promise<StoredOrder[]> {
-    let q = feedQuery(db, f).selectAll().limit(limit);
+  async search(db: Executor, f: OrderFilter, limit: number, offset = 0): Promise<ShownOrder[]> {
+    let q = feedQuery(db, f).select(SHOWN_COLUMNS).limit(limit);
     if (offset > 0) q = q.offset(offset);
-    return (await q.execute()).map(stored);
+    return shown((await q.execute()) as ShownOrder[]);
   },
 
   /** How many orders the feed's filter matches (an export's progress). */

@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import { pageWatermark, type Position } from '../customers/sync-cursor.js';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
-import { orderRepository, type OrderFilter, type OrderPosition, type StoredOrder } from './order.repository.js';
+import { orderRepository, type OrderFilter, type OrderPosition, type ShownOrder } from './order.repository.js';
 import type { SearchOrdersRequest } from './order.schemas.js';
 
 /** Orders per keyset query while streaming: big enough to amortise a query, small enough to yield often. */
@@ -12,16 +12,17 @@ export interface OrderFeed {
   /** X-Sync-Watermark: pass it as the next LastModifiedAfter; no change after it can be missed. */
   readonly watermark: number;
   /** The matching orders in sync order, read in keyset chunks of CHUNK as they are sent. */
-  readonly orders: AsyncIterable<StoredOrder[]>;
+  readonly orders: AsyncIterable<ShownOrder[]>;
 }
 
 /**
- * Rows in the filter's window, CHUNK at a time with a keyset: constant memory. The next chunk is
- * already being read while the current one is sent, which hides PostgreSQL's round trip. Chunks
- * are yielded whole, so that a caller can record each chunk it reveals (the audit log) at once.
+ * Rows in the filter's window, CHUNK at a time with a keyset: constant memory. Where the store reads
+ * ahead (PostgreSQL), the next chunk is already being read while the current one is sent, which
+ * hides the round trip. Chunks are yielded whole, so that a caller can record each chunk it reveals
+ * (the audit log) at once.
  */
-async function* keysetChunks(store: Store, filter: OrderFilter, skip: number): AsyncGenerator<StoredOrder[]> {
-  const read = (after: OrderPosition | undefined, offset: number): Promise<StoredOrder[]> => {
+async function* keysetChunks(store: Store, filter: OrderFilter, skip: number): AsyncGenerator<ShownOrder[]> {
+  const read = (after: OrderPosition | undefined, offset: number): Promise<ShownOrder[]> => {
     const rows = orderRepository.search(store.reader, { ...filter, after }, CHUNK, offset);
     rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
     return rows;
@@ -30,19 +31,21 @@ async function* keysetChunks(store: Store, filter: OrderFilter, skip: number): A
   for (;;) {
     const rows = await pending;
     const more = rows.length === CHUNK;
-    if (more) pending = read(positionOf(rows[rows.length - 1]!), 0);
+    const next = (): Promise<ShownOrder[]> => read(positionOf(rows[rows.length - 1]!), 0);
+    if (more && store.readAhead) pending = next();
     if (rows.length > 0) yield rows;
     if (!more) return;
+    if (!store.readAhead) pending = next();
     // SQLite answers synchronously: give other requests a turn between chunks, however fast the consumer.
     await setImmediate();
   }
 }
 
-const positionOf = (o: StoredOrder): OrderPosition => ({ modifiedAt: o.modified_at, orderId: o.order_id });
+const positionOf = (o: ShownOrder): OrderPosition => ({ modifiedAt: o.modified_at, orderId: o.order_id });
 /** pageWatermark reads only the stamps of positions; the id part is the order's, as text. */
 const asSyncPosition = (p: OrderPosition): Position => ({ modifiedAt: p.modifiedAt, customerId: String(p.orderId) });
 
-async function* nothing(): AsyncGenerator<StoredOrder[]> {}
+async function* nothing(): AsyncGenerator<ShownOrder[]> {}
 
 /**
  * SearchOrders, with the customer feed's promise (customers/customer.search.ts): the committed

@@ -3,7 +3,7 @@ import { duplicateOrderNumber, orderNotFound } from '../errors.js';
 import type { Executor, Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { RetryWork, defineWrite } from '../writes/unit.js';
-import { orderRepository, type StoredOrder } from './order.repository.js';
+import { orderRepository, type ShownOrder, type StoredOrder } from './order.repository.js';
 import type { CreateOrderRequest } from './order.schemas.js';
 
 /** A generated order number: `ORD-` and the order id, at least six digits. */
@@ -45,20 +45,24 @@ async function insertOrder(trx: Executor, req: CreateOrderRequest): Promise<Crea
 export const createOrderWrite = defineWrite('order.create', async (unit, req: CreateOrderRequest) => {
   const created = await insertOrder(unit.db, req);
   unit.touch('order', String(created.OrderId));
+  unit.emit({ type: 'order.created', orderId: created.OrderId });
   return created;
 });
 
 /** Open or confirmed → cancelled; cancelling a cancelled order again changes nothing. */
 export const cancelOrderWrite = defineWrite('order.cancel', async (unit, orderId: number): Promise<StoredOrder> => {
-  if (await orderRepository.markCancelled(unit.db, orderId, Date.now())) unit.touch('order', String(orderId));
+  if (await orderRepository.markCancelled(unit.db, orderId, Date.now())) {
+    unit.touch('order', String(orderId));
+    unit.emit({ type: 'order.cancelled', orderId });
+  }
   const order = await orderRepository.find(unit.sql, unit.db, orderId);
   if (!order) throw orderNotFound(orderId);
   return order;
 });
 
-/** Reads an order (from the read connection: committed data only). */
-export async function getOrder(store: Store, orderId: number): Promise<StoredOrder> {
-  const order = await orderRepository.find(store.sql, store.reader, orderId);
+/** Reads an order as it is shown (from the read connection: committed data only). */
+export async function getOrder(store: Store, orderId: number): Promise<ShownOrder> {
+  const order = await orderRepository.findShown(store.sql, store.reader, orderId);
   if (!order) throw orderNotFound(orderId);
   return order;
 }

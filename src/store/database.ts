@@ -21,6 +21,8 @@ export interface CustomerRow {
   created_at: number;
   /** Bumped by every custom-field write; the custom-field ETag. */
   custom_fields_version: number;
+  /** When the customer's personal data was last erased; null (or absent in a new row): never. */
+  erased_at?: number | null;
 }
 
 export interface OrderRow {
@@ -101,6 +103,63 @@ export interface AuditRow {
 export interface SyncClockRow {
   id: number;
   last_stamp: number;
+  /** The last event sequence handed out (events are numbered under the clock's lock). */
+  last_event: number;
+  /** Events up to this sequence were deleted by the retention purge. */
+  purged_event: number;
+}
+
+export interface EventRow {
+  sequence: number;
+  event_id: string;
+  type: string;
+  occurred_at: number;
+  /** The customer whose personal data the payload may hold. */
+  customer_id: string | null;
+  /** JSON text; dates as {"$date": ms}. */
+  data: string;
+}
+
+export interface WebhookEndpointRow {
+  endpoint_id: string;
+  url: string;
+  /** JSON array of event types; empty: every type. */
+  event_types: string;
+  description: string;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  /** Sealed: encrypted when the service has a secret key. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  /** The last event sequence handed to this endpoint's delivery jobs. */
+  cursor: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookDeliveryRow {
+  endpoint_id: string;
+  event_sequence: number;
+  state: 'Pending' | 'Delivered' | 'Dead';
+  attempts: number;
+  failures: number;
+  next_attempt_at: number;
+  lease_until: number | null;
+  lease_owner: string | null;
+}
+
+export interface WebhookAttemptRow {
+  attempt_id: Generated<number>;
+  endpoint_id: string;
+  event_sequence: number;
+  event_id: string;
+  attempt: number;
+  status: 'Delivered' | 'Failed' | 'Dead';
+  response_code: number | null;
+  duration_ms: number;
+  at: number;
+  next_attempt_at: number | null;
 }
 
 export interface Database {
@@ -113,4 +172,8 @@ export interface Database {
   api_keys: ApiKeyRow;
   sync_clock: SyncClockRow;
   audit_log: AuditRow;
+  events: EventRow;
+  webhook_endpoints: WebhookEndpointRow;
+  webhook_deliveries: WebhookDeliveryRow;
+  webhook_attempts: WebhookAttemptRow;
 }

@@ -1,13 +1,21 @@
 import { resolve } from 'node:path';
-import { createPostgresStore } from './postgres/postgres-store.js';
+import { createPostgresStore, type ReplicaOptions } from './postgres/postgres-store.js';
 import { createSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
+export interface OpenStoreOptions {
+  readonly poolSize?: number;
+  readonly onPoolError?: (err: Error) => void;
+  /** A streaming replica of a PostgreSQL store for the reads that may lag (DATABASE_READ_URL). */
+  readonly replica?: ReplicaOptions;
+}
+
 /** Opens the store named by a DATABASE_URL: `sqlite:<file>` or `postgres://…`. */
-export function openStore(url: string, options: { poolSize?: number; onPoolError?: (err: Error) => void } = {}): Store {
+export function openStore(url: string, options: OpenStoreOptions = {}): Store {
   if (url.startsWith('sqlite:')) {
+    if (options.replica) throw new Error('a read replica needs a PostgreSQL store');
     const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
     return createSqliteStore(file === ':memory:' ? file : resolve(file));
   }
-  return createPostgresStore(url, options.poolSize ?? 10, options.onPoolError);
+  return createPostgresStore(url, options.poolSize ?? 10, options.onPoolError, options.replica);
 }

@@ -11,8 +11,13 @@ export function sqliteFileOf(databaseUrl: string): string | undefined {
 const INVALID_CATALOG = '3D000';
 const INSUFFICIENT_PRIVILEGE = '42501';
 const DUPLICATE_DATABASE = '42P04';
+// PgBouncer passes the server's refusal of a missing database on as a protocol violation.
+const PROTOCOL_VIOLATION = '08P01';
 
 const sqlState = (err: unknown): unknown => (err as { code?: unknown } | null)?.code;
+
+const noSuchDatabase = (err: unknown): boolean =>
+  sqlState(err) === INVALID_CATALOG || (sqlState(err) === PROTOCOL_VIOLATION && /^database ".*" does not exist$/.test((err as Error).message));
 
 /** Whether the PostgreSQL database of the URL exists; connection failures other than that throw. */
 async function postgresDatabaseExists(url: string): Promise<boolean> {
@@ -21,7 +26,7 @@ async function postgresDatabaseExists(url: string): Promise<boolean> {
     await client.connect();
     return true;
   } catch (err) {
-    if (sqlState(err) === INVALID_CATALOG) return false;
+    if (noSuchDatabase(err)) return false;
     throw err;
   } finally {
     await client.end().catch(() => undefined);

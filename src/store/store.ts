@@ -10,10 +10,12 @@ export type Executor = Kysely<Database> | Transaction<Database>;
  */
 export interface StoreSql {
   /**
-   * Locks the selected rows until the transaction ends (shared or exclusive). Where a write
-   * transaction already holds the whole database (SQLite), the query is returned as it is.
+   * Locks the selected rows until the transaction ends (shared or exclusive; `claim`: exclusive,
+   * skipping rows another transaction holds, so that concurrent workers take different rows).
+   * Where a write transaction already holds the whole database (SQLite), the query is returned as
+   * it is.
    */
-  lockRows<QB extends { forShare(): QB; forUpdate(): QB }>(query: QB, mode: 'share' | 'update'): QB;
+  lockRows<QB extends { forShare(): QB; forUpdate(): QB; skipLocked(): QB }>(query: QB, mode: 'share' | 'update' | 'claim'): QB;
   /** Makes concurrent writers of one table queue until the transaction ends (reads go on). */
   lockTable(trx: Executor, table: keyof Database & string): Promise<void>;
   /**
@@ -29,17 +31,59 @@ export interface StoreSql {
   run<R>(db: Executor, text: string, params: readonly unknown[]): Promise<QueryResult<R>>;
 }
 
+/** What became of a read that could go to the replica: answered there, or on the primary and why. */
+export type RoutedOutcome = 'replica' | 'down' | 'behind' | 'failed';
+
+/** The replica as /health/ready reports it. */
+export interface ReplicaStatus {
+  readonly up: boolean;
+  /** Seconds the replica's replay is behind what it received (0 when caught up); undefined when down. */
+  readonly lagSeconds?: number;
+  /** Whether it is a standby receiving WAL from its primary (a stopped stream shows no lag here). */
+  readonly streaming?: boolean;
+}
+
+/** A read replica of the store and the circuit in front of it (store/read-replica.ts). */
+export interface StoreReplica {
+  /** The store with `reader` on the replica; everything else is the primary's. */
+  readonly store: Store;
+  /** Reads that could go to the replica, by what became of them. */
+  readonly counts: Record<RoutedOutcome, number>;
+  /** False for a while after the replica failed. */
+  readonly available: boolean;
+  /** After an error on the replica: whether the primary should answer instead (marks it down when it failed). */
+  failed(err: unknown): boolean;
+  /** Whether the replica has replayed every commit stamped at or below the watermark. */
+  hasReached(watermark: number): Promise<boolean>;
+  status(timeoutMs?: number): Promise<ReplicaStatus>;
+}
+
 /**
  * The store: one Kysely handle for writes and one for reads (separate SQLite connections, so reads
  * never wait behind a write transaction; the same pool on PostgreSQL), and what its SQL can do.
  * Backend differences live behind this interface, in store/sqlite/ and store/postgres/.
+ *
+ * `reader` always sees every committed write: on PostgreSQL it is the primary. A read replica
+ * (`replica`) answers only the reads that opt in through routeRead() (store/read-replica.ts): the
+ * feeds and searches, custom-field reads and the event feed, where a client is promised nothing
+ * missed rather than its own write at once. Background work (webhook deliveries, retention,
+ * metrics), authentication and everything read inside or right after a write stay on `reader`.
  */
 export interface Store {
   readonly db: Kysely<Database>;
   readonly reader: Kysely<Database>;
+  /** A streaming replica for the reads that may lag (PostgreSQL with DATABASE_READ_URL). */
+  readonly replica?: StoreReplica;
   readonly sql: StoreSql;
   /** Write transactions worth keeping in flight at once (1 where there is a single writer). */
   readonly writeConcurrency: number;
+  /**
+   * Whether a long read (a feed, chunk by chunk) should ask for its next chunk while the current one
+   * is sent: worth it where every read is a round trip (PostgreSQL). Where the driver answers at
+   * once (SQLite), it would only keep two chunks alive at a time, and rows that live that long are
+   * promoted to the old generation of the heap, which grows the process's memory.
+   */
+  readonly readAhead: boolean;
   /**
    * Set when writes run best in a thread of their own, on a connection it opens with this URL: the
    * driver is synchronous, so a commit waiting for the disk would stall everything else.
@@ -53,6 +97,13 @@ export interface Store {
   writeTransaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   /** Applies pending migrations, all or nothing, safe from several processes at once. */
   migrate(run: (db: Kysely<Database>, inOwnTransaction: boolean) => Promise<string[]>): Promise<string[]>;
+  /**
+   * After an erasure: leaves no copy of overwritten or deleted values in the store's files where
+   * the store can see to it. SQLite zeroes freed space as it writes (secure_delete) and here
+   * checkpoints the write-ahead log into the database and truncates it; PostgreSQL vacuums the
+   * tables, removing the dead row versions.
+   */
+  scrubFreedSpace(tables: ReadonlyArray<keyof Database & string>): Promise<void>;
   /** Throws if the store cannot answer a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;

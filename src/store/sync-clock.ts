@@ -41,3 +41,24 @@ export async function committedWatermark(sql: StoreSql, db: Executor): Promise<n
   if (!row) throw new Error('sync_clock row missing');
   return Number(row.last_stamp);
 }
+
+const TAKE_EVENTS = 'update sync_clock set last_event = last_event + ? where id = 1 returning last_event';
+const EVENT_BOUNDS = 'select last_event, purged_event from sync_clock where id = 1';
+
+/**
+ * Numbers `count` events inside a write transaction that holds the clock (after nextStamp): the
+ * row lock makes sequences follow commit order, so a reader that passed sequence S never sees an
+ * event below S appear later. Returns the first of the `count` sequences.
+ */
+export async function takeEventSequences(sql: StoreSql, trx: Executor, count: number): Promise<number> {
+  const row = (await sql.run<{ last_event: number | string }>(trx, TAKE_EVENTS, [count])).rows[0];
+  if (!row) throw new Error('sync_clock row missing');
+  return Number(row.last_event) - count + 1;
+}
+
+/** The newest committed event sequence, and the sequence up to which events were purged. */
+export async function eventBounds(sql: StoreSql, db: Executor): Promise<{ last: number; purged: number }> {
+  const row = (await sql.run<{ last_event: number | string; purged_event: number | string }>(db, EVENT_BOUNDS, [])).rows[0];
+  if (!row) throw new Error('sync_clock row missing');
+  return { last: Number(row.last_event), purged: Number(row.purged_event) };
+}

@@ -19,6 +19,7 @@ const STATUS: Record<ErrorKind, number> = {
   'unsupported-media-type': 415,
   unprocessable: 422,
   'rate-limited': 429,
+  gone: 410,
   unavailable: 503,
   internal: 500,
 };

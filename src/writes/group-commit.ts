@@ -3,7 +3,8 @@ import type { Database } from '../store/database.js';
 import { isStoreUnavailable, isTransactionConflict } from '../store/store-errors.js';
 import type { Store } from '../store/store.js';
 import { nextStamp } from '../store/sync-clock.js';
-import { RetryWork, type StampedKind, type Stamper, type Unit } from './unit.js';
+import type { Emission } from './event-types.js';
+import { RetryWork, type Outbox, type StampedKind, type Stamper, type Unit } from './unit.js';
 
 /** One unit of work: what a write command does in its transaction. */
 export type Work<T> = (unit: Unit) => Promise<T>;
@@ -13,6 +14,8 @@ export interface GroupCommitOptions {
   readonly maxBatch?: number;
   /** How each kind of stamped row is stamped. */
   readonly stampers: Readonly<Record<StampedKind, Stamper>>;
+  /** Where the transaction's events go, after the stamp. */
+  readonly outbox: Outbox;
 }
 
 interface Pending {
@@ -27,6 +30,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 interface Stamping {
   readonly touched: Map<StampedKind, Set<string>>;
   readonly onStamp: Array<(stamp: number) => Promise<void>>;
+  readonly events: Emission[];
 }
 
 const RETRIES = 3;
@@ -143,18 +147,20 @@ export class GroupCommit {
 
   async #alone(p: Pending): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
+      // A pause first: the transaction that won the conflict is about to take what this one
+      // released; starting again at once would often take it first and deadlock once more.
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
       try {
         return (await this.#transaction([p]))[0]!;
       } catch (err) {
         if (!isTransactionConflict(err) || attempt >= RETRIES) return { ok: false, error: err };
-        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
       }
     }
   }
 
   async #transaction(batch: Pending[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
-    const stamping: Stamping = { touched: new Map(), onStamp: [] };
+    const stamping: Stamping = { touched: new Map(), onStamp: [], events: [] };
     try {
       await this.store.writeTransaction(async (trx) => {
         for (const p of batch) outcomes.push(await this.#unit(trx, p, stamping));
@@ -171,24 +177,30 @@ export class GroupCommit {
     }
   }
 
-  /** One stamp for the whole transaction, taken after every unit has written (the lock order). */
+  /**
+   * One stamp for the whole transaction, taken after every unit has written (the lock order); then
+   * the rows are stamped, and the events written last, so that their data shows the stamped rows.
+   */
   async #stamp(trx: Transaction<Database>, s: Stamping): Promise<void> {
-    if (s.touched.size === 0 && s.onStamp.length === 0) return;
+    if (s.touched.size === 0 && s.onStamp.length === 0 && s.events.length === 0) return;
     const stamp = await nextStamp(this.store.sql, trx);
     for (const [kind, ids] of s.touched) await this.options.stampers[kind](this.store.sql, trx, [...ids], stamp);
     for (const fn of s.onStamp) await fn(stamp);
+    if (s.events.length > 0) await this.options.outbox.append(this.store.sql, trx, s.events, stamp);
   }
 
   async #unit(trx: Transaction<Database>, p: Pending, stamping: Stamping): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       const touched: Array<[StampedKind, string]> = [];
       const onStamp: Array<(stamp: number) => Promise<void>> = [];
+      const events: Emission[] = [];
       const unit: Unit = {
         db: trx,
         sql: this.store.sql,
         attempt,
         touch: (kind, id) => void touched.push([kind, id]),
         onStamp: (fn) => void onStamp.push(fn),
+        emit: (e) => void events.push(e),
       };
       await trx.executeQuery(SAVEPOINT);
       try {
@@ -200,6 +212,7 @@ export class GroupCommit {
           ids.add(id);
         }
         stamping.onStamp.push(...onStamp);
+        stamping.events.push(...events);
         return { ok: true, value };
       } catch (err) {
         if (isFatal(err)) throw err;

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import type { Emission } from './event-types.js';
 import type { Database } from '../store/database.js';
 import type { StoreSql } from '../store/store.js';
 
@@ -20,6 +21,8 @@ export interface Unit {
    * that must see the stamp (rows already locked by the unit).
    */
   onStamp(fn: (stamp: number) => Promise<void>): void;
+  /** The change is an event: the door writes it to the outbox in this transaction, after the stamp. */
+  emit(emission: Emission): void;
 }
 
 /** Thrown by a unit of work that lost a race: it is rolled back to its savepoint and run again. */
@@ -44,6 +47,14 @@ export const defineWrite = <I, O>(name: string, run: (unit: Unit, input: I) => P
 /** Moves the stamp of rows of one kind; given by the module that owns those rows. */
 export type Stamper = (sql: StoreSql, db: Transaction<Database>, ids: readonly string[], stamp: number) => Promise<void>;
 
+/**
+ * Writes the events of a transaction, last, once its rows carry their stamp: numbers them in
+ * commit order and stores each with its data (src/events/outbox.ts).
+ */
+export interface Outbox {
+  append(sql: StoreSql, db: Transaction<Database>, emissions: readonly Emission[], stamp: number): Promise<void>;
+}
+
 /** A command of any input and output type, as lists hold them. */
 export type AnyWriteCommand = WriteCommand<any, any>;
 
@@ -53,6 +64,7 @@ export interface WriteRegistry {
   readonly module: string;
   readonly commands: readonly AnyWriteCommand[];
   readonly stampers: Readonly<Record<StampedKind, Stamper>>;
+  readonly outbox: Outbox;
 }
 
 /**

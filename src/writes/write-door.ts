@@ -21,7 +21,7 @@ export class InlineDoor implements WriteDoor {
   readonly #table: Map<string, AnyWriteCommand>;
 
   constructor(store: Store, registry: WriteRegistry) {
-    this.#commits = new GroupCommit(store, { stampers: registry.stampers });
+    this.#commits = new GroupCommit(store, { stampers: registry.stampers, outbox: registry.outbox });
     this.#table = commandTable(registry);
   }
 

@@ -76,7 +76,8 @@ function spawn(data: WriteThreadData): Worker {
  * few idle seconds; close() lets it finish what is in flight.
  */
 export class WriteThread implements WriteDoor {
-  readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  /** Requests awaiting their reply, each with the worker it was sent to. */
+  readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void; worker: Worker }>();
   #worker: Worker | undefined;
   #batcher = new Batcher<WriteRequest>(() => undefined);
   #nextId = 1;
@@ -97,7 +98,7 @@ export class WriteThread implements WriteDoor {
     clearTimeout(this.#idle);
     worker.ref();
     return new Promise<O>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject, worker });
       this.#batcher.send({ id, name: command.name, input });
     });
   }
@@ -126,12 +127,17 @@ export class WriteThread implements WriteDoor {
         if (reply.ok) p?.resolve(reply.value);
         else p?.reject(fromThreadError(reply.error));
       }
-      if (this.#pending.size === 0) this.#rest(worker);
+      // Closing: the worker stays referenced until it exits (close() waits for that).
+      if (this.#pending.size === 0 && !this.#closed) this.#rest(worker);
     });
     const fail = (err: Error): void => {
       if (this.#worker === worker) this.#worker = undefined;
-      for (const p of this.#pending.values()) p.reject(err);
-      this.#pending.clear();
+      // Only this worker's requests: a worker that went away idle may exit after a new one took over.
+      for (const [id, p] of this.#pending) {
+        if (p.worker !== worker) continue;
+        this.#pending.delete(id);
+        p.reject(err);
+      }
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the write thread stopped (exit code ${code})`)));

@@ -69,7 +69,7 @@ for (const backend of BACKENDS) {
     let first: string;
     before(async () => {
       server = await startServer(backend);
-      ops = allOperations(server.t.store, server.t.app.writes);
+      ops = allOperations(server.t.store, server.t.app.writes, server.t.config);
       const res = await fetch(`${server.baseUrl}/types/typescript`);
       assert.equal(res.status, 200);
       downloaded = await res.text();

@@ -289,3 +289,161 @@ export class GetAuditLog implements IReturn<AuditEntry[]> {
   public getMethod() { return 'GET'; }
   public createResponse() { return new Array<AuditEntry>(); }
 }
+
+export class Event {
+  public Id!: string;
+  public Type!: string;
+  public Sequence!: number;
+  public OccurredAt!: string;
+  public Data!: unknown;
+}
+
+// @Route("/events/", "GET")
+export class GetEvents implements IReturn<Event[]> {
+  public After?: number;
+  public Types?: string[];
+  public Take?: number;
+  public constructor(init?: Partial<GetEvents>) { Object.assign(this, init); }
+  public getTypeName() { return 'GetEvents'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<Event>(); }
+}
+
+export class WebhookEndpoint {
+  public Id!: string;
+  public Url!: string;
+  public Events!: string[];
+  public Description!: string;
+  public Enabled!: boolean;
+  public DisabledReason!: string | null;
+  public CreatedAt!: string;
+}
+
+export class WebhookEndpointWithSecret extends WebhookEndpoint {
+  public Secret!: string;
+}
+
+export class WebhookDelivery {
+  public EventId!: string;
+  public Attempt!: number;
+  public Status!: string;
+  public ResponseCode!: number | null;
+  public DurationMs!: number | null;
+  public At!: string | null;
+  public NextAttemptAt!: string | null;
+}
+
+export class ReplayWebhookResponse {
+  public Id!: string;
+  public Queued!: number;
+}
+
+// @Route("/webhooks", "POST")
+export class CreateWebhook implements IReturn<WebhookEndpointWithSecret> {
+  public Url?: string;
+  public Events?: string[];
+  public Description?: string;
+  public constructor(init?: Partial<CreateWebhook>) { Object.assign(this, init); }
+  public getTypeName() { return 'CreateWebhook'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new WebhookEndpointWithSecret(); }
+}
+
+// @Route("/webhooks", "GET")
+export class ListWebhooks implements IReturn<WebhookEndpoint[]> {
+  public constructor(init?: Partial<ListWebhooks>) { Object.assign(this, init); }
+  public getTypeName() { return 'ListWebhooks'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<WebhookEndpoint>(); }
+}
+
+// @Route("/webhooks/{Id}", "GET")
+export class GetWebhook implements IReturn<WebhookEndpoint> {
+  public Id?: string;
+  public constructor(init?: Partial<GetWebhook>) { Object.assign(this, init); }
+  public getTypeName() { return 'GetWebhook'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new WebhookEndpoint(); }
+}
+
+// @Route("/webhooks/{Id}", "PUT")
+export class UpdateWebhook implements IReturn<WebhookEndpoint> {
+  public Id?: string;
+  public Url?: string;
+  public Events?: string[];
+  public Description?: string;
+  public Enabled?: boolean;
+  public constructor(init?: Partial<UpdateWebhook>) { Object.assign(this, init); }
+  public getTypeName() { return 'UpdateWebhook'; }
+  public getMethod() { return 'PUT'; }
+  public createResponse() { return new WebhookEndpoint(); }
+}
+
+// @Route("/webhooks/{Id}", "DELETE")
+export class DeleteWebhook implements IReturnVoid {
+  public Id?: string;
+  public constructor(init?: Partial<DeleteWebhook>) { Object.assign(this, init); }
+  public getTypeName() { return 'DeleteWebhook'; }
+  public getMethod() { return 'DELETE'; }
+  public createResponse() {}
+}
+
+// @Route("/webhooks/{Id}/rotate-secret", "POST")
+export class RotateWebhookSecret implements IReturn<WebhookEndpointWithSecret> {
+  public Id?: string;
+  public constructor(init?: Partial<RotateWebhookSecret>) { Object.assign(this, init); }
+  public getTypeName() { return 'RotateWebhookSecret'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new WebhookEndpointWithSecret(); }
+}
+
+// @Route("/webhooks/{Id}/deliveries", "GET")
+export class GetWebhookDeliveries implements IReturn<WebhookDelivery[]> {
+  public Id?: string;
+  public Take?: number;
+  public constructor(init?: Partial<GetWebhookDeliveries>) { Object.assign(this, init); }
+  public getTypeName() { return 'GetWebhookDeliveries'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<WebhookDelivery>(); }
+}
+
+// @Route("/webhooks/{Id}/replay", "POST")
+export class ReplayWebhook implements IReturn<ReplayWebhookResponse> {
+  public Id?: string;
+  public After?: number;
+  public EventIds?: string[];
+  public constructor(init?: Partial<ReplayWebhook>) { Object.assign(this, init); }
+  public getTypeName() { return 'ReplayWebhook'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new ReplayWebhookResponse(); }
+}
+
+export class CustomerDataExport {
+  public Customer!: Customer;
+  public CustomFields!: CustomField[];
+  public Orders!: OrderFeedItem[];
+  public Events!: Event[];
+}
+
+export class EraseCustomerResponse {
+  public CustomerId!: string;
+  public ErasedAt!: string;
+}
+
+// @Route("/customer/{CustomerId}/export", "GET")
+export class ExportCustomerData implements IReturn<CustomerDataExport> {
+  public CustomerId?: string;
+  public constructor(init?: Partial<ExportCustomerData>) { Object.assign(this, init); }
+  public getTypeName() { return 'ExportCustomerData'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new CustomerDataExport(); }
+}
+
+// @Route("/customer/{CustomerId}/erase", "POST")
+export class EraseCustomer implements IReturn<EraseCustomerResponse> {
+  public CustomerId?: string;
+  public constructor(init?: Partial<EraseCustomer>) { Object.assign(this, init); }
+  public getTypeName() { return 'EraseCustomer'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new EraseCustomerResponse(); }
+}

@@ -55,7 +55,40 @@ async function newField(ctx: ScenarioContext, FieldType: string): Promise<number
   return n;
 }
 
+/**
+ * A registered webhook endpoint. Its URL is accepted (the host does not resolve) and it takes only
+ * `customer.erased`, so it gets no deliveries beyond the ones a scenario replays to it: the
+ * EraseCustomer scenario removes these endpoints before it erases (removeScenarioWebhooks).
+ */
+async function newWebhook(ctx: ScenarioContext): Promise<Row> {
+  return (await ctx.admin.send(ctx.dto('CreateWebhook', { Url: WEBHOOK_URL, Events: ['customer.erased'], Description: ctx.unique('hook') }))) as Row;
+}
+
+/**
+ * Removes the endpoints the webhook scenarios registered. Each erasure would otherwise queue a
+ * delivery to every one of them, and each attempt at a host that does not resolve is a DNS lookup:
+ * a few erasures among many such endpoints are a burst of lookups that slows the whole server down.
+ */
+async function removeScenarioWebhooks(ctx: ScenarioContext): Promise<void> {
+  for (const endpoint of (await ctx.admin.send(ctx.dto('ListWebhooks'))) as Row[]) {
+    if (endpoint.Url === WEBHOOK_URL) await ctx.admin.send(ctx.dto('DeleteWebhook', { Id: endpoint.Id }));
+  }
+}
+
+/** The newest event of the feed (after a change made for it). */
+async function newestEvent(ctx: ScenarioContext): Promise<Row> {
+  await newCustomer(ctx);
+  let last: Row | undefined;
+  for (;;) {
+    const page = (await ctx.admin.send(ctx.dto('GetEvents', { After: (last?.Sequence as number | undefined) ?? 0, Take: 10_000 }))) as Row[];
+    if (page.length === 0) return last!;
+    last = page.at(-1)!;
+  }
+}
+
 const WIRE_DATE = /^\/Date\(\d+-0000\)\/$/;
+const WEBHOOK_URL = 'https://erp.example.com/hooks/ordergate';
+const ENDPOINT_FIELDS = ['Id', 'Url', 'Events', 'Description', 'Enabled', 'DisabledReason', 'CreatedAt'];
 
 /** Every operation of the table needs an entry here; the client suites fail for one that lacks it. */
 export const SCENARIOS: Record<string, Scenario> = {
@@ -202,5 +235,158 @@ export const SCENARIOS: Record<string, Scenario> = {
     valid: async (ctx) => ({ init: { Number: await newField(ctx, 'Text') } }),
     check: (res) => assert.ok(res === undefined || res === null || res === '', `a void operation resolved with ${JSON.stringify(res)}`),
     invalid: async () => ({ init: { Number: 'first' }, field: 'Number', code: 'SerializationException' }),
+  },  GetEvents: {
+    valid: async (ctx) => {
+      const before = (await newestEvent(ctx)).Sequence as number;
+      const CustomerId = await newCustomer(ctx);
+      return { init: { After: before, Types: ['customer.created'], Take: 100 }, facts: { CustomerId } };
+    },
+    check: (res, init, facts) => {
+      const rows = res as Row[];
+      assert.ok(rows.length >= 1);
+      for (const e of rows) {
+        assert.deepEqual(Object.keys(e), ['Id', 'Type', 'Sequence', 'OccurredAt', 'Data']);
+        assert.equal(e.Type, 'customer.created');
+        assert.ok((e.Sequence as number) > (init.After as number));
+        assert.match(e.Id as string, /^evt_/);
+        assert.match(e.OccurredAt as string, WIRE_DATE);
+      }
+      assert.ok(rows.some((e) => (e.Data as Row).CustomerId === facts.CustomerId), 'the new customer is in the feed');
+    },
+    invalid: async () => ({ init: { Take: 10001 }, field: 'Take', code: 'InclusiveBetween' }),
+  },
+  CreateWebhook: {
+    valid: async (ctx) => ({ init: { Url: WEBHOOK_URL, Events: ['customer.erased'], Description: ctx.unique('hook') } }),
+    check: (res, init) => {
+      const r = res as Row;
+      assert.deepEqual(Object.keys(r), [...ENDPOINT_FIELDS, 'Secret']);
+      assert.match(r.Id as string, /^wh_/);
+      assert.match(r.Secret as string, /^whsec_/);
+      assert.equal(r.Url, init.Url);
+      assert.deepEqual(r.Events, init.Events);
+      assert.equal(r.Description, init.Description);
+      assert.equal(r.Enabled, true);
+      assert.equal(r.DisabledReason, null);
+      assert.match(r.CreatedAt as string, WIRE_DATE);
+    },
+    invalid: async () => ({ init: { Url: WEBHOOK_URL, Description: 'x'.repeat(256) }, field: 'Description', code: 'Length' }),
+  },
+  ListWebhooks: {
+    valid: async (ctx) => ({ init: {}, facts: { Id: (await newWebhook(ctx)).Id } }),
+    check: (res, _init, facts) => {
+      const rows = res as Row[];
+      const row = rows.find((r) => r.Id === facts.Id);
+      assert.ok(row, 'the new endpoint is listed');
+      for (const r of rows) assert.deepEqual(Object.keys(r), ENDPOINT_FIELDS, 'no Secret in the list');
+    },
+  },
+  GetWebhook: {
+    valid: async (ctx) => ({ init: { Id: (await newWebhook(ctx)).Id } }),
+    check: (res, init) => {
+      assert.deepEqual(Object.keys(res as Row), ENDPOINT_FIELDS);
+      assert.equal((res as Row).Id, init.Id);
+      assert.equal((res as Row).Url, WEBHOOK_URL);
+      assert.deepEqual((res as Row).Events, ['customer.erased']);
+    },
+    invalid: async () => ({ init: { Id: '' }, field: 'Id', code: 'NotEmpty' }),
+  },
+  UpdateWebhook: {
+    valid: async (ctx) => ({ init: { Id: (await newWebhook(ctx)).Id, Description: 'paused', Enabled: false } }),
+    check: (res, init) => {
+      const r = res as Row;
+      assert.equal(r.Id, init.Id);
+      assert.equal(r.Description, 'paused');
+      assert.equal(r.Enabled, false);
+      assert.equal(r.DisabledReason, 'Disabled');
+    },
+    invalid: async (ctx) => ({ init: { Id: (await newWebhook(ctx)).Id, Events: ['order.shipped'] }, field: 'Events[0]', code: 'Enum' }),
+  },
+  DeleteWebhook: {
+    valid: async (ctx) => ({ init: { Id: (await newWebhook(ctx)).Id } }),
+    check: (res) => assert.ok(res === undefined || res === null || res === '', `a void operation resolved with ${JSON.stringify(res)}`),
+    invalid: async () => ({ init: { Id: 'x'.repeat(101) }, field: 'Id', code: 'Length' }),
+  },
+  RotateWebhookSecret: {
+    valid: async (ctx) => {
+      const created = await newWebhook(ctx);
+      return { init: { Id: created.Id }, facts: { Secret: created.Secret } };
+    },
+    check: (res, init, facts) => {
+      const r = res as Row;
+      assert.equal(r.Id, init.Id);
+      assert.match(r.Secret as string, /^whsec_/);
+      assert.notEqual(r.Secret, facts.Secret, 'a new secret');
+    },
+    invalid: async () => ({ init: { Id: 'x'.repeat(101) }, field: 'Id', code: 'Length' }),
+  },
+  GetWebhookDeliveries: {
+    valid: async (ctx) => {
+      const { Id } = await newWebhook(ctx);
+      const event = await newestEvent(ctx);
+      await ctx.admin.send(ctx.dto('ReplayWebhook', { Id, EventIds: [event.Id] }));
+      return { init: { Id, Take: 10 }, facts: { EventId: event.Id } };
+    },
+    check: (res, _init, facts) => {
+      const rows = res as Row[];
+      assert.ok(rows.length >= 1 && rows.length <= 10);
+      for (const d of rows) {
+        assert.deepEqual(Object.keys(d), ['EventId', 'Attempt', 'Status', 'ResponseCode', 'DurationMs', 'At', 'NextAttemptAt']);
+        assert.equal(d.EventId, facts.EventId, 'only the replayed event');
+        assert.ok((d.Attempt as number) >= 1);
+        assert.ok(['Pending', 'Failed'].includes(d.Status as string), `status ${d.Status}`);
+      }
+    },
+    invalid: async () => ({ init: { Id: 'wh_none', Take: 1001 }, field: 'Take', code: 'InclusiveBetween' }),
+  },
+  ReplayWebhook: {
+    valid: async (ctx) => {
+      const { Id } = await newWebhook(ctx);
+      return { init: { Id, EventIds: [(await newestEvent(ctx)).Id] } };
+    },
+    check: (res, init) => {
+      assert.equal((res as Row).Id, init.Id);
+      assert.equal((res as Row).Queued, 1);
+    },
+    invalid: async () => ({ init: { Id: 'wh_none', After: -1 }, field: 'After', code: 'GreaterThanOrEqual' }),
+  },
+  ExportCustomerData: {
+    valid: async (ctx) => {
+      const CustomerId = await newCustomer(ctx);
+      const n = await newField(ctx, 'Text');
+      await ctx.admin.send(ctx.dto('SetCustomerCustomField', { CustomerId, Number: n, Value: 'blue' }));
+      const OrderId = await newOrder(ctx);
+      await ctx.admin.send(ctx.dto('ConfirmOrder', { OrderId, CustomerId, ...REQUIRED_CONFIRMATION, CustomerIban: 'DE89370400440532013000' }));
+      return { init: { CustomerId }, facts: { Number: n, OrderId } };
+    },
+    check: (res, init, facts) => {
+      const r = res as Row;
+      assert.deepEqual(Object.keys(r), ['Customer', 'CustomFields', 'Orders', 'Events']);
+      assert.equal((r.Customer as Row).CustomerId, init.CustomerId);
+      assert.equal((r.CustomFields as Row[]).find((f) => f.Number === facts.Number)?.Value, 'blue');
+      const [order, ...others] = r.Orders as Row[];
+      assert.equal(others.length, 0, "only the customer's own order");
+      assert.equal(order?.OrderId, facts.OrderId);
+      assert.equal(order?.Status, 'Confirmed');
+      assert.equal((order?.Confirmation as Row).CustomerIban, 'DE89********3000', 'bank data masked without the permission bank');
+      const events = r.Events as Row[];
+      assert.ok(events.some((e) => e.Type === 'customer.created'), "the customer's events");
+      for (const e of events) assert.match(e.Id as string, /^evt_/);
+    },
+    invalid: async () => ({ init: { CustomerId: 'x'.repeat(256) }, field: 'CustomerId', code: 'Length' }),
+  },
+  EraseCustomer: {
+    // A customer of its own: erasing is for good.
+    valid: async (ctx) => {
+      await removeScenarioWebhooks(ctx);
+      const CustomerId = await newCustomer(ctx);
+      await ctx.admin.send(ctx.dto('SetCustomerCustomField', { CustomerId, Number: await newField(ctx, 'Text'), Value: 'personal' }));
+      return { init: { CustomerId } };
+    },
+    check: (res, init) => {
+      assert.deepEqual(Object.keys(res as Row), ['CustomerId', 'ErasedAt']);
+      assert.equal((res as Row).CustomerId, init.CustomerId);
+      assert.match((res as Row).ErasedAt as string, WIRE_DATE);
+    },
+    invalid: async () => ({ init: { CustomerId: '' }, field: 'CustomerId', code: 'NotEmpty' }),
   },
 };

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, sessionDatabaseUrl } from '../../src/config.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 
 function assertRefused(env: Record<string, string>, variable: string): void {
@@ -38,6 +38,7 @@ describe('configuration', () => {
     assert.equal(c.port, 8080);
     assert.equal(c.host, '127.0.0.1');
     assert.equal(c.databaseUrl, 'sqlite:./data/ordergate.sqlite');
+    assert.equal(c.databaseDirectUrl, undefined);
     assert.equal(c.basePath, '');
     assert.equal(c.logLevel, 'info');
     assert.ok(c.workers >= 1);
@@ -46,6 +47,7 @@ describe('configuration', () => {
     assert.equal(c.bootstrapKey, undefined);
     assert.equal(c.trustProxy, false);
     assert.equal(c.tls, undefined);
+    assert.equal(c.databaseReadUrl, undefined);
     assert.equal(c.rateLimitPerSecond, 1000);
     assert.equal(c.rateLimitBurst, 2000);
     assert.equal(c.allowApiKeyInQuery, false);
@@ -118,6 +120,28 @@ describe('configuration', () => {
 
   test('a password in a bad DATABASE_URL is not repeated in the message', () => {
     assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://user:s3cret@host/db' }), (err: Error) => !err.message.includes('s3cret'));
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/og', DATABASE_READ_URL: 'mysql://user:s3cret@host/db' }), (err: Error) => !err.message.includes('s3cret'));
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/og', DATABASE_DIRECT_URL: 'mysql://user:s3cret@host/db' }), (err: Error) => !err.message.includes('s3cret'));
+  });
+
+  test('DATABASE_READ_URL: a PostgreSQL URL next to a PostgreSQL DATABASE_URL; blank means unset', () => {
+    const primary = 'postgres://u:p@db:5432/og';
+    assert.equal(loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: ' postgresql://u:p@replica:5432/og ' }).databaseReadUrl, 'postgresql://u:p@replica:5432/og');
+    assert.equal(loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: ' ' }).databaseReadUrl, undefined);
+    for (const value of ['replica:5432', 'sqlite:./r.sqlite', 'postgres://', 'http://replica']) assertRefused({ DATABASE_URL: primary, DATABASE_READ_URL: value }, 'DATABASE_READ_URL');
+    // A SQLite file has no replica.
+    assertRefused({ DATABASE_READ_URL: 'postgres://replica/og' }, 'DATABASE_READ_URL');
+  });
+
+  test('DATABASE_DIRECT_URL: a PostgreSQL URL beside a PostgreSQL DATABASE_URL; what needs a session uses it, else DATABASE_URL', () => {
+    const pooled = 'postgres://og@pgbouncer:6432/og';
+    const direct = 'postgres://og@db:5432/og';
+    const c = loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: ` ${direct} ` });
+    assert.deepEqual([c.databaseUrl, c.databaseDirectUrl, sessionDatabaseUrl(c)], [pooled, direct, direct]);
+    const alone = loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: '' });
+    assert.deepEqual([alone.databaseDirectUrl, sessionDatabaseUrl(alone)], [undefined, pooled]);
+    for (const value of ['sqlite:x.sqlite', 'mysql://db/og', 'postgres://']) assertRefused({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: value }, 'DATABASE_DIRECT_URL');
+    assertRefused({ DATABASE_URL: 'sqlite:x.sqlite', DATABASE_DIRECT_URL: direct }, 'DATABASE_DIRECT_URL');
   });
 
   test('`ordergate serve` with a bad PORT exits non-zero and names PORT on stderr', async () => {

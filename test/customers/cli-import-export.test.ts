@@ -213,5 +213,5 @@ describeEachBackend('customers import / export and seed (CLI)', (t) => {
     const code = await new Promise((resolve) => child.once('exit', resolve));
     assert.equal(code, 0);
   });
-}, { LOG_LEVEL: 'silent' });
+}, { LOG_LEVEL: 'silent' }, { pgbouncer: true });
 

@@ -4,6 +4,7 @@ import { DATA_COLUMNS, type CustomerAddress, type CustomerData } from '../../src
 import { customerRepository as repo } from '../../src/customers/customer.repository.js';
 import { committedWatermark } from '../../src/store/sync-clock.js';
 import { describeEachStore, holdTransaction, stillWaiting } from '../helpers/store-suite.js';
+import { isPostgres } from '../helpers/test-store.js';
 import { unique } from '../orders/order-fixtures.js';
 
 /** The 13 data columns, null unless given. */
@@ -92,7 +93,7 @@ describeEachStore('customer repository', (s, backend) => {
   });
 
   // PostgreSQL only: SQLite has no row or table locks (its write transaction holds the file).
-  if (backend === 'postgres') {
+  if (isPostgres(backend)) {
     test('two transactions on two connections naming the same new external id end with one customer', async () => {
       // Below the door on purpose: two sessions with transactions open at once.
       const t = unique();
@@ -177,4 +178,4 @@ describeEachStore('customer repository', (s, backend) => {
     const holders = await repo.holdersOfExternalIds(s().store.reader, [`${t}-x`, `${t}-none`]);
     assert.deepEqual([...holders], [[`${t}-x`, `${t}-a`]]);
   });
-});
+}, { pgbouncer: true });

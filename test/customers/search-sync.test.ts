@@ -63,7 +63,7 @@ describeEachBackend('SearchCustomers: LastModifiedAfter, ordering, both filters'
     assert.ok(ids.includes('all-1') && ids.includes('dt-old') && ids.includes('or-z'));
     assert.equal(new Set(ids).size, ids.length);
   });
-});
+}, {}, { pgbouncer: true });
 
 describeEachBackend('SearchCustomers: the sync watermark', (t) => {
   test('passing the watermark back returns exactly what changed since, and the header follows the date style', async () => {
@@ -99,7 +99,7 @@ describeEachBackend('SearchCustomers: the sync watermark', (t) => {
     assert.deepEqual(idsOf(res), []);
     assert.equal(watermarkOf(res), future);
   });
-});
+}, {}, { pgbouncer: true });
 
 describeEachBackend('SearchCustomers: Take, Skip and the cursor', (t) => {
   const page = (since: number, extra: string) => t().inject(`/customer/?LastModifiedAfter=/Date(${since})/&${extra}`);
@@ -186,4 +186,4 @@ describeEachBackend('SearchCustomers: Take, Skip and the cursor', (t) => {
     assert.match(res.body, /^cb\(\[\{"customerId":/);
     assert.ok(res.headers['x-sync-cursor'], 'more rows remain after one');
   });
-});
+}, {}, { pgbouncer: true });

@@ -3,8 +3,9 @@ import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { customerRepository } from '../../src/customers/customer.repository.js';
 import { toCustomerData } from '../../src/customers/customer.mapping.js';
-import { nextStamp } from '../../src/store/sync-clock.js';
-import { describeEachBackend, json } from '../helpers/test-app.js';
+import { committedWatermark, nextStamp } from '../../src/store/sync-clock.js';
+import { describeEachBackend, describeWithReplica, json, type TestApp } from '../helpers/test-app.js';
+import { isPostgres, type Backend } from '../helpers/test-store.js';
 import { watermarkOf } from './customer-helpers.js';
 
 // Many customers and few writes each, so that the last write of most customers comes from the
@@ -22,9 +23,10 @@ const pick = (): number => Math.floor(Math.random() * CUSTOMERS);
  * Several writers change customers while a reader syncs in a loop with nothing but the watermark
  * (and the cursor inside a paged sync). Store-level writers hold their transaction open before and
  * after taking the stamp, so that on PostgreSQL transactions overlap, queue on the clock, and would
- * commit out of stamp order if the clock allowed it.
+ * commit out of stamp order if the clock allowed it. With a read replica, the reader syncs from it:
+ * its replay follows commit order, so the promise holds there too.
  */
-describeEachBackend('sync feed under concurrent writers', (t, backend) => {
+const suite = (t: () => TestApp, backend: Backend): void => {
   test('the reader ends with the final state of every customer', async () => {
     let version = 0;
     let inFlight = 0;
@@ -60,12 +62,12 @@ describeEachBackend('sync feed under concurrent writers', (t, backend) => {
     const seen = new Map<string, string | null>();
     let watermark = 0;
     let syncs = 0;
-    const syncOnce = async (paged: boolean) => {
+    const syncOnce = async (paged: boolean, headers: Record<string, string> = {}) => {
       let cursor: string | undefined;
       let next = watermark;
       do {
         const cursorPart: string = cursor ? `&Cursor=${cursor}` : '';
-        const res = await t().inject(`/customer/?LastModifiedAfter=/Date(${watermark})/${paged ? `&Take=7${cursorPart}` : ''}`);
+        const res = await t().inject({ url: `/customer/?LastModifiedAfter=/Date(${watermark})/${paged ? `&Take=7${cursorPart}` : ''}`, headers });
         assert.equal(res.statusCode, 200, res.body);
         for (const c of json(res) as Array<{ CustomerId: string; FirstName: string | null }>) seen.set(c.CustomerId, c.FirstName);
         const wm = watermarkOf(res);
@@ -91,14 +93,23 @@ describeEachBackend('sync feed under concurrent writers', (t, backend) => {
     ]);
     writersDone = true;
     await readerDone;
-    await syncOnce(false);
+    const replicaAnswered = t().store.replica?.counts.replica;
+    const syncsWhileWriting = syncs;
+    // The next sync, which must include every write (a replica may still be replaying the last ones).
+    await syncOnce(false, { 'X-Min-Watermark': `/Date(${await committedWatermark(t().store.sql, t().store.db)})/` });
 
     const rows = await t().store.db.selectFrom('customers').select(['customer_id', 'first_name']).where('customer_id', 'like', 'cc-%').execute();
     assert.ok(rows.length > CUSTOMERS / 2, 'the writers created customers');
     assert.deepEqual(rows.map((r) => r.customer_id).filter((id) => !seen.has(id)), [], 'customers the reader never saw');
     for (const row of rows) assert.equal(seen.get(row.customer_id), row.first_name, `final state of ${row.customer_id}`);
     assert.ok(syncs >= 5, `the reader synced while the writers ran (${syncs} syncs)`);
-    if (backend === 'postgres') assert.ok(maxInFlight >= 2, `transactions overlapped (at most ${maxInFlight} at once)`);
+    if (isPostgres(backend)) assert.ok(maxInFlight >= 2, `transactions overlapped (at most ${maxInFlight} at once)`);
+    if (replicaAnswered !== undefined) {
+      assert.ok(replicaAnswered >= syncsWhileWriting, `the replica answered the syncs (${replicaAnswered} reads for ${syncsWhileWriting} syncs)`);
+    }
   });
-});
+};
+
+describeEachBackend('sync feed under concurrent writers', suite, {}, { pgbouncer: true });
+describeWithReplica('sync feed under concurrent writers', suite);
 

@@ -113,4 +113,4 @@ describeEachBackend('custom-field definitions (operator)', (t) => {
     await define(t(), n, { Label: 'Back', FieldType: 'Number' });
     assert.equal((await readFields(t(), 'd-3', [n]))[0].Value, null, 'a re-created field starts empty');
   });
-});
+}, {}, { pgbouncer: true });

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { writeValuesWrite, type WriteEntry } from '../../src/customfields/customfield.writes.js';
 import { AppError } from '../../src/errors.js';
 import { GroupCommit } from '../../src/writes/group-commit.js';
+import { writeRegistry } from '../../src/write-registry.js';
 import { currentWatermark, stampOf } from '../customers/customer-helpers.js';
 import { describeEachBackend, json } from '../helpers/test-app.js';
 import { customer, define, errorOf, freshNumber, setValue, valueOf } from './cf-helpers.js';
@@ -44,7 +45,7 @@ describeEachBackend('custom-field writes committed in groups', (t) => {
     for (const id of ['gu-a', 'gu-b', 'gu-c']) await customer(t(), id);
     await setValue(t(), 'gu-b', n, 7);
     const batches: string[][] = [];
-    const commits = new GroupCommit(t().store, { stampers: { customer: async (_sql, _db, touched) => void batches.push([...touched].sort()), order: async () => undefined } });
+    const commits = new GroupCommit(t().store, { outbox: writeRegistry.outbox, stampers: { customer: async (_sql, _db, touched) => void batches.push([...touched].sort()), order: async () => undefined } });
     const write = (id: string, value: unknown) => commits.run((unit) => writeValuesWrite.run(unit, { customerId: id, entries: [entry(n, value)], opts: { mayWriteReadOnly: false } }));
     const results = await Promise.allSettled([write('gu-a', 1), write('gu-b', 'many'), write('gu-c', 3), write('gu-x', 4)]);
     assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected']);

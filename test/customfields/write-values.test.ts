@@ -113,4 +113,4 @@ describeEachBackend('custom-field values: typing and validation', (t) => {
     const id = errorOf(await t().inject({ method: 'PUT', url: `/customer/v-1/customfields/${F.Text}`, payload: { CustomerId: 'v-2', Value: 'x' } }), 400);
     assert.equal(id.Errors[0]!.FieldName, 'CustomerId');
   });
-});
+}, {}, { pgbouncer: true });

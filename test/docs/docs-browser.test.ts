@@ -51,7 +51,7 @@ describe('/docs in a real headless browser (Debian chromium via playwright-core)
     assert.equal(res?.status(), 200);
     await page.waitForSelector('.opblock');
     const ids = await page.locator('.opblock').evaluateAll((els) => els.map((e) => e.id));
-    for (const op of allOperations(server.t.store, server.t.app.writes)) {
+    for (const op of allOperations(server.t.store, server.t.app.writes, server.t.config)) {
       assert.ok(ids.some((id) => id.endsWith(`-${op.name}`)), `${op.name} not listed (${ids.join(', ')})`);
     }
     assert.match((await page.locator('.info .title').first().textContent()) ?? '', /^ordergate/);

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { seedCustomers } from '../../src/customers/customer.seed.js';
 import { seedOrders } from '../../src/orders/order.seed.js';
+import { newWebhookSecret, sealSecret } from '../../src/webhook-settings/webhook-secret.js';
+import { createEndpointWrite } from '../../src/webhooks/webhook.writes.js';
 import { BACKENDS } from '../helpers/test-store.js';
 import { createTestApp, json, type TestApp } from '../helpers/test-app.js';
 
@@ -71,12 +73,26 @@ async function assertValid(app: TestApp, examples: Example[], missingData: boole
   }
 }
 
-/** A store as the README's first steps leave it: demo customers and orders, custom fields 1 and 2. */
+/**
+ * A store as the README's first steps leave it: demo customers and orders, custom fields 1 and 2,
+ * and the webhook endpoints the examples name (endpoint ids are random: registered here with theirs).
+ */
 async function prepared(app: TestApp): Promise<void> {
   await seedCustomers(app.app.writes, 3);
   await seedOrders(app.app.writes, 3);
   for (const [n, FieldType] of [[1, 'Boolean'], [2, 'Text']] as const) {
     assert.equal((await app.inject({ method: 'PUT', url: `/customfields/${n}`, payload: { Label: `Field ${n}`, FieldType } })).statusCode, 201);
+  }
+  const doc = json<Json>(await app.inject('/openapi.json'));
+  const webhookIds = new Set<string>();
+  for (const [path, item] of Object.entries<Json>(doc.paths)) {
+    if (!path.startsWith('/webhooks/{Id}')) continue;
+    for (const op of Object.values<Json>(item)) for (const p of op.parameters ?? []) if (p.in === 'path' && p.name === 'Id') webhookIds.add(String(p.example));
+  }
+  assert.ok(webhookIds.size > 0, 'the webhook examples name an endpoint');
+  for (const endpointId of webhookIds) {
+    const sealedSecret = sealSecret(newWebhookSecret(), app.config.webhook.secretKey);
+    await app.app.writes.run(createEndpointWrite, { keyId: 'cli', endpointId, url: 'https://erp.example.com/hooks/ordergate', types: [], description: 'ERP', sealedSecret, now: Date.now() });
   }
 }
 

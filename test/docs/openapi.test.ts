@@ -23,7 +23,7 @@ describe('GET /openapi.json', () => {
   let ops: AnyOperation[];
   before(async () => {
     t = await createTestApp(BACKENDS[0]!);
-    ops = allOperations(t.store, t.app.writes);
+    ops = allOperations(t.store, t.app.writes, t.config);
     const res = await t.inject({ url: '/openapi.json', headers: { authorization: undefined } });
     assert.equal(res.statusCode, 200, 'the document is public');
     assert.match(String(res.headers['content-type']), /^application\/json/);
@@ -177,7 +177,7 @@ for (const backend of BACKENDS) {
       const doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as Json;
       const v = new DocumentValidator(doc);
       const ctx = scenarioContext(server.baseUrl, server.t.keys.admin, HAND_WRITTEN);
-      for (const op of allOperations(server.t.store, server.t.app.writes)) {
+      for (const op of allOperations(server.t.store, server.t.app.writes, server.t.config)) {
         await t.test(op.name, async () => {
           const scenario = SCENARIOS[op.name];
           assert.ok(scenario, `add a client scenario for ${op.name}`);

@@ -51,9 +51,14 @@ function words(line: string): { words: string[]; comment: string } {
 type Step =
   | { readonly kind: 'seed'; readonly customers: number; readonly orders: number }
   | { readonly kind: 'etag'; readonly path: string }
+  /** `NAME=$(curl … $B/path | sed -n 's/…\(…\)…/\1/p')`: a value of an answer (an id) later paths use as `$NAME`. */
+  | { readonly kind: 'capture'; readonly name: string; readonly path: string; readonly pattern: RegExp }
   | { readonly kind: 'curl'; readonly example: CurlExample };
 
-/** The steps of the README's API section, in order: the seed line, ETag captures and `curl` examples. */
+/** A sed basic regular expression as a JavaScript one: `\(` and `\)` group. */
+const fromSed = (bre: string): RegExp => new RegExp(bre.replace(/\\([()])/g, '$1'));
+
+/** The steps of the README's API section, in order: the seed line, ETag and id captures and `curl` examples. */
 function readmeSteps(): Step[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const block = /```sh\nH="Authorization: Bearer \$KEY".*?\n([\s\S]*?)```/.exec(readme)?.[1];
@@ -72,6 +77,8 @@ function readmeSteps(): Step[] {
     }
     const etag = /^ETAG=\$\(curl .*\$B(\/\S+)/.exec(line);
     if (etag) steps.push({ kind: 'etag', path: etag[1]! });
+    const capture = /^([A-Z]+)=\$\(curl .*?\$B(\/\S+) \| sed -n 's\/(.*)\/\\1\/p'\)/.exec(line);
+    if (capture) steps.push({ kind: 'capture', name: capture[1]!, path: capture[2]!, pattern: fromSed(capture[3]!) });
     if (!line.startsWith('curl ')) continue;
     // A body over several lines: the example goes on until its single quotes are closed.
     while ((line.split("'").length - 1) % 2 === 1 && n + 1 < lines.length) line += `\n${lines[++n]}`;
@@ -116,10 +123,17 @@ describeEachBackend('README curl examples', (t, backend) => {
         assert.ok(etag, `no ETag from ${step.path}`);
         continue;
       }
+      if (step.kind === 'capture') {
+        const res = await app.inject(expand(step.path));
+        const value = step.pattern.exec(res.body)?.[1];
+        assert.ok(value, `${step.name}: nothing captured from ${step.path} → ${res.statusCode} ${res.body.slice(0, 300)}`);
+        vars[`$${step.name}`] = () => value;
+        continue;
+      }
       const e = step.example;
       curls++;
       const headers = Object.fromEntries(e.headers.map(expand).map((h) => [h.slice(0, h.indexOf(':')).toLowerCase(), h.slice(h.indexOf(':') + 1).trim()]));
-      const res = await app.inject({ method: e.method as 'GET', url: e.path, headers, ...(e.body === undefined ? {} : { payload: e.body }) });
+      const res = await app.inject({ method: e.method as 'GET', url: expand(e.path), headers, ...(e.body === undefined ? {} : { payload: e.body }) });
       const said = /→ (\d{3})(?:, (\d{3}) when [^{[]*)?(?: ([[{].*))?$/.exec(e.expect ?? '');
       if (!said) {
         assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${e.line}\n→ ${res.statusCode} ${res.body.slice(0, 300)}`);
@@ -134,7 +148,7 @@ describeEachBackend('README curl examples', (t, backend) => {
   const examples = readmeExamples();
 
   test('every route of every operation has a curl example; operator routes are marked as such', () => {
-    const ops = allOperations(t().store, t().app.writes);
+    const ops = allOperations(t().store, t().app.writes, t().config);
     for (const op of ops) {
       for (const route of op.routes) {
         const hits = examples.filter((e) => e.method === route.method && matches(route.path, e.path));

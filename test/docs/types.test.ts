@@ -30,7 +30,7 @@ describe('/types/csharp and /types/metadata', () => {
   let ops: AnyOperation[];
   before(async () => {
     t = await createTestApp(BACKENDS[0]!);
-    ops = allOperations(t.store, t.app.writes);
+    ops = allOperations(t.store, t.app.writes, t.config);
   });
   after(() => t.close());
 

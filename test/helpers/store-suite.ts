@@ -6,7 +6,7 @@ import type { Store } from '../../src/store/store.js';
 import { writeRegistry } from '../../src/write-registry.js';
 import { GroupCommit, type Work } from '../../src/writes/group-commit.js';
 import { customerRepository } from '../../src/customers/customer.repository.js';
-import { BACKENDS, createTestStore, type Backend } from './test-store.js';
+import { BACKENDS, BACKENDS_WITH_PGBOUNCER, createTestStore, type Backend } from './test-store.js';
 
 /** What a repository test gets: a migrated store of its own and the write door's group commit. */
 export interface StoreSuite {
@@ -16,14 +16,17 @@ export interface StoreSuite {
   write<T>(work: Work<T>): Promise<T>;
 }
 
-/** A suite per backend over a real, migrated store (closed and dropped after it): repositories below HTTP. */
-export function describeEachStore(name: string, suite: (s: () => StoreSuite, backend: Backend) => void): void {
-  for (const backend of BACKENDS) {
+/**
+ * A suite per backend over a real, migrated store (closed and dropped after it): repositories below
+ * HTTP. `pgbouncer`: through PgBouncer too (BACKENDS_WITH_PGBOUNCER), a suite of the pooled subset.
+ */
+export function describeEachStore(name: string, suite: (s: () => StoreSuite, backend: Backend) => void, options: { pgbouncer?: boolean } = {}): void {
+  for (const backend of options.pgbouncer ? BACKENDS_WITH_PGBOUNCER : BACKENDS) {
     describe(`${name} [${backend}]`, () => {
       let current: (StoreSuite & { close(): Promise<void> }) | undefined;
       before(async () => {
         const { store, close } = await createTestStore(backend);
-        const commits = new GroupCommit(store, { stampers: writeRegistry.stampers });
+        const commits = new GroupCommit(store, writeRegistry);
         current = { backend, store, write: (work) => commits.run(work), close };
       });
       after(async () => current?.close());

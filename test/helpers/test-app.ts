@@ -8,7 +8,8 @@ import { allOperations } from '../../src/operations.js';
 import type { Store } from '../../src/store/store.js';
 import type { AnyOperation } from '../../src/wire/operation.js';
 import type { WriteDoor } from '../../src/writes/write-door.js';
-import { BACKENDS, createTestStore, type Backend } from './test-store.js';
+import { createReplicatedTestStore } from './replica.js';
+import { BACKENDS, BACKENDS_WITH_PGBOUNCER, createTestStore, type Backend } from './test-store.js';
 
 export interface TestKeys {
   /** Permissions all,admin. */
@@ -37,12 +38,19 @@ export const bearer = (key: string): Record<string, string> => ({ authorization:
 export interface TestAppOptions {
   /** Operations added to the service's own (test-only operations, e.g. from wire-test-operations.ts). */
   readonly extraOperations?: (store: Store) => AnyOperation[];
+  /** PostgreSQL with a streaming replica for the reads that may go there (helpers/replica.ts). */
+  readonly readReplica?: boolean;
+  /** describeEachBackend: run through PgBouncer too (BACKENDS_WITH_PGBOUNCER): a suite of the pooled subset. */
+  readonly pgbouncer?: boolean;
 }
 
 /** A whole app on a fresh database of the backend, with three keys; env adds configuration. */
 export async function createTestApp(backend: Backend, env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const { store, close: closeStore, database } = await createTestStore(backend);
-  const config = loadConfig({ LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '0', ...env, DATABASE_URL: database.url });
+  if (options.readReplica && backend !== 'postgres') throw new Error('a read replica needs PostgreSQL');
+  const replicated = options.readReplica ? await createReplicatedTestStore() : undefined;
+  const { store, close: closeStore, database } = replicated ?? (await createTestStore(backend));
+  const readUrl: Record<string, string> = replicated ? { DATABASE_READ_URL: replicated.database.readUrl } : {};
+  const config = loadConfig({ LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '0', ...env, ...database.env, ...readUrl });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {
@@ -51,7 +59,7 @@ export async function createTestApp(backend: Backend, env: Record<string, string
     },
   });
   const extra = options.extraOperations;
-  const operations = extra ? (writes: WriteDoor) => [...allOperations(store, writes), ...extra(store)] : undefined;
+  const operations = extra ? (writes: WriteDoor) => [...allOperations(store, writes, config), ...extra(store)] : undefined;
   const app = await buildApp({ config, store, logStream, ...(operations ? { operations } : {}) });
   const keys: TestKeys = {
     admin: (await createKey(app.writes, 'test-admin', 'all,admin')).key,
@@ -106,7 +114,20 @@ export function describeEachBackend(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): void {
-  for (const backend of BACKENDS) describeWithApp(`${name} [${backend}]`, backend, suite, env, options);
+  for (const backend of options.pgbouncer ? BACKENDS_WITH_PGBOUNCER : BACKENDS) describeWithApp(`${name} [${backend}]`, backend, suite, env, options);
+}
+
+/**
+ * Runs a suite on PostgreSQL with its feeds read through a streaming replica (helpers/replica.ts),
+ * when the backends include PostgreSQL.
+ */
+export function describeWithReplica(
+  name: string,
+  suite: (t: () => TestApp, backend: Backend) => void,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): void {
+  if (BACKENDS.includes('postgres')) describeWithApp(`${name} [postgres, reads on a streaming replica]`, 'postgres', suite, env, { ...options, readReplica: true });
 }
 
 /**

@@ -230,4 +230,4 @@ describeEachBackend('orders export / import (CLI)', (t, backend) => {
     assert.match(exported, /exporting \(orders\) \[[█░]+\] 100% (\d+)\/\1/);
     assert.match(exported, /exported \d+ orders; X-Sync-Watermark/);
   });
-});
+}, {}, { pgbouncer: true });

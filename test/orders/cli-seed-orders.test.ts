@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { seedOrderNumber } from '../../src/orders/order.seed.js';
+import { sha256 } from '../../src/orders/order.mapping.js';
+import { demoConfirmation, seedOrderNumber } from '../../src/orders/order.seed.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { describeEachBackend, describeOnce, json } from '../helpers/test-app.js';
 
@@ -53,12 +54,45 @@ describeEachBackend('ordergate seed --orders (CLI)', (t) => {
   });
 });
 
+describeEachBackend('ordergate seed --orders N --confirmed K (CLI)', (t) => {
+  const seed = (...args: string[]) => runCli(['seed', ...args], { DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' }, 60_000);
+  const customer = (id: string) => t().store.db.selectFrom('customers').selectAll().where('customer_id', '=', id).executeTakeFirstOrThrow();
+
+  test('seed --confirmed K: the first K orders confirmed by the demo customers in turn, as a ConfirmOrder of the same data stores them', async () => {
+    assertBuilt();
+    const r = await seed('--customers', '7', '--orders', '1010', '--confirmed', '1003');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^customers: 7 added \(0 existed\) in [\d.]+ s\norders: 1010 added \(0 existed\)\n$/);
+    const rows = await t().store.db.selectFrom('orders').selectAll().orderBy('order_number').execute();
+    assert.equal(rows.length, 1010);
+    // 1003 crosses the 1000-row inserts: the boundary batch holds both kinds.
+    rows.forEach((o, i) => {
+      if (i >= 1003) return assert.deepEqual([o.status, o.customer_id, o.confirmation], ['Open', null, null], o.order_number);
+      assert.equal(o.status, 'Confirmed', o.order_number);
+      assert.equal(o.customer_id, `C${String((i % 7) + 1).padStart(8, '0')}`);
+      assert.equal(o.confirmed_at, o.created_at);
+      assert.equal(o.confirmation_hash, sha256(o.confirmation!));
+    });
+
+    // The API shows them as any confirmed order, and the same confirmation again is a retry: the first answer.
+    const order = rows[8]!;
+    const shown = await t().inject(`/orders/${order.order_id}`);
+    assert.equal(shown.statusCode, 200, shown.body);
+    assert.equal(json(shown).Status, 'Confirmed');
+    assert.equal(json(shown).Confirmation.CustomerLastName, (await customer(order.customer_id!)).last_name);
+    assert.equal(json(shown).Confirmation.CustomerIban, 'DE89********3000');
+    const again = await t().inject({ method: 'POST', url: `/orders/${order.order_id}/confirm`, payload: demoConfirmation(2) });
+    assert.equal(again.statusCode, 200, again.body);
+    assert.deepEqual([json(again).OrderNumber, json(again).CustomerId], [order.order_number, 'C00000002']);
+  });
+});
+
 // The count is refused before the store is opened: one backend shows it.
 describeOnce('ordergate seed --orders (CLI): a bad N', (t) => {
   const seed = (...args: string[]) => runCli(['seed', ...args], { DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' }, 60_000);
   const stored = () => t().store.db.selectFrom('orders').select(['order_id']).execute();
 
-  test('a bad N (0, negative, not a whole number) exits 2 naming --orders, and seeds nothing', async () => {
+  test('a bad N (0, negative, not a whole number), or --confirmed beyond --orders or without --customers, exits 2 naming the flag, and seeds nothing', async () => {
     assertBuilt();
     const customers = () => t().store.db.selectFrom('customers').select('customer_id').execute();
     const before = (await stored()).length;
@@ -74,16 +108,21 @@ describeOnce('ordergate seed --orders (CLI): a bad N', (t) => {
       ['--orders='],
       ['--orders'],
       ['--customers', '3', '--orders', '0'],
+      ['--customers', '3', '--orders', '5', '--confirmed', '0'],
+      ['--customers', '3', '--orders', '5', '--confirmed', 'all'],
+      ['--customers', '3', '--orders', '5', '--confirmed', '6'],
+      ['--customers', '3', '--confirmed', '1'],
+      ['--orders', '5', '--confirmed', '2'],
     ];
     for (const args of cases) {
       const r = await seed(...args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /^ordergate: .*--orders/m, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /^usage: ordergate seed \[--customers N\] \[--orders N\]$/m);
+      assert.match(r.stderr, new RegExp(`^ordergate: .*${args.includes('--confirmed') ? '--confirmed' : '--orders'}`, 'm'), `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^usage: ordergate seed \[--customers N\] \[--orders N \[--confirmed N\]\]$/m);
       assert.equal(r.stdout, '', args.join(' '));
     }
     const negative = await seed('--customers', '-5');
-    assert.equal(negative.stderr, "ordergate: --customers takes a whole number of at least 1, got '-5'\nusage: ordergate seed [--customers N] [--orders N]\n");
+    assert.equal(negative.stderr, "ordergate: --customers takes a whole number of at least 1, got '-5'\nusage: ordergate seed [--customers N] [--orders N [--confirmed N]]\n");
     assert.equal((await stored()).length, before, 'no order was added');
     assert.equal((await customers()).length, customersBefore, 'no customer was added');
   });

@@ -111,4 +111,4 @@ describeEachBackend('ConfirmOrder with an Idempotency-Key', (t) => {
     assert.equal(customers.length, 1);
     assert.equal(customers[0].CustomerId, json(ok[0]!).CustomerId);
   });
-});
+}, {}, { pgbouncer: true });

@@ -159,4 +159,4 @@ describeEachBackend('orders: create, read, cancel, and confirmation by state', (
     const res = await confirm(t(), Number(row.order_id), confirmation());
     assert.equal(res.statusCode, 200);
   });
-});
+}, {}, { pgbouncer: true });

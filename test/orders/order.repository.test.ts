@@ -28,6 +28,17 @@ describeEachStore('order repository', (s) => {
     assert.equal(await repo.orderNumberTaken(s().store.reader, `${number}-other`), false);
   });
 
+  test('findShown reads what find reads but the note and the hash, with numeric ids; nothing for an unknown id', async () => {
+    const id = await insert(`O-${unique()}`, 'internal');
+    await confirm(id, state(await customer(), 2000));
+    const full = (await find(id))!;
+    const shown = await repo.findShown(s().store.sql, s().store.reader, id);
+    const { note: _note, confirmation_hash: _hash, ...rest } = full;
+    assert.deepEqual(shown, rest);
+    assert.equal(typeof shown?.modified_at, 'number');
+    assert.equal(await repo.findShown(s().store.sql, s().store.reader, id + 1_000_000), undefined);
+  });
+
   test('markConfirmed changes only an open order, once', async () => {
     const number = `O-${unique()}`;
     const id = await insert(number);

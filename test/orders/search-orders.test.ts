@@ -122,7 +122,7 @@ describeEachBackend('SearchOrders: filters, every input form, order and shape', 
     // 1,000 entries are fine.
     assert.equal((await t().inject({ method: 'POST', url: '/orders/search', payload: { OrderIds: many.slice(0, 1000) } })).statusCode, 200);
   });
-});
+}, {}, { pgbouncer: true });
 
 describeEachBackend('SearchOrders: streaming in chunks, paging, the watermark', (t) => {
   const COUNT = 2500; // more than two keyset chunks
@@ -160,4 +160,4 @@ describeEachBackend('SearchOrders: streaming in chunks, paging, the watermark', 
     // Skip returns no guarantee beyond LastModifiedAfter.
     assert.equal(watermarkOf(await t().inject(`/orders/?Skip=1&LastModifiedAfter=/Date(${watermark})/`)), watermark);
   });
-});
+}, {}, { pgbouncer: true });

@@ -19,23 +19,25 @@ export async function prepareOrders(url: string, count: number): Promise<void> {
   }
 }
 
-/** `ordergate serve` (the built dist/) on this database, one process, with PROCESS_KEY. */
-export const serveOrders = (url: string): Promise<ServerProcess> => startServer({ DATABASE_URL: url, ORDERGATE_BOOTSTRAP_KEY: PROCESS_KEY });
+/** `ordergate serve` (the built dist/) on this database, one process, with PROCESS_KEY; env adds configuration. */
+export const serveOrders = (url: string, env: Record<string, string> = {}): Promise<ServerProcess> =>
+  startServer({ ...env, DATABASE_URL: url, ORDERGATE_BOOTSTRAP_KEY: PROCESS_KEY });
 
 export interface HttpAnswer {
   readonly status: number;
   readonly body: any;
+  readonly headers: Headers;
 }
 
-/** A real HTTP request over a socket; rejects when the connection fails. */
-export async function call(port: number, method: string, path: string, body?: unknown): Promise<HttpAnswer> {
+/** A real HTTP request over a socket; rejects when the connection fails. `headers` adds to the key and content type. */
+export async function call(port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
     method,
-    headers: { authorization: `Bearer ${PROCESS_KEY}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${PROCESS_KEY}`, 'content-type': 'application/json', ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers };
 }
 
 export const confirmOver = (port: number, orderId: number, overrides: Record<string, unknown>): Promise<HttpAnswer> =>

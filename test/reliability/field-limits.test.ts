@@ -7,8 +7,9 @@ import { describeEachBackend, json, type TestApp } from '../helpers/test-app.js'
 import { storeDigest } from '../helpers/store-snapshot.js';
 
 // design.md: `Note` ≤ 1,000 characters, every other string field ≤ 255. Custom-field text values
-// follow the longer limit (docs/customfields.md).
-const LONGER: Record<string, number> = { Note: 1000, Value: 1000 };
+// follow the longer limit (docs/customfields.md); webhook URLs may be as long as URLs usually are
+// (2,048), webhook ids and event ids are at most 100 characters.
+const LONGER: Record<string, number> = { Note: 1000, Value: 1000, Id: 100, 'EventIds[0]': 100 };
 const limitOf = (path: string): number => LONGER[path.replace(/^.*\./, '')] ?? 255;
 
 /** Every string a request can carry, as a path: `FirstName`, `Identifiers[0]`, `Payment.Name`, `Values[0].Value`. */
@@ -49,6 +50,20 @@ function withValue(base: Record<string, unknown>, path: string, value: string): 
 let serial = 0;
 const unique = (p: string) => `${p}-${process.pid}-${++serial}`;
 
+/** A registered webhook endpoint's Id (its URL's host does not resolve: accepted, never delivered to). */
+async function webhook(t: TestApp): Promise<string> {
+  const res = await t.inject({ method: 'POST', url: '/webhooks', payload: { Url: 'https://erp.example.com/hooks/ordergate', Events: ['customer.erased'] } });
+  assert.equal(res.statusCode, 201, res.body);
+  return json<{ Id: string }>(res).Id;
+}
+
+/** A customer of its own, for a request that erases it. */
+async function customer(t: TestApp): Promise<string> {
+  const CustomerId = unique('limits-erase');
+  assert.equal((await t.inject({ method: 'PUT', url: `/customer/${CustomerId}`, payload: { FirstName: 'x' } })).statusCode, 200);
+  return CustomerId;
+}
+
 /** A valid request of each operation that has string fields; a new operation must add one here. */
 const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = {
   SearchCustomers: async () => ({ Identifiers: ['limits-c1'] }),
@@ -66,6 +81,15 @@ const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = 
   SetCustomerCustomField: async () => ({ CustomerId: 'limits-c1', Number: 9101, Value: 'v' }),
   PatchCustomerCustomFields: async () => ({ CustomerId: 'limits-c1', Values: [{ Number: 9101, Value: 'v' }] }),
   DefineCustomField: async () => ({ Number: 9200 + ++serial, Label: 'L', FieldType: 'Select', AllowedValues: ['a'] }),
+  CreateWebhook: async () => ({ Url: 'https://erp.example.com/hooks/ordergate', Events: ['customer.erased'], Description: 'ERP' }),
+  GetWebhook: async (t) => ({ Id: await webhook(t) }),
+  UpdateWebhook: async (t) => ({ Id: await webhook(t), Url: 'https://erp.example.com/hooks/other', Description: 'ERP' }),
+  DeleteWebhook: async (t) => ({ Id: await webhook(t) }),
+  RotateWebhookSecret: async (t) => ({ Id: await webhook(t) }),
+  GetWebhookDeliveries: async (t) => ({ Id: await webhook(t), Take: 10 }),
+  ReplayWebhook: async (t) => ({ Id: await webhook(t), EventIds: ['evt_00000000000000000000000000000000'] }),
+  ExportCustomerData: async () => ({ CustomerId: 'limits-c1' }),
+  EraseCustomer: async (t) => ({ CustomerId: await customer(t) }),
 };
 
 const send = (t: TestApp, op: AnyOperation, body: Record<string, unknown>) => t.inject({ method: 'POST', url: `/api/${op.name}`, payload: body });
@@ -76,7 +100,7 @@ describeEachBackend('string length limits of every operation', (t) => {
     assert.equal((await t().inject({ method: 'PUT', url: '/customfields/9101', payload: { Label: 'T', FieldType: 'Text' } })).statusCode, 201);
     let checked = 0;
     let plain = 0;
-    for (const op of allOperations(t().store, t().app.writes)) {
+    for (const op of allOperations(t().store, t().app.writes, t().config)) {
       const fields = stringFields(op.request);
       if (fields.length === 0) continue;
       const base = BASES[op.name];

@@ -5,6 +5,7 @@ import type { InjectOptions } from 'fastify';
 import { allOperations } from '../../src/operations.js';
 import type { WriteDoor } from '../../src/writes/write-door.js';
 import type { Store } from '../../src/store/store.js';
+import type { Config } from '../../src/config.js';
 import { describeEachBackend, describeOnce } from '../helpers/test-app.js';
 import { storeDigest } from '../helpers/store-snapshot.js';
 
@@ -25,8 +26,8 @@ const nasty = fc.oneof(
 
 const segment = nasty.map((s) => encodeURIComponent(s).slice(0, 2500));
 
-function pathsFromTable(store: Store, writes: WriteDoor): fc.Arbitrary<string> {
-  const ops = allOperations(store, writes);
+function pathsFromTable(store: Store, writes: WriteDoor, config: Config): fc.Arbitrary<string> {
+  const ops = allOperations(store, writes, config);
   const templates = ops.flatMap((op) => op.routes.map((r) => r.path));
   const names = ops.map((op) => op.name);
   return fc.oneof(
@@ -98,7 +99,7 @@ describeEachBackend('fuzzing the HTTP API', (t) => {
     const app = t();
     const request = fc.record({
       method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
-      path: pathsFromTable(app.store, app.app.writes),
+      path: pathsFromTable(app.store, app.app.writes, app.config),
       query,
       body,
       headers: headers(app.keys),
@@ -134,7 +135,7 @@ describeOnce('deeply nested bodies', (t) => {
     const app = t();
     const deepArray = '['.repeat(10_000) + ']'.repeat(10_000);
     const deepObject = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
-    for (const op of allOperations(app.store, app.app.writes)) {
+    for (const op of allOperations(app.store, app.app.writes, app.config)) {
       for (const url of [`/json/reply/${op.name}`, `/json/reply/${op.name}[]`, `/api/${op.name}`]) {
         for (const payload of [deepArray, deepObject, `[${deepArray}]`, `{"Values":${deepArray}}`]) {
           const res = await app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'text/plain' } });

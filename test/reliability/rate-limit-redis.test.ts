@@ -1,47 +1,18 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { createKey } from '../../src/auth/key-service.js';
 import { loadConfig } from '../../src/config.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { freePort } from '../helpers/spawn-server.js';
+import { redisPort } from '../helpers/redis.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
-
-const REDIS_PORT = 6379;
-
-async function answers(port: number): Promise<boolean> {
-  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-/** The local Redis (127.0.0.1:6379), or a redis-server of this test's own when none answers there. */
-async function redisPort(): Promise<{ port: number; stop: () => void }> {
-  if (await answers(REDIS_PORT)) return { port: REDIS_PORT, stop: () => undefined };
-  const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  let failed: Error | undefined;
-  child.on('error', (err) => (failed = err));
-  for (let i = 0; i < 50 && !failed && !(await answers(port)); i++) await sleep(100);
-  assert.ok(await answers(port), `no Redis at 127.0.0.1:${REDIS_PORT} and redis-server could not be started here (${failed?.message ?? 'no answer'}); install redis-server`);
-  return { port, stop: () => child.kill('SIGTERM') };
-}
 
 const tooMany = (res: LightMyRequestResponse, what: RegExp): void => {
   assert.equal(res.statusCode, 429, res.body);
@@ -124,8 +95,15 @@ for (const backend of BACKENDS) {
       }
       // Instance 1 saw only two failures itself; the shared count (4) blocks the address there.
       tooMany(await get(1, valid, `${net}::2`), /failed authentications/);
-      // Instance 0 blocks it at its next failure, since the count it reads is the shared one.
-      assert.equal((await get(0, { authorization: 'Bearer og_wrong_again_0123456789abcdefghijklmnopqrstuvwxyz' }, address)).statusCode, 401);
+      // Instance 1 filled the window and told instance 0 through Redis, which then refuses a valid
+      // key too. (Requests without a key probe the block without counting; between real processes
+      // the first request after the 401 already finds it: shared-limits.test.ts.)
+      let blocked = false;
+      for (let i = 0; i < 100 && !blocked; i++) {
+        blocked = (await get(0, {}, `${net}::3`)).statusCode === 429;
+        if (!blocked) await sleep(20);
+      }
+      assert.ok(blocked, 'the block reached instance 0');
       tooMany(await get(0, valid, address), /failed authentications/);
       assert.equal((await get(0, valid, '2001:db8:ffff:1::1')).statusCode, 200);
     });

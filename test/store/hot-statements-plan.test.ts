@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import { identifierSearchSql, touchSql as customerTouchSql, updateAddressSql } from '../../src/customers/customer.statements.js';
 import { valuesSql } from '../../src/customfields/customfield.repository.js';
-import { FIND_ORDER, MARK_CONFIRMED, touchSql as orderTouchSql } from '../../src/orders/order.statements.js';
+import { FIND_ORDER, MARK_CONFIRMED, SHOW_ORDER, touchSql as orderTouchSql } from '../../src/orders/order.statements.js';
 import { describeEachBackend, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -29,6 +29,7 @@ describeEachBackend('hot statements use indexes', (t) => {
   test('order lookup, confirmation, stamps, address write, identifier search and custom-field read', async () => {
     const cases: Array<[string, string, unknown[]]> = [
       ['order by id', FIND_ORDER, [1]],
+      ['order shown by id', SHOW_ORDER, [1]],
       ['confirmation update', MARK_CONFIRMED, ['c', 1, '{}', 'h', 1]],
       ['order stamp', orderTouchSql(2), [1, 1, 2]],
       ['customer stamp', customerTouchSql('2'), [1, 'a', 'b']],

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sql } from 'kysely';
-import { migrateToLatest } from '../../src/store/migrate.js';
+import { sql, type Kysely } from 'kysely';
+import { MIGRATIONS, migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
-import { BACKENDS, createTestDatabase } from '../helpers/test-store.js';
+import { BACKENDS_WITH_PGBOUNCER, createTestDatabase, isPostgres } from '../helpers/test-store.js';
 
 const TABLES = ['api_keys', 'custom_field_defs', 'custom_field_values', 'customers', 'idempotency_keys', 'orders', 'sync_clock'];
 const INDEXES = ['customers_external_id', 'customers_sync_order', 'orders_customer_id', 'idempotency_keys_created_at', 'custom_field_values_number'];
@@ -18,12 +18,19 @@ async function indexNames(store: Store, backend: string): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/** Advisory locks held on the store's database, by any session (PostgreSQL). */
+async function advisoryLocks(store: Store): Promise<number> {
+  const query = sql<{ n: number }>`select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database
+    where l.locktype = 'advisory' and d.datname = current_database()`;
+  return (await query.execute(store.db)).rows[0]!.n;
+}
+
 async function pragma(store: Store, name: string): Promise<unknown> {
   const rows = (await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(store.db)).rows;
   return Object.values(rows[0] ?? {})[0];
 }
 
-for (const backend of BACKENDS) {
+for (const backend of BACKENDS_WITH_PGBOUNCER) {
   describe(`migrations [${backend}]`, () => {
     test('migrate applies every migration once; a second run applies nothing; tables and indexes exist', async () => {
       const database = await createTestDatabase(backend);
@@ -52,7 +59,7 @@ for (const backend of BACKENDS) {
       assertBuilt();
       const database = await createTestDatabase(backend);
       try {
-        const results = await Promise.all([runCli(['migrate'], { DATABASE_URL: database.url }), runCli(['migrate'], { DATABASE_URL: database.url })]);
+        const results = await Promise.all([runCli(['migrate'], database.env), runCli(['migrate'], database.env)]);
         for (const r of results) assert.equal(r.code, 0, r.stderr);
         const applied = results.filter((r) => r.stdout.startsWith('applied: 001-initial'));
         assert.equal(applied.length, 1, results.map((r) => r.stdout).join(' | '));
@@ -61,6 +68,47 @@ for (const backend of BACKENDS) {
         await database.drop();
       }
     });
+
+    test('a failing migration leaves nothing behind: its cause is the error, and the next run starts clean', async () => {
+      const database = await createTestDatabase(backend);
+      const store = openStore(database.url, { poolSize: 2 });
+      const failing = {
+        ...MIGRATIONS,
+        '999-fails': {
+          up: async (db: Kysely<any>) => {
+            await db.schema.createTable('half_done').addColumn('x', 'integer').execute();
+            throw new Error('the migration broke');
+          },
+        },
+      };
+      try {
+        await assert.rejects(migrateToLatest(store, failing), /the migration broke/);
+        const tables = (await store.db.introspection.getTables()).map((t) => t.name);
+        assert.ok(!tables.includes('half_done') && !tables.includes('customers'), `rolled back as a whole: ${tables.join(', ')}`);
+        if (isPostgres(backend)) assert.equal(await advisoryLocks(store), 0, 'no migration lock outlives the run');
+        assert.equal((await migrateToLatest(store)).length, Object.keys(MIGRATIONS).length);
+      } finally {
+        await store.close();
+        await database.drop();
+      }
+    });
+
+    if (isPostgres(backend)) {
+      test('several stores migrating at once, round after round: one applies, and no lock outlives a run (a session lock would stay on a pooled connection)', async () => {
+        const database = await createTestDatabase(backend);
+        const stores = [1, 2, 3, 4].map(() => openStore(database.url, { poolSize: 2 }));
+        try {
+          for (let round = 0; round < 3; round++) {
+            const applied = await Promise.all(stores.map((s) => migrateToLatest(s)));
+            assert.equal(applied.filter((a) => a.length > 0).length, round === 0 ? 1 : 0, `round ${round}`);
+            assert.equal(await advisoryLocks(stores[0]!), 0, `round ${round}: no lock left`);
+          }
+        } finally {
+          for (const s of stores) await s.close();
+          await database.drop();
+        }
+      });
+    }
 
     if (backend === 'sqlite') {
       test('SQLite runs with WAL, foreign keys, a busy timeout and synchronous=FULL', async () => {

@@ -88,7 +88,8 @@ async function survives<T>(t: TestApp, r: Resources, write: () => Promise<T>): P
     if (t.backend === 'postgres') {
       let after = before;
       for (let i = 0; i < 50 && after === before; i++, await sleep(100)) after = await b.deadlocks();
-      assert.equal(after, before + 1, 'PostgreSQL aborted the door’s transaction as a deadlock victim');
+      // At least once; under load the rerun may lose the race again (the door runs it up to three times).
+      assert.ok(after >= before + 1, 'PostgreSQL aborted the door’s transaction as a deadlock victim');
     }
     return value;
   } finally {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GroupCommit } from '../../src/writes/group-commit.js';
+import { writeRegistry } from '../../src/write-registry.js';
 import { RetryWork, type Unit } from '../../src/writes/unit.js';
 import { orderRepository } from '../../src/orders/order.repository.js';
 import type { Store } from '../../src/store/store.js';
@@ -9,7 +10,7 @@ import { BACKENDS, createTestStore, type TestDatabase } from '../helpers/test-st
 import { unique } from '../orders/order-fixtures.js';
 
 /** Stamping that records which customers each transaction touched, instead of stamping them. */
-const recording = (batches: string[][]) => ({ stampers: { customer: async (_sql: unknown, _db: unknown, ids: readonly string[]) => void batches.push([...ids].sort()), order: async () => undefined } });
+const recording = (batches: string[][]) => ({ outbox: writeRegistry.outbox, stampers: { customer: async (_sql: unknown, _db: unknown, ids: readonly string[]) => void batches.push([...ids].sort()), order: async () => undefined } });
 const numbersIn = async (store: Store, numbers: string[]): Promise<string[]> =>
   (await store.reader.selectFrom('orders').select('order_number').where('order_number', 'in', numbers).execute()).map((r) => r.order_number).sort();
 
@@ -59,6 +60,7 @@ for (const backend of BACKENDS) {
     test('when the transaction fails, every unit fails and nothing is committed; the queue goes on', async () => {
       let failFinish = true;
       const commits = new GroupCommit(store, {
+        outbox: writeRegistry.outbox,
         stampers: {
           customer: async () => {
             if (failFinish) throw Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' });

@@ -18,7 +18,7 @@ function numbered(text: string): string {
 
 /** PostgreSQL's side of StoreSql: row locks, SHARE ROW EXCLUSIVE table locks, `$n` placeholders. */
 export const postgresSql: StoreSql = {
-  lockRows: (query, mode) => (mode === 'share' ? query.forShare() : query.forUpdate()),
+  lockRows: (query, mode) => (mode === 'share' ? query.forShare() : mode === 'update' ? query.forUpdate() : query.forUpdate().skipLocked()),
   async lockTable(trx, table) {
     await sql`lock table ${sql.table(table)} in share row exclusive mode`.execute(trx);
   },

@@ -19,6 +19,8 @@ function open(file: string, readonly: boolean): BetterSqlite3.Database {
   // FULL: a commit has reached the disk before the caller is told it succeeded.
   conn.pragma('synchronous = FULL');
   conn.pragma('foreign_keys = ON');
+  // Deleted and overwritten content is zeroed, not left in free space (erasures; see scrubFreedSpace).
+  if (!readonly) conn.pragma('secure_delete = ON');
   return conn;
 }
 
@@ -55,6 +57,7 @@ export function createSqliteStore(file: string): Store {
     },
     sql: sqliteSql,
     writeConcurrency: 1,
+    readAhead: false,
     ...(file === ':memory:' ? {} : { writerThreadUrl: `sqlite:${file}` }),
     async writeTransaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
       // Kysely's transaction() issues a deferred BEGIN; IMMEDIATE takes the write lock up front so
@@ -94,6 +97,17 @@ export function createSqliteStore(file: string): Store {
           throw err;
         }
       });
+    },
+    async scrubFreedSpace() {
+      if (file === ':memory:') return;
+      // TRUNCATE waits for readers of older snapshots (busy_timeout); a reader that keeps one
+      // longer leaves the log for the next checkpoint, so try a few times.
+      for (let i = 0; i < 20; i++) {
+        const [row] = (await sql<{ busy: number }>`pragma wal_checkpoint(truncate)`.execute(db)).rows;
+        if (row?.busy === 0) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('the write-ahead log could not be checkpointed: a reader holds an old snapshot');
     },
     async ping() {
       await sql`select 1`.execute(db);

@@ -1,0 +1,60 @@
+import type { EventRow } from '../store/database.js';
+import type { Executor, StoreSql } from '../store/store.js';
+import { insertEventsSql } from './event.statements.js';
+import type { EventType } from '../writes/event-types.js';
+
+/** Rows per INSERT: well under either backend's limit on parameters (6 per row). */
+const ROWS_PER_INSERT = 500;
+/** Events the retention purge looks at (and deletes) in one go. */
+export const PURGE_CHUNK = 1000;
+
+const stored = (row: EventRow): EventRow => ({ ...row, sequence: Number(row.sequence), occurred_at: Number(row.occurred_at) });
+
+/** All SQL about the outbox of events. */
+export const eventRepository = {
+  /** Appends events (a statement written once per row count: every write transaction runs it). */
+  async insertMany(storeSql: StoreSql, db: Executor, rows: readonly EventRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      const slice = rows.slice(i, i + ROWS_PER_INSERT);
+      const params: unknown[] = [];
+      for (const r of slice) params.push(r.sequence, r.event_id, r.type, r.occurred_at, r.customer_id, r.data);
+      await storeSql.run(db, insertEventsSql(slice.length), params);
+    }
+  },
+
+  /** Events with a sequence above `after` (of the given types, when any), ascending, at most `take`. */
+  async list(db: Executor, after: number, types: readonly EventType[], take: number): Promise<EventRow[]> {
+    let q = db.selectFrom('events').selectAll().where('sequence', '>', after);
+    if (types.length > 0) q = q.where('type', 'in', types);
+    return (await q.orderBy('sequence').limit(take).execute()).map(stored);
+  },
+
+  /** Events by sequence (a delivery loads the events of its jobs). */
+  async bySequences(db: Executor, sequences: readonly number[]): Promise<EventRow[]> {
+    if (sequences.length === 0) return [];
+    return (await db.selectFrom('events').selectAll().where('sequence', 'in', sequences).execute()).map(stored);
+  },
+
+  /** A customer's events (those whose payload may hold its personal data), ascending. */
+  async ofCustomer(db: Executor, customerId: string): Promise<EventRow[]> {
+    return (await db.selectFrom('events').selectAll().where('customer_id', '=', customerId).orderBy('sequence').execute()).map(stored);
+  },
+
+  async replaceData(db: Executor, sequence: number, data: string): Promise<void> {
+    await db.updateTable('events').set({ data }).where('sequence', '=', sequence).execute();
+  },
+
+  /** The oldest events (sequence and time), for the retention purge. */
+  async oldest(db: Executor, count: number): Promise<Array<{ sequence: number; occurred_at: number }>> {
+    const rows = await db.selectFrom('events').select(['sequence', 'occurred_at']).orderBy('sequence').limit(count).execute();
+    return rows.map((r) => ({ sequence: Number(r.sequence), occurred_at: Number(r.occurred_at) }));
+  },
+
+  async deleteThrough(db: Executor, sequence: number): Promise<void> {
+    await db.deleteFrom('events').where('sequence', '<=', sequence).execute();
+  },
+
+  async markPurged(db: Executor, sequence: number): Promise<void> {
+    await db.updateTable('sync_clock').set({ purged_event: sequence }).where('id', '=', 1).where('purged_event', '<', sequence).execute();
+  },
+};

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { toCustomer } from '../customers/customer.mapping.js';
+import { customerRepository } from '../customers/customer.repository.js';
+import { toFeedItem } from '../orders/order.mapping.js';
+import { orderRepository } from '../orders/order.repository.js';
+import type { EventRow } from '../store/database.js';
+import { takeEventSequences } from '../store/sync-clock.js';
+import type { Outbox } from '../writes/unit.js';
+import type { Emission } from '../writes/event-types.js';
+import { encodeEventData } from './event-json.js';
+import { eventRepository } from './event.repository.js';
+
+/**
+ * A new event id: unique without coordination, the same on every delivery attempt. It starts with
+ * the time (48 bits, hex), so new ids land at the end of the unique index instead of on a random
+ * page of it; 80 random bits follow.
+ */
+export function newEventId(now = Date.now()): string {
+  const random = randomUUID();
+  return `evt_${now.toString(16).padStart(12, '0')}${random.slice(0, 8)}${random.slice(24)}`;
+}
+
+/**
+ * The outbox: the write door hands it a transaction's events once the changed rows carry their
+ * stamp. Orders and customers are read in that transaction, so each event holds the resource after
+ * its change, as a key without `bank` sees it (`LastModified` = the stamp). The events are numbered
+ * under the sync clock's lock (commit order) and take the stamp as their time.
+ */
+export const outbox: Outbox = {
+  async append(sql, db, emissions, stamp) {
+    const orderIds = [...new Set(emissions.flatMap((e) => ('orderId' in e ? [e.orderId] : [])))];
+    const customerIds = [...new Set(emissions.flatMap((e) => (e.type === 'customer.created' || e.type === 'customer.updated' ? [e.customerId] : [])))];
+    const orders = new Map((await orderRepository.findMany(sql, db, orderIds)).map((o) => [o.order_id, o]));
+    const customers = new Map((await customerRepository.findMany(sql, db, customerIds)).map((c) => [c.customer_id, c]));
+    const first = await takeEventSequences(sql, db, emissions.length);
+    const rows = emissions.map((e, i): EventRow => {
+      const { data, customerId } = dataOf(e, orders, customers);
+      return { sequence: first + i, event_id: newEventId(), type: e.type, occurred_at: stamp, customer_id: customerId, data: encodeEventData(data) };
+    });
+    await eventRepository.insertMany(sql, db, rows);
+  },
+};
+
+function dataOf(
+  e: Emission,
+  orders: ReadonlyMap<number, Parameters<typeof toFeedItem>[0]>,
+  customers: ReadonlyMap<string, Parameters<typeof toCustomer>[0]>,
+): { data: unknown; customerId: string | null } {
+  switch (e.type) {
+    case 'order.created':
+    case 'order.confirmed':
+    case 'order.cancelled': {
+      const order = orders.get(e.orderId);
+      if (!order) throw new Error(`event ${e.type}: order ${e.orderId} not found in its own transaction`);
+      return { data: toFeedItem(order, 'masked'), customerId: order.customer_id };
+    }
+    case 'customer.created':
+    case 'customer.updated': {
+      const customer = customers.get(e.customerId);
+      if (!customer) throw new Error(`event ${e.type}: customer not found in its own transaction`);
+      return { data: toCustomer(customer), customerId: e.customerId };
+    }
+    case 'customer.erased':
+      return { data: { CustomerId: e.customerId }, customerId: e.customerId };
+    case 'customer.customfields_changed':
+      return { data: { CustomerId: e.customerId, Numbers: [...e.numbers].sort((a, b) => a - b) }, customerId: e.customerId };
+    case 'customfield.defined':
+    case 'customfield.deleted':
+      return { data: e.definition, customerId: null };
+  }
+}

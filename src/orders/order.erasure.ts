@@ -1,0 +1,54 @@
+import { CONFIRMATION_STORAGE_NAMES, PAYMENT_STORAGE_NAMES, parseStoredConfirmation, storedConfirmationJson } from './order.stored-form.js';
+import type { ConfirmationData } from './order.validation.js';
+
+type ConfirmationField = keyof typeof CONFIRMATION_STORAGE_NAMES;
+type PaymentField = keyof typeof PAYMENT_STORAGE_NAMES;
+
+/**
+ * What an erasure does to a confirmation (design.md, "Privacy"): a person's name, addresses,
+ * contact, bank data and free text go; what accounting must keep stays. Every field is in one of
+ * the two lists (a test checks it), so a new field needs a decision.
+ */
+export const PERSONAL_CONFIRMATION_FIELDS = [
+  'CustomerSalutation', 'CustomerFirstName', 'CustomerLastName', 'CustomerPostalCode', 'CustomerCity', 'CustomerStreet',
+  'CustomerStreetNumber', 'CustomerCompany', 'CustomerCompany2', 'AdditionToAddress',
+  'DeliveryAddressSalutation', 'DeliveryAddressFirstName', 'DeliveryAddressLastName', 'DeliveryAddressPostalCode',
+  'DeliveryAddressCity', 'DeliveryAddressStreet', 'DeliveryAddressStreetNumber', 'DeliveryAddressCompany', 'AdditionToDeliveryAddress',
+  'CustomerIban', 'CustomerBic', 'CustomerSepaMandateReference', 'CustomerSepaMandateDate', 'AccountHolderName', 'CustomerEMail',
+  'Note', 'ExternalCustomerId',
+] as const satisfies readonly ConfirmationField[];
+
+/** Kept: the customer's id (the order keeps it too), countries, methods, dates and the order's number. */
+export const KEPT_CONFIRMATION_FIELDS = [
+  'CustomerId', 'CustomerCountry', 'DeliveryAddressCountry', 'PaymentMethod', 'ShippingMethod', 'DeliveryDate', 'MediaCode', 'OrderNumber', 'Payment',
+] as const satisfies readonly ConfirmationField[];
+
+export const PERSONAL_PAYMENT_FIELDS = ['Name', 'ReferenceNumber', 'FinancialAccountNumber'] as const satisfies readonly PaymentField[];
+export const KEPT_PAYMENT_FIELDS = ['Amount', 'Type', 'Date'] as const satisfies readonly PaymentField[];
+
+/** A stored confirmation with its personal fields removed (they read as null). */
+export function erasedConfirmationJson(text: string): string {
+  const data: Record<string, unknown> = { ...parseStoredConfirmation(text) };
+  for (const f of PERSONAL_CONFIRMATION_FIELDS) delete data[f];
+  const payment = data.Payment as Record<string, unknown> | null | undefined;
+  if (payment) {
+    const kept = { ...payment };
+    for (const f of PERSONAL_PAYMENT_FIELDS) delete kept[f];
+    data.Payment = kept;
+  }
+  return storedConfirmationJson(data as unknown as ConfirmationData);
+}
+
+/** A confirmation as the API shows it (an event's copy) with its personal fields null. */
+export function erasedConfirmationView(view: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (view === null) return null;
+  const out = { ...view };
+  for (const f of PERSONAL_CONFIRMATION_FIELDS) if (f in out) out[f] = null;
+  const payment = out.Payment as Record<string, unknown> | null | undefined;
+  if (payment) {
+    const kept = { ...payment };
+    for (const f of PERSONAL_PAYMENT_FIELDS) if (f in kept) kept[f] = null;
+    out.Payment = kept;
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+import { recordAudit } from '../audit/audit.service.js';
+import { toCustomer } from '../customers/customer.mapping.js';
+import { customerRepository } from '../customers/customer.repository.js';
+import { customFieldReader } from '../customfields/customfield.service.js';
+import { customerNotFound } from '../errors.js';
+import { eventRepository } from '../events/event.repository.js';
+import { toEvent } from '../events/event.service.js';
+import type { BankData } from '../orders/order.mapping.js';
+import { toFeedItem } from '../orders/order.mapping.js';
+import type { ShownOrder } from '../orders/order.repository.js';
+import { searchOrders } from '../orders/order.search.js';
+import type { Store } from '../store/store.js';
+import type { WriteDoor } from '../writes/unit.js';
+import { eraseCustomerWrite, type ErasureAnswer } from './erasure.js';
+
+/** Tables an erasure rewrites: their freed space is scrubbed after it. */
+const ERASED_TABLES = ['customers', 'custom_field_values', 'orders', 'events'] as const;
+
+/** Who asks, for the audit log and the bank-data permission. */
+export interface Requester {
+  readonly keyId: string;
+  readonly bank: BankData;
+  /** Records the unmasked read of these orders' bank data (before it leaves). */
+  readonly auditBankRead: (orders: readonly ShownOrder[]) => Promise<void>;
+}
+
+/** Everything held about a customer (Art. 15/20): the customer, its custom fields, orders and events. */
+export async function exportCustomerData(store: Store, writes: WriteDoor, customerId: string, who: Requester) {
+  const row = await customerRepository.findById(store.reader, customerId);
+  if (!row) throw customerNotFound(customerId);
+  await recordAudit(writes, { keyId: who.keyId, action: 'customer.export', resourceType: 'customer', resourceIds: [customerId] });
+  const { fields } = await customFieldReader()(store, customerId);
+  const orders: ShownOrder[] = [];
+  for await (const chunk of (await searchOrders(store, { CustomerIds: [customerId] })).orders) orders.push(...chunk);
+  await who.auditBankRead(orders);
+  const events = await eventRepository.ofCustomer(store.reader, customerId);
+  return {
+    Customer: toCustomer(row),
+    CustomFields: fields,
+    Orders: orders.map((o) => toFeedItem(o, who.bank)),
+    Events: events.map(toEvent),
+  };
+}
+
+/**
+ * Erases a customer (one transaction through the door, see erasure.ts), then scrubs the space the
+ * old values occupied (SQLite: checkpoint and truncate the log; PostgreSQL: vacuum). The erasure
+ * has committed either way: a failed scrub is logged, and the next erasure or vacuum completes it.
+ */
+export async function eraseCustomer(store: Store, writes: WriteDoor, customerId: string, keyId: string, warn: (message: string) => void): Promise<ErasureAnswer> {
+  const answer = await writes.run(eraseCustomerWrite, { customerId, keyId, now: Date.now() });
+  try {
+    await store.scrubFreedSpace(ERASED_TABLES);
+  } catch (err) {
+    warn(`scrubbing the store after an erasure failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return answer;
+}
+

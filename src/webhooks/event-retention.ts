@@ -1,0 +1,39 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { purgeEventsWrite } from '../events/event.service.js';
+import type { WriteDoor } from '../writes/unit.js';
+import { purgeDeliveriesWrite } from './webhook.writes.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const EVERY_MS = 60 * 60 * 1000;
+
+/** Deletes the events older than `days` (and their deliveries), chunk by chunk; answers how many. */
+export async function purgeExpiredEvents(writes: WriteDoor, days: number, stop: () => boolean = () => false): Promise<number> {
+  let deleted = 0;
+  for (let n: number; !stop() && (n = await writes.run(purgeEventsWrite, Date.now() - days * DAY_MS)) > 0; ) deleted += n;
+  if (deleted > 0) await writes.run(purgeDeliveriesWrite, null);
+  return deleted;
+}
+
+/**
+ * Deletes events older than the retention (EVENT_RETENTION_DAYS), with their webhook deliveries,
+ * once at start and then hourly, in small transactions. Every instance runs it; they delete the
+ * same rows, so running it twice does no harm. Returns a stop function that waits for a purge under way.
+ */
+export function startEventRetention(writes: WriteDoor, days: number, log: FastifyBaseLogger): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const purge = async (): Promise<void> => {
+    const deleted = await purgeExpiredEvents(writes, days, () => stopped);
+    if (deleted > 0) log.info({ deleted, days }, 'events past retention deleted');
+  };
+  const run = (): void => {
+    running = purge().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'event retention purge failed; next try in an hour'));
+  };
+  const timer = setInterval(run, EVERY_MS).unref();
+  run();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

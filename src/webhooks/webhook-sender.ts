@@ -1,0 +1,136 @@
+import { request as httpRequest, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { packageVersion } from '../package-version.js';
+import { deliveryLookup } from './dns-cache.js';
+import { bareHostname, ForbiddenAddressError, guardedLookup, isForbiddenAddress, parseWebhookUrl } from './url-guard.js';
+
+/** The user-agent of every delivery. */
+export const WEBHOOK_USER_AGENT = `ordergate/${packageVersion()}`;
+
+/** WEBHOOK_TIMEOUT_MS's default. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** delivered: a 2xx; gone: 410 (the endpoint is to be disabled); failed: anything else, to be retried. */
+export type WebhookOutcome = 'delivered' | 'failed' | 'gone';
+
+export interface WebhookDelivery {
+  readonly url: string | URL;
+  /** The JSON body, exactly the bytes that were signed. */
+  readonly body: string | Buffer;
+  /** The webhook-* headers (signatureHeaders); content-type and user-agent are added unless given. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The deadline from the start until the receiver's status line and headers are in. */
+  readonly timeoutMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE. */
+  readonly allowPrivate: boolean;
+}
+
+export interface WebhookAttemptResult {
+  readonly outcome: WebhookOutcome;
+  /** The receiver's status, when it answered. */
+  readonly responseCode?: number;
+  readonly durationMs: number;
+  /** Why it failed, short; never the body, a header value or a secret. */
+  readonly error?: string;
+}
+
+type Result = Omit<WebhookAttemptResult, 'durationMs'>;
+
+// setTimeout turns a longer delay into 1 ms (with a warning).
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * POSTs one delivery attempt and reports how it went; never throws. node:http(s) `request` follows
+ * no redirects, so a 3xx is an answer like any other (a failure). One fresh connection per attempt
+ * (no agent): the guarded lookup then runs for every attempt, and no pooled socket outlives it. The
+ * response body is never read: the socket is destroyed once the status is in, so a receiver that
+ * answers with gigabytes costs nothing.
+ */
+export async function sendWebhook(delivery: WebhookDelivery): Promise<WebhookAttemptResult> {
+  const started = performance.now();
+  let result: Result;
+  try {
+    result = await attempt(delivery);
+  } catch (err) {
+    result = { outcome: 'failed', error: describeError(err) };
+  }
+  return { ...result, durationMs: Math.round(performance.now() - started) };
+}
+
+async function attempt(delivery: WebhookDelivery): Promise<Result> {
+  const checked = parseWebhookUrl(delivery.url);
+  if (!checked.ok) return { outcome: 'failed', error: `webhook URL refused (${checked.reason})` };
+  const url = checked.url;
+  // Node skips `lookup` for an IP literal, so the guard's check is made here for those.
+  const host = bareHostname(url);
+  if (!delivery.allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) {
+    return { outcome: 'failed', error: new ForbiddenAddressError(host, host).message };
+  }
+  if (!(delivery.timeoutMs > 0)) return { outcome: 'failed', error: `timeoutMs must be positive, got ${delivery.timeoutMs}` };
+
+  const headers: OutgoingHttpHeaders = { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT };
+  for (const [name, value] of Object.entries(delivery.headers)) headers[name.toLowerCase()] = value;
+  headers['content-length'] = Buffer.byteLength(delivery.body);
+  return post(url, delivery, headers);
+}
+
+function post(url: URL, delivery: WebhookDelivery, headers: OutgoingHttpHeaders): Promise<Result> {
+  return new Promise((resolve) => {
+    let req: ClientRequest | undefined;
+    let settled = false;
+    const settle = (result: Result): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      req?.destroy();
+      resolve(result);
+    };
+    // One deadline for lookup, connect, TLS, sending and the response headers: per-phase timeouts
+    // would let a slow receiver take several times timeoutMs.
+    const deadline = setTimeout(() => settle({ outcome: 'failed', error: `no response within ${delivery.timeoutMs} ms` }), Math.min(delivery.timeoutMs, MAX_TIMER_MS));
+    try {
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      req = send(url, { method: 'POST', headers, agent: false, lookup: guardedLookup(delivery.allowPrivate, deliveryLookup) }, (res) => {
+        // Destroying the response mid-body may report it as aborted; there is nothing to act on.
+        res.on('error', () => {});
+        res.destroy();
+        settle(outcomeOfStatus(res.statusCode ?? 0));
+      });
+      req.on('error', (err) => settle({ outcome: 'failed', error: describeError(err) }));
+      req.end(delivery.body);
+    } catch (err) {
+      // Invalid header names or values throw synchronously.
+      settle({ outcome: 'failed', error: describeError(err) });
+    }
+  });
+}
+
+function outcomeOfStatus(status: number): Result {
+  if (status >= 200 && status < 300) return { outcome: 'delivered', responseCode: status };
+  if (status === 410) return { outcome: 'gone', responseCode: status, error: 'the receiver answered 410 Gone' };
+  if (status >= 300 && status < 400) return { outcome: 'failed', responseCode: status, error: `redirect (${status}) not followed` };
+  return { outcome: 'failed', responseCode: status, error: `the receiver answered ${status}` };
+}
+
+const ERROR_TEXTS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection closed by the receiver',
+  EPIPE: 'connection closed by the receiver',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host lookup failed (temporary)',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/**
+ * A short reason. Node's own messages may quote a header value (ERR_HTTP_INVALID_HEADER_VALUE), so
+ * beyond the known codes only the code is kept.
+ */
+function describeError(err: unknown): string {
+  if (err instanceof ForbiddenAddressError) return err.message;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return ERROR_TEXTS[code] ? `${ERROR_TEXTS[code]} (${code})` : code;
+  return 'request failed';
+}

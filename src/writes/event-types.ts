@@ -1,0 +1,29 @@
+/** Every event type, as design.md names them (webhook filters and the pull feed's `Types`). */
+export const EVENT_TYPES = [
+  'order.created',
+  'order.confirmed',
+  'order.cancelled',
+  'customer.created',
+  'customer.updated',
+  'customer.erased',
+  'customer.customfields_changed',
+  'customfield.defined',
+  'customfield.deleted',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
+
+/**
+ * What a unit of work tells the door about a change: the event's type and what it is about. An
+ * order or customer event names the row; the outbox reads the row as the API shows it once the
+ * transaction's stamp is on it (the resource after the change, `LastModified` included). Other
+ * events carry their data as it is.
+ */
+export type Emission =
+  | { readonly type: 'order.created' | 'order.confirmed' | 'order.cancelled'; readonly orderId: number }
+  | { readonly type: 'customer.created' | 'customer.updated'; readonly customerId: string }
+  | { readonly type: 'customer.erased'; readonly customerId: string }
+  | { readonly type: 'customer.customfields_changed'; readonly customerId: string; readonly numbers: readonly number[] }
+  | { readonly type: 'customfield.defined' | 'customfield.deleted'; readonly definition: object };

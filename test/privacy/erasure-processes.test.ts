@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ServerProcess } from '../helpers/spawn-server.js';
+import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+import { call, confirmOver, prepareOrders, serveOrders } from '../orders/server-processes.js';
+
+const ROUNDS = 12;
+const MANY = 1500;
+
+/** Whether an order's confirmation still holds personal data. */
+const personal = (order: { Confirmation: Record<string, unknown> | null }): boolean => order.Confirmation?.CustomerFirstName !== null && order.Confirmation?.CustomerFirstName !== undefined;
+
+for (const backend of BACKENDS) {
+  describe(`erasure against concurrent confirmations and a SIGKILL [${backend}]`, () => {
+    let database: TestDatabase;
+    const servers: ServerProcess[] = [];
+    before(async () => {
+      database = await createTestDatabase(backend);
+      await prepareOrders(database.url, 2 * ROUNDS + MANY + 1);
+      servers.push(await serveOrders(database.url));
+      servers.push(await serveOrders(database.url));
+    });
+    after(async () => {
+      await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+      await database.drop();
+    });
+
+    test('a confirmation racing an erasure ends erased-then-new or confirmed-then-erased, never half of each', async (t) => {
+      const [a, b] = servers.map((s) => s.port) as [number, number];
+      const outcomes = { newAfterErase: 0, erasedAfterConfirm: 0 };
+      for (let r = 0; r < ROUNDS; r++) {
+        const first = 2 * r + 1;
+        const second = 2 * r + 2;
+        const res = await confirmOver(a, first, { ExternalCustomerId: `race-${r}`, CustomerFirstName: `Old${r}` });
+        assert.equal(res.status, 200);
+        const customerId: string = res.body.CustomerId;
+        const [erased, confirmed] = await Promise.all([
+          call(a, 'POST', `/customer/${customerId}/erase`),
+          confirmOver(b, second, { CustomerId: customerId, ExternalCustomerId: '', CustomerFirstName: `New${r}` }),
+        ]);
+        assert.equal(erased.status, 200, JSON.stringify(erased.body));
+        assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+        const customer = (await call(b, 'POST', '/customer/', { Identifiers: [customerId] })).body[0];
+        const older = (await call(b, 'GET', `/orders/${first}`)).body;
+        const newer = (await call(b, 'GET', `/orders/${second}`)).body;
+        assert.equal(personal(older), false, `round ${r}: the order confirmed before the erasure was erased`);
+        if (customer.FirstName === `New${r}`) {
+          assert.equal(newer.Confirmation.CustomerFirstName, `New${r}`, `round ${r}: new customer data, but its order was erased`);
+          outcomes.newAfterErase++;
+        } else {
+          assert.equal(customer.FirstName, null, `round ${r}: ${JSON.stringify(customer)}`);
+          assert.equal(personal(newer), false, `round ${r}: the customer was erased, but not the order confirmed before`);
+          outcomes.erasedAfterConfirm++;
+        }
+      }
+      t.diagnostic(`erased then new: ${outcomes.newAfterErase}, confirmed then erased: ${outcomes.erasedAfterConfirm}`);
+      assert.equal(outcomes.newAfterErase + outcomes.erasedAfterConfirm, ROUNDS);
+    });
+
+    test('SIGKILL during an erasure: after a restart the customer is fully erased or untouched', async (t) => {
+      const port = servers[0]!.port;
+      const base = 2 * ROUNDS + 1;
+      const first = await confirmOver(port, base, { ExternalCustomerId: 'killed-erasure' });
+      const customerId: string = first.body.CustomerId;
+      const ids = Array.from({ length: MANY - 1 }, (_, i) => base + 1 + i);
+      for (let i = 0; i < ids.length; i += 50) {
+        const replies = await Promise.all(ids.slice(i, i + 50).map((id) => confirmOver(port, id, { CustomerId: customerId, ExternalCustomerId: '' })));
+        assert.ok(replies.every((r) => r.status === 200));
+      }
+      const victim = servers[0]!;
+      const erasing = call(victim.port, 'POST', `/customer/${customerId}/erase`).catch(() => undefined);
+      await sleep(30);
+      victim.child.kill('SIGKILL');
+      assert.equal(await victim.exited, 'SIGKILL');
+      await erasing;
+      servers[0] = await serveOrders(database.url);
+      const other = servers[0].port;
+      const customer = (await call(other, 'POST', '/customer/', { Identifiers: [customerId] })).body[0];
+      const orders = (await call(other, 'GET', `/orders/?CustomerIds=${customerId}`)).body as Array<{ Confirmation: Record<string, unknown> | null }>;
+      assert.equal(orders.length, MANY);
+      const held = orders.filter(personal).length;
+      t.diagnostic(customer.FirstName === null ? 'the erasure had committed' : 'the erasure was cut off: untouched');
+      if (customer.FirstName === null) assert.equal(held, 0, 'customer erased, some orders not');
+      else assert.equal(held, MANY, 'customer untouched, some orders erased');
+      const events = (await call(other, 'GET', '/events/?Types=customer.erased&Take=10000')).body as Array<{ Data: { CustomerId: string } }>;
+      assert.equal(events.some((e) => e.Data.CustomerId === customerId), customer.FirstName === null);
+    });
+  });
+}

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startServer, type ServerProcess } from '../helpers/spawn-server.js';
+import { BACKENDS_WITH_PGBOUNCER, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+import { call, PROCESS_KEY } from '../orders/server-processes.js';
+import { Receiver } from './receiver.js';
+
+const EVENTS = 1000;
+const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '100', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1' };
+
+const serve = (database: TestDatabase): Promise<ServerProcess> => startServer({ ...database.env, ORDERGATE_BOOTSTRAP_KEY: PROCESS_KEY, ...ENV });
+
+interface Run {
+  readonly receiver: Receiver;
+  /** Event ids that were being delivered by two dispatchers at the same time. */
+  readonly overlaps: string[];
+}
+
+/** A receiver that answers after a few ms and notes any event delivered twice at the same time. */
+async function slowReceiver(): Promise<Run> {
+  const receiver = await Receiver.start();
+  const inFlight = new Set<string>();
+  const overlaps: string[] = [];
+  receiver.answer = async (req, res) => {
+    const id = String(req.headers['webhook-id']);
+    if (inFlight.has(id)) overlaps.push(id);
+    inFlight.add(id);
+    res.on('close', () => inFlight.delete(id));
+    await sleep(5);
+    res.end('ok');
+  };
+  return { receiver, overlaps };
+}
+
+/**
+ * Registers an endpoint, makes EVENTS order.created events through the given servers, kills
+ * `victim` once some deliveries arrived, starts a replacement, and waits until every event is
+ * recorded Delivered and has reached the receiver; answers what it saw.
+ */
+async function killDuringDelivery(database: TestDatabase, servers: ServerProcess[], run: Run): Promise<{ duplicates: number }> {
+  const ports = servers.map((s) => s.port);
+  const created = await call(ports[0]!, 'POST', '/webhooks', { Url: run.receiver.url, Events: ['order.created'] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  for (let i = 0; i < EVENTS; i += 50) {
+    const replies = await Promise.all(Array.from({ length: Math.min(50, EVENTS - i) }, (_, k) => call(ports[(i + k) % ports.length]!, 'POST', '/orders', {})));
+    assert.ok(replies.every((r) => r.status === 201));
+  }
+  await run.receiver.waitFor(100, 60_000);
+  const victim = servers[0]!;
+  victim.child.kill('SIGKILL');
+  assert.equal(await victim.exited, 'SIGKILL');
+  servers[0] = await serve(database);
+  const port = servers[0].port;
+
+  const events: Array<{ Id: string }> = (await call(port, 'GET', `/events/?Types=order.created&Take=10000`)).body;
+  assert.equal(events.length, EVENTS);
+  const wanted = new Set(events.map((e) => e.Id));
+  const deadline = Date.now() + 90_000;
+  const settled = async (): Promise<Set<string>> => {
+    const list: Array<{ EventId: string; Status: string }> = (await call(port, 'GET', `/webhooks/${created.body.Id}/deliveries?Take=1000`)).body;
+    const pending = list.filter((d) => d.Status === 'Pending').length;
+    return pending > 0 ? new Set() : new Set([...wanted].filter((id) => run.receiver.received.some((r) => r.headers['webhook-id'] === id)));
+  };
+  for (let done = await settled(); done.size < wanted.size; done = await settled()) {
+    assert.ok(Date.now() < deadline, `not all delivered after 90 s: ${wanted.size - done.size} missing`);
+    await sleep(250);
+  }
+  const received = run.receiver.received.map((r) => String(r.headers['webhook-id']));
+  for (const id of wanted) assert.ok(received.includes(id), `${id} never reached the receiver`);
+  assert.deepEqual(run.overlaps, [], 'an event was being delivered by two dispatchers at once');
+  return { duplicates: received.length - new Set(received).size };
+}
+
+// Through PgBouncer: the two-instance case (leases with FOR UPDATE SKIP LOCKED across processes).
+for (const backend of BACKENDS_WITH_PGBOUNCER) {
+  for (const instances of backend === 'pgbouncer' ? [2] : [1, 2]) {
+    describe(`webhook delivery of ${EVENTS} events, an instance of ${instances} killed [${backend}]`, () => {
+      let database: TestDatabase;
+      let run: Run;
+      const servers: ServerProcess[] = [];
+      before(async () => {
+        database = await createTestDatabase(backend);
+        run = await slowReceiver();
+        for (let i = 0; i < instances; i++) servers.push(await serve(database));
+      });
+      after(async () => {
+        for (const s of servers) await s.stop('SIGKILL');
+        await run.receiver.close();
+        await database.drop();
+      });
+
+      test('after the restart every event reaches the receiver at least once, none lost, never twice at once', async (t) => {
+        const { duplicates } = await killDuringDelivery(database, servers, run);
+        t.diagnostic(`${run.receiver.received.length} deliveries of ${EVENTS} events: ${duplicates} duplicates (attempts the killed instance had made but not recorded)`);
+      });
+    });
+  }
+}
