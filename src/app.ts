@@ -26,6 +26,7 @@ import { writeRegistry } from './write-registry.js';
 import { openWriteDoor, type WriteDoor } from './writes/write-door.js';
 import { startEventRetention } from './webhooks/event-retention.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { ApiLoad } from './ops/api-load.js';
 import { registerWebhookMetrics } from './webhooks/webhook-metrics.js';
 
 declare module 'fastify' {
@@ -87,7 +88,10 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
     parseJson(req, body as string, done);
   });
   // Callback-style hooks on the per-request path: an async hook costs a promise per request.
+  const load = new ApiLoad();
   app.addHook('onRequest', (request, reply, done) => {
+    load.begin();
+    reply.raw.on('close', load.end);
     const type = request.headers['content-type'];
     if (type === undefined || type.trim() === '') request.headers['content-type'] = 'text/plain';
     reply.header('x-request-id', request.id);
@@ -119,14 +123,16 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   const metrics = registerMetrics(app);
   if (store.replica) registerReplicaMetrics(metrics.registry, store.replica);
   // Every instance delivers webhooks and purges old events; both stop before the door closes.
-  const dispatcher = new WebhookDispatcher(store, writes, { ...config.webhook, casing: config.jsonCasing, dateStyle: config.dateFormat }, registerWebhookMetrics(metrics.registry, store), app.log);
+  const dispatcher = new WebhookDispatcher(store, writes, { ...config.webhook, casing: config.jsonCasing, dateStyle: config.dateFormat }, registerWebhookMetrics(metrics.registry, store), app.log, load);
   let stopRetention: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
+    load.start();
     dispatcher.start();
     stopRetention = startEventRetention(writes, config.eventRetentionDays, app.log);
   });
   app.addHook('onClose', async () => {
     await dispatcher.stop();
+    load.stop();
     await stopRetention?.();
     await writes.close();
   });

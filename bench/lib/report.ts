@@ -60,7 +60,7 @@ function extraText(r: RowData): string {
   if (e.rssGrowthMb !== undefined) parts.push(`RSS +${n0(e.rssGrowthMb)} MB${e.rssGrowthWithLookupsMb === undefined ? '' : ` (+${n0(e.rssGrowthWithLookupsMb)} MB with lookups)`}`);
   if (e.lookupP99 !== undefined) parts.push(`id lookups during sync p50 ${n2(e.lookupP50)} / p99 ${n2(e.lookupP99)} ms`);
   if (e.eventsPerSec !== undefined) parts.push(`${n0(e.eventsPerSec)} events/s: ${n0(e.events)} order.confirmed events replayed by id to one endpoint, until the receiver had each`);
-  if (e.delivered !== undefined) parts.push(`${n0(e.delivered)} events delivered to the endpoint during the load`);
+  if (e.delivered !== undefined) parts.push(`${n0(e.delivered)} events delivered to the endpoint during the load, ${n0(e.afterLoad)} more after it (${e.backlogSeconds === undefined ? 'not all within 120 s' : `all within ${n2(e.backlogSeconds)} s`})`);
   if (e.cpuRatioToSearch !== undefined) parts.push(`server CPU per request ×${n2(e.cpuRatioToSearch)} of the search by id's (loads taking turns)`);
   if (e.maxWorkerRssMb !== undefined) parts.push(`after start ${n0(e.afterStartMb)} MB, after the load ${n0(e.maxWorkerRssMb)} MB per worker`);
   return parts.join('; ');

@@ -11,6 +11,7 @@ import type { WriteDoor } from '../writes/unit.js';
 import { nextAttemptDelayMs } from '../webhook-settings/retry-schedule.js';
 import type { WebhookMetrics } from './webhook-metrics.js';
 import { openSecret } from '../webhook-settings/webhook-secret.js';
+import { WebhookConnections } from './webhook-connections.js';
 import { sendWebhook } from './webhook-sender.js';
 import { signatureHeaders } from './webhook-signature.js';
 import { webhookRepository as repo, type ClaimedJob, type StoredEndpoint } from './webhook.repository.js';
@@ -31,6 +32,14 @@ const MAX_IN_FLIGHT = 64;
 const MAX_PER_ENDPOINT = 16;
 /** A lease outlives the attempt's deadline by this much, so it never runs out under a live attempt. */
 const LEASE_MARGIN_MS = 5_000;
+/** While the API is saturated: attempts in flight at most, and the pause before each next round. */
+const SATURATED_IN_FLIGHT = 4;
+const SATURATED_PAUSE_MS = 50;
+
+/** Whether the process's API is saturated (ops/api-load.ts): delivery makes way for it then. */
+export interface LoadSignal {
+  readonly saturated: boolean;
+}
 
 /**
  * Delivers events to webhook endpoints; one runs in every process. Each round it hands new events
@@ -51,6 +60,7 @@ export class WebhookDispatcher {
   /** Outcomes waiting to be recorded together (one write for the attempts that ended meanwhile). */
   #outcomes: Array<{ outcome: AttemptOutcome; done: (status: Promise<'Delivered' | 'Failed' | 'Dead'>) => void }> = [];
   #stopped = false;
+  readonly #connections = new WebhookConnections(MAX_PER_ENDPOINT);
 
   constructor(
     private readonly store: Store,
@@ -58,6 +68,7 @@ export class WebhookDispatcher {
     private readonly settings: DispatcherSettings,
     private readonly metrics: WebhookMetrics,
     private readonly log: FastifyBaseLogger,
+    private readonly load: LoadSignal = { saturated: false },
   ) {}
 
   start(): void {
@@ -70,6 +81,7 @@ export class WebhookDispatcher {
     clearTimeout(this.#timer);
     await this.#running;
     await Promise.allSettled([...this.#attempts]);
+    this.#connections.close();
   }
 
   #schedule(ms: number): void {
@@ -82,7 +94,7 @@ export class WebhookDispatcher {
         .catch((err: unknown) => void this.log.warn({ err: errorText(err) }, 'webhook dispatcher round failed'))
         .then((busy) => {
           this.#running = undefined;
-          this.#schedule(busy === true || this.#again ? 0 : this.settings.pollMs);
+          this.#schedule(busy === true || this.#again ? this.#soon() : this.settings.pollMs);
         });
     }, ms);
     this.#timer.unref();
@@ -91,7 +103,16 @@ export class WebhookDispatcher {
   /** An attempt ended, so there is room: the next round starts now (or right after the running one). */
   #wake(): void {
     if (this.#running) this.#again = true;
-    else this.#schedule(0);
+    else this.#schedule(this.#soon());
+  }
+
+  /**
+   * When a round with more to do comes: at once, or after a pause while the API is saturated, so
+   * that delivery takes what the API leaves and a burst of changes costs no API throughput; the
+   * backlog is delivered as soon as the load eases (and a trickle goes on meanwhile).
+   */
+  #soon(): number {
+    return this.load.saturated ? SATURATED_PAUSE_MS : 0;
   }
 
   /** One round; true when there is likely more to do at once. */
@@ -99,8 +120,10 @@ export class WebhookDispatcher {
     if (!(await repo.anyEnabled(this.store.reader))) return false;
     const now = Date.now();
     if (await repo.anyBehind(this.store.reader)) await this.writes.run(fanOutWrite, now);
-    const room = MAX_IN_FLIGHT - this.#attempts.size;
-    if (room <= 0 || this.#stopped || !(await repo.anyDue(this.store.reader, now))) return false;
+    const room = (this.load.saturated ? SATURATED_IN_FLIGHT : MAX_IN_FLIGHT) - this.#attempts.size;
+    // Held back by a saturated API: look again after the pause, the load may have eased.
+    if (room <= 0) return this.load.saturated;
+    if (this.#stopped || !(await repo.anyDue(this.store.reader, now))) return false;
     const full = [...this.#inFlight].filter(([, n]) => n >= MAX_PER_ENDPOINT).map(([id]) => id);
     const leaseMs = this.settings.timeoutMs + LEASE_MARGIN_MS;
     const jobs = await this.writes.run(claimWrite, { owner: this.#owner, now, leaseMs, limit: room, skip: full });
@@ -137,7 +160,7 @@ export class WebhookDispatcher {
     const secrets = [openSecret(endpoint.secret, this.settings.secretKey)];
     if (endpoint.previous_secret !== null && (endpoint.previous_secret_until ?? 0) > at) secrets.push(openSecret(endpoint.previous_secret, this.settings.secretKey));
     const headers = { ...signatureHeaders({ id: event.event_id, timestamp: new Date(at), body, secrets }) };
-    const result = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
+    const result = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate, connections: this.#connections });
     const delay = result.outcome === 'delivered' ? undefined : nextAttemptDelayMs(this.settings.retrySchedule, job.failures + 1);
     const status = await this.#settle({
       job,

@@ -1,8 +1,9 @@
-import { request as httpRequest, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { packageVersion } from '../package-version.js';
 import { deliveryLookup } from './dns-cache.js';
+import type { WebhookConnections } from './webhook-connections.js';
 import { bareHostname, ForbiddenAddressError, guardedLookup, isForbiddenAddress, parseWebhookUrl } from './url-guard.js';
 
 /** The user-agent of every delivery. */
@@ -24,6 +25,8 @@ export interface WebhookDelivery {
   readonly timeoutMs: number;
   /** WEBHOOK_ALLOW_PRIVATE. */
   readonly allowPrivate: boolean;
+  /** Keep-alive connections to reuse; without, the attempt has a connection of its own. */
+  readonly connections?: WebhookConnections;
 }
 
 export interface WebhookAttemptResult {
@@ -39,26 +42,30 @@ type Result = Omit<WebhookAttemptResult, 'durationMs'>;
 
 // setTimeout turns a longer delay into 1 ms (with a warning).
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A kept connection is freed for the next attempt only after an answer body this small is read. */
+const MAX_DRAINED_BYTES = 64 * 1024;
+/** Attempts again on a fresh connection when a kept one turns out closed by the receiver. */
+const STALE_CONNECTION_RETRIES = 2;
 
 /**
  * POSTs one delivery attempt and reports how it went; never throws. node:http(s) `request` follows
- * no redirects, so a 3xx is an answer like any other (a failure). One fresh connection per attempt
- * (no agent): the guarded lookup then runs for every attempt, and no pooled socket outlives it. The
- * response body is never read: the socket is destroyed once the status is in, so a receiver that
- * answers with gigabytes costs nothing.
+ * no redirects, so a 3xx is an answer like any other (a failure). The outcome is known once the
+ * status is in; an answer body is read only to free a kept connection, and only up to 64 KiB (a
+ * receiver that answers with gigabytes loses its connection instead). Without `connections`, each
+ * attempt has a connection of its own, closed once the status is in.
  */
 export async function sendWebhook(delivery: WebhookDelivery): Promise<WebhookAttemptResult> {
   const started = performance.now();
   let result: Result;
   try {
-    result = await attempt(delivery);
+    result = await attempt(delivery, started);
   } catch (err) {
     result = { outcome: 'failed', error: describeError(err) };
   }
   return { ...result, durationMs: Math.round(performance.now() - started) };
 }
 
-async function attempt(delivery: WebhookDelivery): Promise<Result> {
+async function attempt(delivery: WebhookDelivery, started: number): Promise<Result> {
   const checked = parseWebhookUrl(delivery.url);
   if (!checked.ok) return { outcome: 'failed', error: `webhook URL refused (${checked.reason})` };
   const url = checked.url;
@@ -72,38 +79,68 @@ async function attempt(delivery: WebhookDelivery): Promise<Result> {
   const headers: OutgoingHttpHeaders = { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT };
   for (const [name, value] of Object.entries(delivery.headers)) headers[name.toLowerCase()] = value;
   headers['content-length'] = Buffer.byteLength(delivery.body);
-  return post(url, delivery, headers);
+  // One deadline for lookup, connect, TLS, sending and the response headers, across stale-connection
+  // retries: per-phase timeouts would let a slow receiver take several times timeoutMs.
+  const deadline = started + delivery.timeoutMs;
+  for (let retries = STALE_CONNECTION_RETRIES; ; retries--) {
+    const sent = await post(url, delivery, headers, Math.max(1, deadline - performance.now()));
+    if (!(sent.stale && retries > 0)) return sent.result;
+  }
 }
 
-function post(url: URL, delivery: WebhookDelivery, headers: OutgoingHttpHeaders): Promise<Result> {
+/** `stale`: the request went out on a kept connection that the receiver had closed. */
+interface Sent {
+  readonly result: Result;
+  readonly stale?: boolean;
+}
+
+function post(url: URL, delivery: WebhookDelivery, headers: OutgoingHttpHeaders, timeoutMs: number): Promise<Sent> {
   return new Promise((resolve) => {
     let req: ClientRequest | undefined;
     let settled = false;
-    const settle = (result: Result): void => {
+    const settle = (sent: Sent, keepConnection = false): void => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      req?.destroy();
-      resolve(result);
+      if (!keepConnection) req?.destroy();
+      resolve(sent);
     };
-    // One deadline for lookup, connect, TLS, sending and the response headers: per-phase timeouts
-    // would let a slow receiver take several times timeoutMs.
-    const deadline = setTimeout(() => settle({ outcome: 'failed', error: `no response within ${delivery.timeoutMs} ms` }), Math.min(delivery.timeoutMs, MAX_TIMER_MS));
+    const deadline = setTimeout(() => settle({ result: { outcome: 'failed', error: `no response within ${Math.round(delivery.timeoutMs)} ms` } }), Math.min(timeoutMs, MAX_TIMER_MS));
     try {
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      req = send(url, { method: 'POST', headers, agent: false, lookup: guardedLookup(delivery.allowPrivate, deliveryLookup) }, (res) => {
+      const agent = delivery.connections?.agentFor(url) ?? false;
+      req = send(url, { method: 'POST', headers, agent, lookup: guardedLookup(delivery.allowPrivate, deliveryLookup) }, (res) => {
         // Destroying the response mid-body may report it as aborted; there is nothing to act on.
         res.on('error', () => {});
-        res.destroy();
-        settle(outcomeOfStatus(res.statusCode ?? 0));
+        const result = outcomeOfStatus(res.statusCode ?? 0);
+        if (agent === false || !(Number(res.headers['content-length'] ?? 0) <= MAX_DRAINED_BYTES)) {
+          res.destroy();
+          return settle({ result });
+        }
+        drain(res, delivery.timeoutMs);
+        settle({ result }, true);
       });
-      req.on('error', (err) => settle({ outcome: 'failed', error: describeError(err) }));
+      req.on('error', (err) => {
+        const code = (err as { code?: unknown }).code;
+        settle({ result: { outcome: 'failed', error: describeError(err) }, stale: req?.reusedSocket === true && (code === 'ECONNRESET' || code === 'EPIPE') });
+      });
       req.end(delivery.body);
     } catch (err) {
       // Invalid header names or values throw synchronously.
-      settle({ outcome: 'failed', error: describeError(err) });
+      settle({ result: { outcome: 'failed', error: describeError(err) } });
     }
   });
+}
+
+/** Reads an answer body to its end so that its connection serves the next attempt; a long or slow one is cut. */
+function drain(res: IncomingMessage, timeoutMs: number): void {
+  let read = 0;
+  const cut = setTimeout(() => res.destroy(), Math.min(timeoutMs, MAX_TIMER_MS));
+  res.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > MAX_DRAINED_BYTES) res.destroy();
+  });
+  res.on('close', () => clearTimeout(cut));
 }
 
 function outcomeOfStatus(status: number): Result {

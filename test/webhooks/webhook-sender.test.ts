@@ -6,6 +6,7 @@ import { after, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { newWebhookSecret } from '../../src/webhook-settings/webhook-secret.js';
 import { signatureHeaders } from '../../src/webhooks/webhook-signature.js';
+import { WebhookConnections } from '../../src/webhooks/webhook-connections.js';
 import { sendWebhook, type WebhookAttemptResult } from '../../src/webhooks/webhook-sender.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -24,6 +25,8 @@ interface Receiver {
   readonly received: Received[];
   /** Every request that reached the handler, read or not. */
   hits: number;
+  /** TCP connections accepted. */
+  connections: number;
   close(): Promise<void>;
 }
 
@@ -47,6 +50,7 @@ async function receiver(handler: (req: IncomingMessage, res: ServerResponse) => 
       handler(req, res);
     });
   });
+  server.on('connection', () => r.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const r: Receiver = {
@@ -54,6 +58,7 @@ async function receiver(handler: (req: IncomingMessage, res: ServerResponse) => 
     port,
     received: [],
     hits: 0,
+    connections: 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -246,5 +251,84 @@ describe('sending a webhook', () => {
       assertQuietError(result);
     }
     assert.equal(r.hits, 0);
+  });
+});
+
+describe('sending a webhook over kept connections', () => {
+  const connections = new WebhookConnections(4);
+  after(() => connections.close());
+  const kept = (url: string): Parameters<typeof sendWebhook>[0] => ({ ...delivery(url), connections });
+
+  test('attempts one after another share one connection, and each is delivered and verifiable', async () => {
+    const r = await receiver(answer(200));
+    for (let i = 0; i < 5; i++) assert.equal((await sendWebhook(kept(r.url))).outcome, 'delivered');
+    assert.equal(r.connections, 1);
+    const wh = new Webhook(SECRET);
+    for (const got of r.received) assert.deepEqual(wh.verify(got.body, got.headers as Record<string, string>), EVENT);
+  });
+
+  test('attempts at once use at most perHost connections', async () => {
+    const r = await receiver(answer(204));
+    const results = await Promise.all(Array.from({ length: 12 }, () => sendWebhook(kept(r.url))));
+    assert.deepEqual(new Set(results.map((x) => x.outcome)), new Set(['delivered']));
+    assert.ok(r.connections <= 4, `${r.connections} connections`);
+  });
+
+  test('a kept connection the receiver closed meanwhile: sent again on a new one, delivered', async () => {
+    // Answers the first request of each connection; a second one on the same connection finds it closed.
+    const served = new WeakSet<object>();
+    const r = await receiver((req, res) => {
+      if (served.has(req.socket)) return void req.socket.destroy();
+      served.add(req.socket);
+      answer(200)(req, res);
+    });
+    assert.equal((await sendWebhook(kept(r.url))).outcome, 'delivered');
+    const second = await sendWebhook(kept(r.url));
+    assert.equal(second.outcome, 'delivered', second.error);
+    assert.equal(r.connections, 2);
+  });
+
+  test('a 50 MB answer: delivered at once, its connection is dropped, not read to the end', async () => {
+    const total = 50 * 1024 * 1024;
+    let written = 0;
+    const r = await receiver((_req, res) => {
+      res.writeHead(200, { 'content-length': String(total) });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const pump = (): void => {
+        while (written < total && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    const first = await sendWebhook(kept(r.url));
+    assert.equal(first.outcome, 'delivered');
+    assert.equal((await sendWebhook(kept(r.url))).outcome, 'delivered');
+    assert.equal(r.connections, 2);
+    assert.ok(written < total / 2, `the receiver got ${written} bytes out`);
+  });
+
+  test('an answer without a length that goes on and on: delivered, its connection is cut after 64 KiB', async () => {
+    let written = 0;
+    let closed!: (bytes: number) => void;
+    const cut = new Promise<number>((resolve) => (closed = resolve));
+    const r = await receiver((_req, res) => {
+      res.writeHead(200);
+      const chunk = Buffer.alloc(16 * 1024, 'a');
+      const timer = setInterval(() => {
+        written += chunk.length;
+        res.write(chunk);
+      }, 1);
+      res.on('close', () => {
+        clearInterval(timer);
+        closed(written);
+      });
+    });
+    assert.equal((await sendWebhook(kept(r.url))).outcome, 'delivered');
+    const bytes = await Promise.race([cut, new Promise<string>((resolve) => setTimeout(() => resolve('still open after 2 s'), 2000))]);
+    assert.equal(typeof bytes, 'number', String(bytes));
+    assert.ok((bytes as number) < 1024 * 1024, `${bytes} bytes written before the cut`);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite3 } from '../../src/store/sqlite/sqlite-driver.js';
 import pg from 'pg';
 import { importBatchWrite } from '../../src/customers/customer.writes.js';
 import { customer, define, freshNumber, setValue } from '../customfields/cf-helpers.js';

@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite3 } from './sqlite-driver.js';
 import { reason, refused, type BackupReport, type MigrateStore } from '../backup-report.js';
 
 const TABLES = ['customers', 'orders', 'custom_field_defs', 'custom_field_values', 'api_keys'];

@@ -1,10 +1,10 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { SqliteDatabase } from 'kysely';
+import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-driver.js';
 
 const MAX_STATEMENTS = 500;
 
 /** A Kysely SQLite database whose connection can be replaced between queries. */
-export interface ReopenableDatabase extends SqliteDatabase {
+export interface ReopenableDatabase extends KyselySqliteDatabase {
   /** Closes the connection and opens a new one (prepared statements are dropped with it). */
   reopen(): void;
 }
@@ -16,9 +16,9 @@ export interface ReopenableDatabase extends SqliteDatabase {
  * until it ends), and SQLite re-prepares a statement by itself after a schema change. Least
  * recently used statements are dropped beyond MAX_STATEMENTS (variable `in (…)` lists vary).
  */
-export function cachingStatements(open: () => BetterSqlite3.Database): ReopenableDatabase {
+export function cachingStatements(open: () => SqliteDatabase): ReopenableDatabase {
   let conn = open();
-  let cache = new Map<string, BetterSqlite3.Statement>();
+  let cache = new Map<string, SqliteStatement>();
   return {
     close: () => void conn.close(),
     reopen() {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite3, type SqliteDatabase } from './sqlite-driver.js';
 import { CompiledQuery, Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
 import type { Store } from '../store.js';
@@ -12,7 +12,7 @@ const BEGIN = CompiledQuery.raw('begin immediate');
 const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
 
-function open(file: string, readonly: boolean): BetterSqlite3.Database {
+function open(file: string, readonly: boolean): SqliteDatabase {
   const conn = new BetterSqlite3(file, { fileMustExist: readonly });
   conn.pragma('busy_timeout = 10000');
   if (!readonly) conn.pragma('journal_mode = WAL');
