@@ -6,7 +6,7 @@ import { currentLoad, describeMachine } from './lib/machine.js';
 import { startService, startYardstick, type ServerProcess } from './lib/processes.js';
 import { cpuPerRequest, evaluateTargets, printSummary, readPrevious, writeBenchmarks, type OrderSet, type RunData } from './lib/report.js';
 import { BACKENDS, CUSTOMERS, QUICK, ROOT, SCENARIO_FILTER, TIMING, type Backend } from './lib/settings.js';
-import type { RowData } from './lib/targets.js';
+import { databaseCpuPerRequest, type RowData } from './lib/targets.js';
 import { selectedScenarios } from './scenarios/all.js';
 import { searchGet } from './scenarios/customers.js';
 import type { Scenario, ScenarioContext, ScenarioResult } from './scenarios/scenario.js';
@@ -26,13 +26,17 @@ async function yardstick(): Promise<LoadResult> {
   }
 }
 
-function toRow(key: string, label: string, r: ScenarioResult, yardstickRps: number): RowData {
+/** PostgreSQL's CPU, kept for PostgreSQL rows only: on SQLite runs it is other work on the machine. */
+const databaseCores = (backend: Backend, l: LoadResult): Pick<RowData, 'databaseCores'> =>
+  backend === 'postgres' && l.databaseCores !== undefined ? { databaseCores: l.databaseCores } : {};
+
+function toRow(backend: Backend, id: string, label: string, r: ScenarioResult, yardstickRps: number): RowData {
   const l = r.load;
   return {
-    key,
+    key: `${backend}/${id}`,
     label,
     status: r.status,
-    ...(l ? { reqPerSec: l.reqPerSec, p50: l.p50, p99: l.p99, ratio: l.reqPerSec / yardstickRps, serverCores: l.serverCores, generatorCores: l.generatorCores } : {}),
+    ...(l ? { reqPerSec: l.reqPerSec, p50: l.p50, p99: l.p99, ratio: l.reqPerSec / yardstickRps, serverCores: l.serverCores, generatorCores: l.generatorCores, ...databaseCores(backend, l) } : {}),
     ...(r.extra ? { extra: r.extra } : {}),
     ...(r.note ? { note: r.note } : {}),
   };
@@ -55,7 +59,8 @@ function streamed(e: RowData['extra']): string {
 
 function show(key: string, row: RowData): void {
   if (row.status !== 'ok') return log(`${key}: ${row.status}${row.note ? ` (${row.note})` : ''}`);
-  const main = row.reqPerSec !== undefined ? `${n0(row.reqPerSec)} req/s, p50 ${n2(row.p50)} ms, p99 ${n2(row.p99)} ms, ratio ${n2(row.ratio)}, server ${n0(cpuPerRequest(row))} µs CPU/req` : '';
+  const database = row.databaseCores === undefined ? '' : `, PostgreSQL ${n0(databaseCpuPerRequest(row))} µs CPU/req`;
+  const main = row.reqPerSec !== undefined ? `${n0(row.reqPerSec)} req/s, p50 ${n2(row.p50)} ms, p99 ${n2(row.p99)} ms, ratio ${n2(row.ratio)}, server ${n0(cpuPerRequest(row))} µs CPU/req${database}` : '';
   const versus = row.extra?.cpuRatioToSearch === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToSearch)} of the search by id (taking turns)`;
   log(`${key}: ${[main, streamed(row.extra), versus, row.note].filter(Boolean).join('; ')}`);
 }
@@ -86,7 +91,7 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
       const afterStart = maxRss(server);
       const ctx: ScenarioContext = { backend, server, db, ...data };
       for (const s of scenarios) {
-        const row = toRow(`${backend}/${s.id}`, s.label, await runScenario(s, ctx), yardstickRps());
+        const row = toRow(backend, s.id, s.label, await runScenario(s, ctx), yardstickRps());
         show(row.key, row);
         rows.push(row);
       }
@@ -100,7 +105,7 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
         // WORKERS: the same search with two processes on the port (the load generator shares the cores).
         await server.stop();
         server = await startService({ databaseUrl: db.url, workers: 2 });
-        const row = toRow('sqlite/search-get@2workers', 'search by 1 identifier, GET, WORKERS=2', await runScenario(searchGet, { ...ctx, server }), yardstickRps());
+        const row = toRow('sqlite', 'search-get@2workers', 'search by 1 identifier, GET, WORKERS=2', await runScenario(searchGet, { ...ctx, server }), yardstickRps());
         show(row.key, row);
         rows.push(row);
       }
@@ -151,6 +156,7 @@ async function main(): Promise<void> {
   const mean = yardstickRps();
   const final = rows.map((r) => (r.reqPerSec !== undefined ? { ...r, ratio: r.reqPerSec / mean } : r));
   machine.loadAtEnd = currentLoad();
+  const yardstickCpuUs = yard.reduce((s, y) => s + (y.serverCores * 1e6) / y.reqPerSec, 0) / yard.length;
   const run: RunData = {
     date: new Date().toISOString(),
     command: `${QUICK ? 'BENCH_QUICK=1 ' : ''}${SCENARIO_FILTER ? `BENCH_SCENARIOS=${[...SCENARIO_FILTER].join(',')} ` : ''}npm run bench`,
@@ -162,10 +168,10 @@ async function main(): Promise<void> {
       p50: yard[0]!.p50,
       p99: yard[0]!.p99,
       runs: yard.map((y) => y.reqPerSec),
-      cpuUsPerRequest: yard.reduce((s, y) => s + (y.serverCores * 1e6) / y.reqPerSec, 0) / yard.length,
+      cpuUsPerRequest: yardstickCpuUs,
     },
     rows: final,
-    targets: evaluateTargets(final),
+    targets: evaluateTargets(final, yardstickCpuUs),
     seeding: record.seeding,
     orders: record.orders,
   };

@@ -36,6 +36,11 @@ export interface LoadResult {
   /** Cores kept busy by the server processes and by the load generator (this process). */
   readonly serverCores: number;
   readonly generatorCores: number;
+  /**
+   * Cores kept busy by every `postgres` process of the machine (on a PostgreSQL run, the database's
+   * share of the work); undefined when none is visible.
+   */
+  readonly databaseCores?: number;
 }
 
 export const authHeaders = (key = BENCH_KEY): Record<string, string> => ({ authorization: `Bearer ${key}`, accept: 'application/json' });
@@ -90,6 +95,7 @@ function once(spec: LoadSpec, seconds: number): Promise<LoadResult> {
           statusCodes,
           serverCores: cpu.server,
           generatorCores: cpu.generator,
+          ...(cpu.database === undefined ? {} : { databaseCores: cpu.database }),
         });
       },
     );

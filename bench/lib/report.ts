@@ -3,7 +3,7 @@ import { blockData, dataComment, readBlock, wrapBlock } from './blocks.js';
 import { writeFileSync } from 'node:fs';
 import type { Machine } from './machine.js';
 import { OBSTACLES } from './obstacles.js';
-import { cpuPerRequest, TARGETS, type RowData, type TargetResult } from './targets.js';
+import { cpuPerRequest, databaseCpuPerRequest, FLOOR_KEY, over, TARGETS, type RowData, type TargetResult } from './targets.js';
 
 export { cpuPerRequest };
 
@@ -35,9 +35,10 @@ function orderSets(run: RunData): string {
 
 const BLOCK = 'bench';
 
-export function evaluateTargets(rows: readonly RowData[]): TargetResult[] {
+/** The targets on one run's rows; the yardstick is not a row, so its CPU per request comes apart. */
+export function evaluateTargets(rows: readonly RowData[], yardstickCpuUs: number | undefined): TargetResult[] {
   const byKey = new Map(rows.map((r) => [r.key, r]));
-  return TARGETS.map((t) => t(byKey));
+  return TARGETS.map((t) => t(byKey, yardstickCpuUs));
 }
 
 /** The previous run stored in BENCHMARKS.md (machine-readable, in an HTML comment), if any. */
@@ -75,32 +76,51 @@ const cpuRatio = (yardstickUs: number | undefined, r: RowData): number | undefin
   return yardstickUs === undefined || us === undefined ? undefined : yardstickUs / us;
 };
 
+/** A figure that only some rows have: an empty cell for the others. */
+const orEmpty = (v: number | undefined, fmt: (v: number) => string): string => (v === undefined ? '' : fmt(v));
+
+/** The floor's server CPU per request in this run, which "× floor" divides by. */
+function floorCpu(run: RunData): number | undefined {
+  const floor = run.rows.find((r) => r.key === FLOOR_KEY && r.status === 'ok');
+  return floor && cpuPerRequest(floor);
+}
+
 function scenarioTable(run: RunData, previous: RunData | undefined): string {
   const prev = new Map((previous?.rows ?? []).map((r) => [r.key, r]));
   const y = run.yardstick;
+  const floor = floorCpu(run);
+  const timesFloor = (us: number | undefined): string => orEmpty(over(us, floor), n2);
   const lines = [
-    '| backend/scenario | what | req/s | p50 ms | p99 ms | ratio | server CPU µs/req | ratio by CPU | server / generator cores | previous req/s | previous ratio | previous µs/req | notes |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-    `| yardstick | bare node:http, one customer | ${n0(y.reqPerSec)} | ${n2(y.p50)} | ${n2(y.p99)} | 1.00 | ${n0(y.cpuUsPerRequest)} | 1.00 | | ${n0(previous?.yardstick.reqPerSec)} | | ${n0(previous?.yardstick.cpuUsPerRequest)} | runs: ${y.runs.map(n0).join(', ')} |`,
+    '| backend/scenario | what | req/s | p50 ms | p99 ms | ratio | server CPU µs/req | × floor | PostgreSQL CPU µs/req | ratio by CPU | server / generator cores | previous req/s | previous ratio | previous µs/req | notes |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    `| yardstick | bare node:http, one customer | ${n0(y.reqPerSec)} | ${n2(y.p50)} | ${n2(y.p99)} | 1.00 | ${n0(y.cpuUsPerRequest)} | ${timesFloor(y.cpuUsPerRequest)} | | 1.00 | | ${n0(previous?.yardstick.reqPerSec)} | | ${n0(previous?.yardstick.cpuUsPerRequest)} | runs: ${y.runs.map(n0).join(', ')} |`,
   ];
   for (const r of run.rows) {
     const p = prev.get(r.key);
+    const us = cpuPerRequest(r);
     const cores = r.serverCores === undefined ? '' : `${n2(r.serverCores)} / ${n2(r.generatorCores)}`;
     const notes = [r.status === 'ok' ? '' : r.status, extraText(r), r.note ?? ''].filter(Boolean).join('; ');
     lines.push(
-      `| ${r.key} | ${r.label} | ${n0(r.reqPerSec)} | ${n2(r.p50)} | ${n2(r.p99)} | ${n2(r.ratio)} | ${n0(cpuPerRequest(r))} | ${n2(cpuRatio(y.cpuUsPerRequest, r))} | ${cores} | ${n0(p?.reqPerSec)} | ${n2(p?.ratio)} | ${n0(p && cpuPerRequest(p))} | ${notes} |`,
+      `| ${r.key} | ${r.label} | ${n0(r.reqPerSec)} | ${n2(r.p50)} | ${n2(r.p99)} | ${n2(r.ratio)} | ${n0(us)} | ${timesFloor(us)} | ${orEmpty(databaseCpuPerRequest(r), n0)} | ${n2(cpuRatio(y.cpuUsPerRequest, r))} | ${cores} | ${n0(p?.reqPerSec)} | ${n2(p?.ratio)} | ${n0(p && cpuPerRequest(p))} | ${notes} |`,
     );
   }
   return lines.join('\n');
 }
 
+/**
+ * The previous run's figure of a target, '–' when it lacks the id or used it for another comparison
+ * (its label differs); a goal changed since is named, as the verdict was against it.
+ */
+function previousCell(t: TargetResult, p: TargetResult | undefined): string {
+  if (!p || p.label !== t.label) return '–';
+  const was = p.pass === undefined ? 'not measured' : p.pass ? 'pass' : 'miss';
+  return `${p.display}, ${was}${p.goal === t.goal ? '' : ` against ${p.goal}`}`;
+}
+
 function targetTable(run: RunData, previous: RunData | undefined): string {
   const prev = new Map((previous?.targets ?? []).map((t) => [t.id, t]));
   const lines = ['| target | goal | this run | result | previous run |', '| --- | --- | --- | --- | --- |'];
-  for (const t of run.targets) {
-    const p = prev.get(t.id);
-    lines.push(`| ${t.label} | ${t.goal} | ${t.display} | ${verdict(t)} | ${p ? `${p.display}, ${p.pass === undefined ? 'not measured' : p.pass ? 'pass' : 'miss'}` : '–'} |`);
-  }
+  for (const t of run.targets) lines.push(`| ${t.label} | ${t.goal} | ${t.display} | ${verdict(t)} | ${previousCell(t, prev.get(t.id))} |`);
   return lines.join('\n');
 }
 
@@ -124,7 +144,10 @@ ${run.seconds} s measured per scenario after a warm-up. Servers run as separate 
 (\`node bin/ordergate.js serve\`, \`LOG_LEVEL=warn\`, \`RATE_LIMIT_PER_SECOND=0\`); the load generator
 (autocannon) runs in the benchmark process on the same cores. Ratios are against the bare \`node:http\`
 yardstick of the same run; "ratio by CPU" compares server CPU per request instead, which other work
-on the machine moves much less. How the suite works and what the profiles say: docs/performance.md.
+on the machine moves much less. "× floor" is a row's server CPU per request over the framework
+floor's (\`${FLOOR_KEY}\`, the floor of both backends); "PostgreSQL CPU" is what every \`postgres\`
+process on the machine spent per request during a PostgreSQL load. How the suite works and what
+the profiles say: docs/performance.md.
 
 Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGb} GB memory, Node ${m.node}, Linux ${m.kernel}.
 Load average (1 min): ${n2(m.loadAtStart)} at the start, ${n2(m.loadAtEnd)} at the end.
