@@ -15,7 +15,7 @@ import { WebhookConnections } from './webhook-connections.js';
 import { sendWebhook } from './webhook-sender.js';
 import { signatureHeaders } from './webhook-signature.js';
 import { webhookRepository as repo, type ClaimedJob, type StoredEndpoint } from './webhook.repository.js';
-import { claimWrite, fanOutWrite, settleWrite, type AttemptOutcome } from './webhook.writes.js';
+import { claimWrite, FAN_OUT_CHUNK, fanOutWrite, settleWrite, type AttemptOutcome } from './webhook.writes.js';
 
 export interface DispatcherSettings {
   readonly timeoutMs: number;
@@ -32,9 +32,10 @@ const MAX_IN_FLIGHT = 64;
 const MAX_PER_ENDPOINT = 16;
 /** A lease outlives the attempt's deadline by this much, so it never runs out under a live attempt. */
 const LEASE_MARGIN_MS = 5_000;
-/** While the API is saturated: attempts in flight at most, and the pause before each next round. */
-const SATURATED_IN_FLIGHT = 4;
-const SATURATED_PAUSE_MS = 50;
+/** While the API is saturated: attempts in flight at most, the pause before each next round, events made jobs per round and endpoint. */
+const SATURATED_IN_FLIGHT = 8;
+const SATURATED_PAUSE_MS = 200;
+const SATURATED_FAN_OUT = 16;
 
 /** Whether the process's API is saturated (ops/api-load.ts): delivery makes way for it then. */
 export interface LoadSignal {
@@ -119,7 +120,10 @@ export class WebhookDispatcher {
   async #round(): Promise<boolean> {
     if (!(await repo.anyEnabled(this.store.reader))) return false;
     const now = Date.now();
-    if (await repo.anyBehind(this.store.reader)) await this.writes.run(fanOutWrite, now);
+    // While the API is saturated, only as many events become jobs as the trickle can send: each
+    // job is a row written beside the API's own writes.
+    const chunk = this.load.saturated ? SATURATED_FAN_OUT : FAN_OUT_CHUNK;
+    if (await repo.anyBehind(this.store.reader)) await this.writes.run(fanOutWrite, { now, chunk });
     const room = (this.load.saturated ? SATURATED_IN_FLIGHT : MAX_IN_FLIGHT) - this.#attempts.size;
     // Held back by a saturated API: look again after the pause, the load may have eased.
     if (room <= 0) return this.load.saturated;

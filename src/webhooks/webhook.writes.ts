@@ -8,7 +8,7 @@ import { webhookRepository as repo, type ClaimedJob, type StoredEndpoint } from 
 /** How long the old secret keeps signing beside a new one after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Events one fan-out hands to one endpoint's jobs at most. */
-const FAN_OUT_CHUNK = 1000;
+export const FAN_OUT_CHUNK = 1000;
 
 export const newEndpointId = (): string => `wh_${randomBytes(12).toString('hex')}`;
 
@@ -109,14 +109,15 @@ export const replayWrite = defineWrite('webhook.replay', async (unit, r: Actor &
 });
 
 /**
- * Hands new events to the jobs of every enabled endpoint that takes their type, and moves each
- * endpoint's cursor past them. Sequences follow commit order (store/sync-clock.ts), so no event
+ * Hands new events (`chunk` at most per endpoint) to the jobs of every enabled endpoint that takes
+ * their type, and moves each endpoint's cursor past them. Sequences follow commit order (store/sync-clock.ts), so no event
  * can appear below a cursor later. Endpoints another dispatcher is fanning out are skipped.
  */
-export const fanOutWrite = defineWrite('webhook.fan-out', async (unit, now: number): Promise<number> => {
+export const fanOutWrite = defineWrite('webhook.fan-out', async (unit, input: { now: number; chunk: number }): Promise<number> => {
+  const { now, chunk } = input;
   let queued = 0;
   for (const e of await repo.endpointsBehind(unit.sql, unit.db)) {
-    const events = await repo.eventsAfter(unit.db, e.cursor, FAN_OUT_CHUNK);
+    const events = await repo.eventsAfter(unit.db, e.cursor, chunk);
     const last = events.at(-1);
     if (!last) continue;
     const types = new Set(JSON.parse(e.event_types) as string[]);
