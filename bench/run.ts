@@ -3,6 +3,9 @@ import { createDatabase, seedBenchData } from './lib/database.js';
 import { load, type LoadResult } from './lib/load.js';
 import { n0, n2 } from './lib/format.js';
 import { currentLoad, describeMachine } from './lib/machine.js';
+import { readMainHeap } from './lib/main-heap.js';
+import { budgetExtra, readMemoryBudget, type MemoryBudget } from './lib/memory-budget.js';
+import { budgetLine } from './lib/memory-budget-report.js';
 import { startService, startYardstick, type ServerProcess } from './lib/processes.js';
 import { cpuPerRequest, evaluateTargets, printSummary, readPrevious, writeBenchmarks, type OrderSet, type RunData } from './lib/report.js';
 import { BACKENDS, CUSTOMERS, QUICK, ROOT, SCENARIO_FILTER, TIMING, type Backend } from './lib/settings.js';
@@ -68,6 +71,23 @@ function show(key: string, row: RowData): void {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const maxRss = (server: ServerProcess): number => Math.max(...server.rssMb());
 
+/**
+ * The memory budget of a single worker: smaps first, then V8's figures (the /metrics request itself
+ * allocates a little). A budget that cannot be read leaves the RSS figures as they are.
+ */
+async function budgetOf(server: ServerProcess): Promise<MemoryBudget | undefined> {
+  const pids = server.servingPids();
+  if (pids.length !== 1) return undefined;
+  try {
+    const budget = readMemoryBudget(pids[0]!);
+    const mainHeap = await readMainHeap(server.url);
+    return mainHeap ? { ...budget, mainHeap } : budget;
+  } catch (err) {
+    log(`memory budget not read: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
 /** What the backends' setup records for the report: seeding rates and the orders of each data set. */
 interface SetupRecord {
   readonly seeding: Record<string, number>;
@@ -89,6 +109,7 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
     try {
       await sleep(1000);
       const afterStart = maxRss(server);
+      const startBudget = await budgetOf(server);
       const ctx: ScenarioContext = { backend, server, db, ...data };
       for (const s of scenarios) {
         const row = toRow(backend, s.id, s.label, await runScenario(s, ctx), yardstickRps());
@@ -98,8 +119,12 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
       // Idle: 6 s after the last request, when the service's own idle timers (the order write
       // thread stops after 5 s without work) have run.
       await sleep(QUICK ? 2000 : 6000);
-      const idle: RowData = { key: `${backend}/idle-rss`, label: 'idle RSS per worker', status: 'ok', extra: { afterStartMb: afterStart, maxWorkerRssMb: maxRss(server) } };
-      log(`${idle.key}: ${n0(afterStart)} MB after start, ${n0(idle.extra!.maxWorkerRssMb!)} MB idle after the load`);
+      const afterLoad = maxRss(server);
+      const idleBudget = await budgetOf(server);
+      const budgets = { ...(startBudget ? budgetExtra('start', startBudget) : {}), ...(idleBudget ? budgetExtra('idle', idleBudget) : {}) };
+      const idle: RowData = { key: `${backend}/idle-rss`, label: 'idle RSS per worker', status: 'ok', extra: { afterStartMb: afterStart, maxWorkerRssMb: afterLoad, ...budgets } };
+      log(`${idle.key}: ${n0(afterStart)} MB after start, ${n0(afterLoad)} MB idle after the load`);
+      log(`${idle.key}: ${budgetLine(startBudget, idleBudget)}`);
       rows.push(idle);
       if (backend === 'sqlite' && scenarios.includes(searchGet)) {
         // WORKERS: the same search with two processes on the port (the load generator shares the cores).

@@ -128,7 +128,7 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   app.addHook('onReady', async () => {
     load.start();
     dispatcher.start();
-    stopRetention = startEventRetention(writes, config.eventRetentionDays, app.log);
+    stopRetention = startEventRetention(store, writes, config.eventRetentionDays, app.log);
   });
   app.addHook('onClose', async () => {
     await dispatcher.stop();

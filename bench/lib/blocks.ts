@@ -20,7 +20,8 @@ export function writeBlock(file: string, name: string, body: string): void {
   const block = wrapBlock(name, body);
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const old = readBlock(file, name);
-  writeFileSync(file, old ? text.replace(old, block) : `${text.trimEnd()}\n\n${block}\n`);
+  // A function as the replacement: `$&` or `$'` in a note of the block must stay as written.
+  writeFileSync(file, old ? text.replace(old, () => block) : `${text.trimEnd()}\n\n${block}\n`);
 }
 
 /** The JSON data stored in a section as `<!-- data {...} -->`. */

@@ -5,3 +5,6 @@ export const n0 = (v: number | null | undefined): string => (missing(v) ? '–' 
 
 /** Two decimals; '–' when not measured. */
 export const n2 = (v: number | null | undefined): string => (missing(v) ? '–' : v.toFixed(2));
+
+/** One decimal; '–' when not measured. */
+export const n1 = (v: number | null | undefined): string => (missing(v) ? '–' : v.toFixed(1));

@@ -1,3 +1,6 @@
+import { budgetSentence } from './memory-budget-report.js';
+import type { RowData } from './targets.js';
+
 /** Durable writes, as the profiles of confirmations and custom field writes found them. */
 const DURABLE =
   'Durable commits: every group of writes waits for the disk. On this machine a one-row FULL commit took about 13 ms while other work ran; ' +
@@ -7,8 +10,8 @@ const DURABLE =
 const pgWrites = (what: string): string =>
   `PostgreSQL on the same two cores; each ${what} is several round trips and every customer-writing transaction takes the one sync_clock row lock until commit.`;
 
-/** Memory every worker holds from its start. */
-const BINARY = 'About 42 MB of every process is the mapped node binary itself (shared between workers, counted in each one\'s RSS).';
+/** Memory every worker holds from its start (its size is in the run's budget, added by measuredObstacle). */
+const BINARY = 'The mapped node binary (41–45 MB) is shared between workers but counted in each one\'s RSS.';
 
 /**
  * What the profiles say stands in the way of each target (details and measurements in
@@ -37,17 +40,26 @@ export const OBSTACLES: Readonly<Record<string, string>> = {
   rss:
     `${BINARY} A whole-table sync leaves ~20 MB in the main malloc heap and the write thread (a second V8 isolate) leaves V8 pages behind after it stops. ` +
     'Smaller semi-spaces, MALLOC_ARENA_MAX=2 and a fixed mmap threshold were measured and did not lower the figure after the load.',
-  'rss-start': `${BINARY} A worker started at 92–110 MB in the profiles; smaller semi-spaces (\`--max-semi-space-size=4\`) only brought that to 93–99 MB.`,
+  'rss-start':
+    `${BINARY} The main isolate's new space (two semi-spaces) has grown to 32 MB during start-up. Smaller semi-spaces (\`--max-semi-space-size=4\`) ` +
+    'lowered the start from 92–110 to 93–99 MB in the profiles.',
   sync: 'Reading each 1,000-row chunk into JS objects (about half the CPU) and JSON.stringify per customer (about 11 %).',
   'sync-lookups': 'Each 1,000-row chunk is read synchronously by better-sqlite3; a lookup can wait behind one chunk and one 64 KB batch.',
   'orders-feed':
-    'Per order (about 7 µs of server CPU, 1.4 KB of JSON with a masked confirmation): JSON.stringify about a quarter, the driver reading the ' +
-    '1,000-row chunks about a quarter, JSON.parse of the stored confirmation and the view about a sixth, the socket the rest. On two shared ' +
-    'cores the rate follows what the load generator and other work leave of them.',
+    'Per order (about 6 µs of server CPU, 1.4 KB of JSON): the driver reading the 1,000-row chunks as arrays, the kept masked confirmation ' +
+    'text spliced into each order (orders.confirmation_shown), the socket writes. On two shared cores the rate follows what the load ' +
+    'generator and other work leave of them.',
   'orders-feed-rss':
-    'V8 garbage in the old generation: strings kept by the number-to-string cache used to grow it by about 20 MB per 10^6 orders ' +
-    '(wire/dates.ts now writes the digits without it); anything else that outlives two young-generation collections does the same until the next full one.',
+    'V8 garbage in the old generation: each chunk reads about 1.4 MB of kept confirmation texts at once, more than the young generation ' +
+    'holds, and what a scavenge finds alive is promoted until the next full collection (reading the stored form too doubled it).',
   'order-get-cpu':
     'An order is a bigger answer than a customer: the stored confirmation is parsed and shown with every field (about 3 µs), and its JSON ' +
     'is 1.4 KB with up to seven dates (about 3 µs more than a customer\'s); the lookup itself costs less than the search by id.',
 };
+
+/** The RSS targets' obstacles also say what this run's memory budget measured (the worst worker's parts). */
+export function measuredObstacle(id: string, rows: readonly RowData[]): string | undefined {
+  if (id === 'rss') return budgetSentence(rows, 'idle');
+  if (id === 'rss-start') return budgetSentence(rows, 'start');
+  return undefined;
+}

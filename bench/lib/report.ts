@@ -1,8 +1,8 @@
 import { n0, n2 } from './format.js';
-import { blockData, dataComment, readBlock, wrapBlock } from './blocks.js';
-import { writeFileSync } from 'node:fs';
+import { blockData, dataComment, readBlock, writeBlock } from './blocks.js';
 import type { Machine } from './machine.js';
-import { OBSTACLES } from './obstacles.js';
+import { memoryBudgetTable } from './memory-budget-report.js';
+import { measuredObstacle, OBSTACLES } from './obstacles.js';
 import { cpuPerRequest, databaseCpuPerRequest, FLOOR_KEY, over, TARGETS, type RowData, type TargetResult } from './targets.js';
 
 export { cpuPerRequest };
@@ -128,12 +128,24 @@ function targetTable(run: RunData, previous: RunData | undefined): string {
 function obstacles(run: RunData): string {
   const missed = run.targets.filter((t) => t.pass === false && OBSTACLES[t.id]);
   if (missed.length === 0) return 'No measured target was missed.';
-  return ['What stands in the way (from the profiles; details in docs/performance.md):', '', ...missed.map((t) => `- **${t.label}**: ${OBSTACLES[t.id]}`)].join('\n');
+  const text = (id: string): string => [OBSTACLES[id], measuredObstacle(id, run.rows)].filter(Boolean).join(' ');
+  return ['What stands in the way (from the profiles; details in docs/performance.md):', '', ...missed.map((t) => `- **${t.label}**: ${text(t.id)}`)].join('\n');
+}
+
+const BUDGET_INTRO =
+  'Each idle-rss worker\'s RSS split by what holds it, 1 s after start and 6 s after the whole load: the mappings of ' +
+  '`/proc/<pid>/smaps` classified by file and shape (bench/lib/memory-budget.ts), and V8\'s own figures for the main isolate from `/metrics`.';
+
+/** The memory budget section, or a line saying the run has none. */
+function budgetSection(run: RunData): string {
+  const table = memoryBudgetTable(run.rows);
+  return table ? `${BUDGET_INTRO}\n\n${table}` : 'No memory budget was measured in this run.';
 }
 
 /** The console summary of a run. */
 export function printSummary(run: RunData, previous: RunData | undefined): void {
-  process.stdout.write(`\n${targetTable(run, previous)}\n\n${scenarioTable(run, previous)}\n`);
+  const budget = memoryBudgetTable(run.rows);
+  process.stdout.write(`\n${targetTable(run, previous)}\n\n${scenarioTable(run, previous)}\n${budget ? `\nMemory budget per worker:\n\n${budget}\n` : ''}`);
 }
 
 /** BENCHMARKS.md: machine, command, targets, every figure, and the previous run beside this one. */
@@ -166,8 +178,11 @@ ${scenarioTable(run, previous)}
 ${previous ? `"previous" is the run of ${previous.date.slice(0, 16).replace('T', ' ')} UTC (load average ${n2(previous.machine.loadAtStart)} at its start).` : 'No previous run was recorded.'}
 Seeding: ${Object.entries(run.seeding).map(([k, v]) => `${k} ${n0(v)}/s`).join(', ')}.
 
+## Memory budget per worker
+
+${budgetSection(run)}
+
 ${dataComment(run)}`;
-  // The scale section (`npm run bench:scale`) is kept as it was.
-  const scale = readBlock(file, 'scale');
-  writeFileSync(file, `# Benchmarks\n\n${wrapBlock(BLOCK, body)}\n${scale ? `\n${scale}\n` : ''}`);
+  // Only this section is rewritten: those of bench:scale, bench:scale-out and soak stay as they were.
+  writeBlock(file, BLOCK, body);
 }

@@ -13,8 +13,8 @@ insert into "orders" ("order_number", "note", "created_at", "status", "customer_
 -- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000,"O-2",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.insertNewConfirmed(rows: 1)
-insert into "orders" ("order_number", "note", "created_at", "customer_id", "confirmed_at", "confirmation", "confirmation_hash", "status", "modified_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id";
--- parameters: ["O-1",null,1700000000000,"c-1",1700000000000,"{}","hash","Confirmed",1700000000000]
+insert into "orders" ("order_number", "note", "created_at", "customer_id", "confirmed_at", "confirmation", "confirmation_hash", "status", "modified_at", "confirmation_shown") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id";
+-- parameters: ["O-1",null,1700000000000,"c-1",1700000000000,"{}","hash","Confirmed",1700000000000,"{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}"]
 
 -- orderRepository.setOrderNumber(orderId, orderNumber)
 update "orders" set "order_number" = ? where "order_id" = ?;
@@ -29,7 +29,7 @@ select * from orders where order_id = ?;
 -- parameters: [1]
 
 -- orderRepository.findShown(orderId)
-select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation from orders where order_id = ?;
+select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_shown from orders where order_id = ?;
 -- parameters: [1]
 
 -- orderRepository.personalDataOfCustomer(customerId)
@@ -37,31 +37,31 @@ select "order_id", "confirmation", "note" from "orders" where "customer_id" = ? 
 -- parameters: ["c-1"]
 
 -- orderRepository.replaceConfirmation(orderId, confirmation, hash)
-update "orders" set "confirmation" = ?, "confirmation_hash" = ?, "note" = ? where "order_id" = ?;
--- parameters: ["{}","hash",null,1]
+update "orders" set "confirmation" = ?, "confirmation_hash" = ?, "confirmation_shown" = ?, "note" = ? where "order_id" = ?;
+-- parameters: ["{}","hash","{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}",null,1]
 
 -- orderRepository.findMany(orderIds: 2)
 select * from orders where order_id in (?, ?);
 -- parameters: [1,2]
 
 -- orderRepository.markConfirmed(orderId, state)
-update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ? where order_id = ? and status = 'Open' returning order_number;
--- parameters: ["c-1",1700000000000,"{}","hash",1]
+update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?, confirmation_shown = ? where order_id = ? and status = 'Open' returning order_number;
+-- parameters: ["c-1",1700000000000,"{}","hash","{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}",1]
 
 -- orderRepository.markCancelled(orderId, at)
 update "orders" set "status" = ?, "cancelled_at" = ? where "order_id" = ? and "status" <> ?;
 -- parameters: ["Cancelled",1700000000000,1,"Cancelled"]
 
 -- orderRepository.search(window, limit)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation" from "orders" where "modified_at" <= ? order by "modified_at", "order_id" limit ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", "confirmation_shown" from "orders" where "modified_at" <= ? order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(every filter, after, limit, offset)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", "confirmation_shown" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
 
 -- orderRepository.search(modifiedAfter, keyset after, through)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation" from "orders" where "modified_at" <= ? and (modified_at, order_id) > (?, ?) and (modified_at, order_id) <= (?, ?) order by "modified_at", "order_id" limit ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", "confirmation_shown" from "orders" where "modified_at" <= ? and (modified_at, order_id) > (?, ?) and (modified_at, order_id) <= (?, ?) order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
 
 -- orderRepository.count(every filter)

@@ -34,9 +34,9 @@ export const orderCalls: SnapshotSource = {
     ],
     markCancelled: [call('orderId, at', ({ db }) => orderRepository.markCancelled(db, 1, STAMP))],
     search: [
-      call('window, limit', ({ db }) => orderRepository.search(db, { modifiedAtMost: STAMP }, 1000)),
-      call('every filter, after, limit, offset', ({ db }) => orderRepository.search(db, FILTERED, 1000, 20)),
-      call('modifiedAfter, keyset after, through', ({ db }) => orderRepository.search(db, { modifiedAfter: STAMP - 1000, modifiedAtMost: STAMP, after: { modifiedAt: STAMP - 10, orderId: 7 }, through: { modifiedAt: STAMP, orderId: 9 } }, 1000)),
+      call('window, limit', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAtMost: STAMP }, 1000)),
+      call('every filter, after, limit, offset', ({ sql, db }) => orderRepository.search(sql, db, FILTERED, 1000, 20)),
+      call('modifiedAfter, keyset after, through', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAfter: STAMP - 1000, modifiedAtMost: STAMP, after: { modifiedAt: STAMP - 10, orderId: 7 }, through: { modifiedAt: STAMP, orderId: 9 } }, 1000)),
     ],
     count: [call('every filter', ({ db }) => orderRepository.count(db, FILTERED))],
     confirmedIds: [call('every filter', ({ db }) => orderRepository.confirmedIds(db, FILTERED))],

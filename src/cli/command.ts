@@ -4,12 +4,18 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 
-/** One CLI command: `words` as typed (`keys create`), its usage line and what it runs. */
+/** What a command runs, given the arguments after its words; resolves to the exit code (void: 0, -1: keep running). */
+export type RunCommand = (args: string[], config: Config) => Promise<number | void>;
+
+/**
+ * One CLI command as listed in commands.ts: `words` as typed (`keys create`), its usage line, and
+ * `load`, which imports the module that runs it only when it runs.
+ */
 export interface Command {
   readonly words: readonly string[];
   readonly usage: string;
   readonly summary: string;
-  run(args: string[], config: Config): Promise<number | void>;
+  load(): Promise<RunCommand>;
 }
 
 /** A usage mistake: printed with the command's usage, exit code 2. */

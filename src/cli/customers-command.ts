@@ -2,43 +2,30 @@ import { parseArgs } from 'node:util';
 import { exportCustomers } from '../customers/customer.export.js';
 import { importCustomers } from '../customers/customer.import.js';
 import { formatWireDate, parseWireDate } from '../wire/dates.js';
-import { UsageError, type Command } from './command.js';
+import { UsageError, type RunCommand } from './command.js';
 import { importFile, importProgress, reportImport } from './import-report.js';
 import { withStore } from './with-store.js';
 
-export const customersImportCommand: Command = {
-  words: ['customers', 'import'],
-  usage: 'customers import <file.csv|file.jsonl> [--skip-invalid]',
-  summary: 'upsert customers by CustomerId; every row is checked first, a bad file imports nothing',
-  run: async (args, config) => {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'skip-invalid': { type: 'boolean', default: false } } });
-    const { file, format } = importFile(positionals);
-    const started = Date.now();
-    const progress = importProgress();
-    const report = await withStore(config, async (store, writes) => {
-      try {
-        return await importCustomers(store, writes, file, { format, skipInvalid: values['skip-invalid'] === true, onProgress: progress.onProgress });
-      } finally {
-        progress.stop();
-      }
-    });
-    return reportImport(report, 'customers', values['skip-invalid'] === true, started);
-  },
+export const customersImportCommand: RunCommand = async (args, config) => {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'skip-invalid': { type: 'boolean', default: false } } });
+  const { file, format } = importFile(positionals);
+  const started = Date.now();
+  const progress = importProgress();
+  const report = await withStore(config, async (store, writes) => {
+    try {
+      return await importCustomers(store, writes, file, { format, skipInvalid: values['skip-invalid'] === true, onProgress: progress.onProgress });
+    } finally {
+      progress.stop();
+    }
+  });
+  return reportImport(report, 'customers', values['skip-invalid'] === true, started);
 };
 
-export const customersExportCommand: Command = {
-  words: ['customers', 'export'],
-  usage: 'customers export [--modified-after DATE]',
-  summary: 'every customer as JSON Lines on stdout, in sync order; the sync watermark on stderr',
-  run: async (args, config) => {
-    const { values } = parseArgs({ args, options: { 'modified-after': { type: 'string' } } });
-    const after = values['modified-after'];
-    const modifiedAfter = after === undefined ? undefined : parseWireDate(after);
-    if (after !== undefined && modifiedAfter === undefined) throw new UsageError(`--modified-after: '${after}' is not a date`);
-    const result = await withStore(config, (store) => exportCustomers(store, process.stdout, modifiedAfter));
-    if (!result.closed) process.stderr.write(`exported ${result.count} customers; X-Sync-Watermark ${formatWireDate(result.watermark, 'iso8601')} (${result.watermark})\n`);
-  },
+export const customersExportCommand: RunCommand = async (args, config) => {
+  const { values } = parseArgs({ args, options: { 'modified-after': { type: 'string' } } });
+  const after = values['modified-after'];
+  const modifiedAfter = after === undefined ? undefined : parseWireDate(after);
+  if (after !== undefined && modifiedAfter === undefined) throw new UsageError(`--modified-after: '${after}' is not a date`);
+  const result = await withStore(config, (store) => exportCustomers(store, process.stdout, modifiedAfter));
+  if (!result.closed) process.stderr.write(`exported ${result.count} customers; X-Sync-Watermark ${formatWireDate(result.watermark, 'iso8601')} (${result.watermark})\n`);
 };
-
-/** CLI commands of this module. */
-export const customerCommands: readonly Command[] = [customersImportCommand, customersExportCommand];

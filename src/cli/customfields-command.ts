@@ -4,7 +4,7 @@ import { FIELD_TYPES, type CustomFieldDefinition } from '../customfields/customf
 import { AppError } from '../errors.js';
 import { parseJsvList } from '../wire/jsv.js';
 import { validRequest } from '../wire/request-validation.js';
-import { parseCommandArgs, UsageError, type Command } from './command.js';
+import { parseCommandArgs, UsageError, type RunCommand } from './command.js';
 import { withStore } from './with-store.js';
 
 const describeDefinition = (d: CustomFieldDefinition): string =>
@@ -39,64 +39,46 @@ function wholeNumber(text: string | undefined, what: string): number | undefined
   return Number(text);
 }
 
-export const customFieldsDefineCommand: Command = {
-  words: ['customfields', 'define'],
-  usage: 'customfields define <Number> --label L --type T [--read-only] [--allowed a,b] [--sort n]',
-  summary: 'create or replace a custom-field definition (types: Text, Number, Decimal, Boolean, Date, Select, MultiSelect)',
-  run: async (args, config) => {
-    const { values, positionals } = parseCommandArgs({
-      args,
-      allowPositionals: true,
-      options: { label: { type: 'string' }, type: { type: 'string' }, 'read-only': { type: 'boolean' }, allowed: { type: 'string' }, sort: { type: 'string' } },
-    });
-    if (positionals.length !== 1) throw new UsageError('give exactly one field number');
-    const number = wholeNumber(positionals[0], 'the field number')!;
-    if (values.label === undefined || values.type === undefined) throw new UsageError('give --label and --type');
-    if (!FIELD_TYPES.some((t) => t.toLowerCase() === values.type!.trim().toLowerCase())) {
-      throw new UsageError(`--type takes one of ${FIELD_TYPES.join(', ')}; got '${values.type}'`);
-    }
-    const request = {
-      Number: number,
-      Label: values.label,
-      FieldType: values.type,
-      IsReadOnly: values['read-only'] ?? false,
-      AllowedValues: values.allowed === undefined ? null : parseJsvList(values.allowed),
-      Sort: wholeNumber(values.sort, '--sort'),
-    };
-    return withStore(config, (_store, writes) =>
-      reportingRefusals(async () => {
-        const { definition, created } = await defineCustomField(writes, validRequest(DefineCustomFieldRequest, request));
-        process.stdout.write(`${created ? 'created' : 'updated'}: ${describeDefinition(definition)}\n`);
-      }),
-    );
-  },
+export const customFieldsDefineCommand: RunCommand = async (args, config) => {
+  const { values, positionals } = parseCommandArgs({
+    args,
+    allowPositionals: true,
+    options: { label: { type: 'string' }, type: { type: 'string' }, 'read-only': { type: 'boolean' }, allowed: { type: 'string' }, sort: { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new UsageError('give exactly one field number');
+  const number = wholeNumber(positionals[0], 'the field number')!;
+  if (values.label === undefined || values.type === undefined) throw new UsageError('give --label and --type');
+  if (!FIELD_TYPES.some((t) => t.toLowerCase() === values.type!.trim().toLowerCase())) {
+    throw new UsageError(`--type takes one of ${FIELD_TYPES.join(', ')}; got '${values.type}'`);
+  }
+  const request = {
+    Number: number,
+    Label: values.label,
+    FieldType: values.type,
+    IsReadOnly: values['read-only'] ?? false,
+    AllowedValues: values.allowed === undefined ? null : parseJsvList(values.allowed),
+    Sort: wholeNumber(values.sort, '--sort'),
+  };
+  return withStore(config, (_store, writes) =>
+    reportingRefusals(async () => {
+      const { definition, created } = await defineCustomField(writes, validRequest(DefineCustomFieldRequest, request));
+      process.stdout.write(`${created ? 'created' : 'updated'}: ${describeDefinition(definition)}\n`);
+    }),
+  );
 };
 
-export const customFieldsListCommand: Command = {
-  words: ['customfields', 'list'],
-  usage: 'customfields list',
-  summary: 'one line per definition: <Number> <FieldType> "<Label>" sort <n> [read-only] [allowed a,b]',
-  run: async (_args, config) => {
-    const defs = await withStore(config, listDefinitions);
-    for (const d of defs) process.stdout.write(`${describeDefinition(d)}\n`);
-  },
+export const customFieldsListCommand: RunCommand = async (_args, config) => {
+  const defs = await withStore(config, listDefinitions);
+  for (const d of defs) process.stdout.write(`${describeDefinition(d)}\n`);
 };
 
-export const customFieldsDeleteCommand: Command = {
-  words: ['customfields', 'delete'],
-  usage: 'customfields delete <Number>',
-  summary: 'delete a custom-field definition and every value of it',
-  run: async (args, config) => {
-    if (args.length !== 1) throw new UsageError('give exactly one field number');
-    const number = wholeNumber(args[0], 'the field number')!;
-    return withStore(config, (_store, writes) =>
-      reportingRefusals(async () => {
-        await deleteCustomField(writes, number);
-        process.stdout.write(`deleted custom field ${number} and its values\n`);
-      }),
-    );
-  },
+export const customFieldsDeleteCommand: RunCommand = async (args, config) => {
+  if (args.length !== 1) throw new UsageError('give exactly one field number');
+  const number = wholeNumber(args[0], 'the field number')!;
+  return withStore(config, (_store, writes) =>
+    reportingRefusals(async () => {
+      await deleteCustomField(writes, number);
+      process.stdout.write(`deleted custom field ${number} and its values\n`);
+    }),
+  );
 };
-
-/** CLI commands of this module. */
-export const customfieldCommands: readonly Command[] = [customFieldsDefineCommand, customFieldsListCommand, customFieldsDeleteCommand];

@@ -1,34 +1,6 @@
 import { ConfigError, loadConfig } from '../config.js';
-import { backupCommand, restoreCommand } from './backup-command.js';
-import { auditListCommand } from './audit-command.js';
 import { UsageError, type Command } from './command.js';
-import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './keys-command.js';
-import { migrateCommand } from './migrate-command.js';
-import { seedCommand } from './seed-command.js';
-import { serveCommand } from './serve-command.js';
-import { customerCommands } from './customers-command.js';
-import { customfieldCommands } from './customfields-command.js';
-import { orderCommands } from './orders-command.js';
-import { webhookCommands } from './webhooks-command.js';
-import { privacyCommands } from './privacy-command.js';
-
-/** Every CLI command; each lives in its own file of src/cli/. */
-export const COMMANDS: readonly Command[] = [
-  serveCommand,
-  migrateCommand,
-  keysCreateCommand,
-  keysListCommand,
-  keysRevokeCommand,
-  auditListCommand,
-  seedCommand,
-  backupCommand,
-  restoreCommand,
-  ...customerCommands,
-  ...customfieldCommands,
-  ...orderCommands,
-  ...webhookCommands,
-  ...privacyCommands,
-];
+import { COMMANDS } from './commands.js';
 
 function help(): string {
   const lines = COMMANDS.map((c) => `  ordergate ${c.usage.padEnd(48)} ${c.summary}`);
@@ -56,7 +28,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const config = loadConfig();
-    const code = await hit.command.run(hit.args, config);
+    const run = await hit.command.load();
+    const code = await run(hit.args, config);
     return typeof code === 'number' ? code : 0;
   } catch (err) {
     if (err instanceof ConfigError) {

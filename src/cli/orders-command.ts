@@ -3,7 +3,7 @@ import type { OrderRow } from '../store/database.js';
 import { exportOrders, type OrderExportFormat } from '../orders/order.export.js';
 import { importOrders } from '../orders/order.import.js';
 import { formatWireDate, parseWireDate } from '../wire/dates.js';
-import { UsageError, type Command } from './command.js';
+import { UsageError, type RunCommand } from './command.js';
 import { importFile, importProgress, reportImport } from './import-report.js';
 import { progressBar } from './progress.js';
 import { withStore } from './with-store.js';
@@ -20,62 +20,49 @@ function statusesOf(text: string): Array<OrderRow['status']> {
   return [...new Set(statuses as Array<OrderRow['status']>)];
 }
 
-export const ordersImportCommand: Command = {
-  words: ['orders', 'import'],
-  usage: 'orders import <file.csv|file.jsonl> [--skip-invalid]',
-  summary: 'create open orders (OrderNumber, Note); every row is checked first, a bad file imports nothing',
-  run: async (args, config) => {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'skip-invalid': { type: 'boolean', default: false } } });
-    const { file, format } = importFile(positionals);
-    const skipInvalid = values['skip-invalid'] === true;
-    const started = Date.now();
-    const progress = importProgress();
-    const report = await withStore(config, async (store, writes) => {
-      try {
-        return await importOrders(store, writes, file, { format, skipInvalid, onProgress: progress.onProgress });
-      } finally {
-        progress.stop();
-      }
-    });
-    return reportImport(report, 'orders', skipInvalid, started);
-  },
+export const ordersImportCommand: RunCommand = async (args, config) => {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'skip-invalid': { type: 'boolean', default: false } } });
+  const { file, format } = importFile(positionals);
+  const skipInvalid = values['skip-invalid'] === true;
+  const started = Date.now();
+  const progress = importProgress();
+  const report = await withStore(config, async (store, writes) => {
+    try {
+      return await importOrders(store, writes, file, { format, skipInvalid, onProgress: progress.onProgress });
+    } finally {
+      progress.stop();
+    }
+  });
+  return reportImport(report, 'orders', skipInvalid, started);
 };
 
-export const ordersExportCommand: Command = {
-  words: ['orders', 'export'],
-  usage: 'orders export [--status S[,S]] [--modified-after DATE] [--format jsonl|csv] [--include-bank-data]',
-  summary: 'the order feed on stdout (JSON Lines or CSV), bank data masked unless asked for (audited); the watermark on stderr',
-  run: async (args, config) => {
-    const { values } = parseArgs({
-      args,
-      options: {
-        status: { type: 'string' },
-        'modified-after': { type: 'string' },
-        format: { type: 'string', default: 'jsonl' },
-        'include-bank-data': { type: 'boolean', default: false },
-      },
-    });
-    const statuses = values.status === undefined ? undefined : statusesOf(values.status);
-    const after = values['modified-after'];
-    const modifiedAfter = after === undefined ? undefined : parseWireDate(after);
-    if (after !== undefined && modifiedAfter === undefined) throw new UsageError(`--modified-after: '${after}' is not a date`);
-    const format = FORMATS.find((f) => f === values.format);
-    if (!format) throw new UsageError(`--format: '${values.format}' is not one of ${FORMATS.join(', ')}`);
-    let bar: ReturnType<typeof progressBar> | undefined;
-    const result = await withStore(config, async (store, writes) => {
-      try {
-        return await exportOrders(store, writes, process.stdout, {
-          statuses, modifiedAfter, format,
-          bank: values['include-bank-data'] === true ? 'revealed' : 'masked',
-          onProgress: (done, total) => (bar ??= progressBar('exporting (orders)', total)).tick(done),
-        });
-      } finally {
-        bar?.stop();
-      }
-    });
-    if (!result.closed) process.stderr.write(`exported ${result.count} orders; X-Sync-Watermark ${formatWireDate(result.watermark, 'iso8601')} (${result.watermark})\n`);
-  },
+export const ordersExportCommand: RunCommand = async (args, config) => {
+  const { values } = parseArgs({
+    args,
+    options: {
+      status: { type: 'string' },
+      'modified-after': { type: 'string' },
+      format: { type: 'string', default: 'jsonl' },
+      'include-bank-data': { type: 'boolean', default: false },
+    },
+  });
+  const statuses = values.status === undefined ? undefined : statusesOf(values.status);
+  const after = values['modified-after'];
+  const modifiedAfter = after === undefined ? undefined : parseWireDate(after);
+  if (after !== undefined && modifiedAfter === undefined) throw new UsageError(`--modified-after: '${after}' is not a date`);
+  const format = FORMATS.find((f) => f === values.format);
+  if (!format) throw new UsageError(`--format: '${values.format}' is not one of ${FORMATS.join(', ')}`);
+  let bar: ReturnType<typeof progressBar> | undefined;
+  const result = await withStore(config, async (store, writes) => {
+    try {
+      return await exportOrders(store, writes, process.stdout, {
+        statuses, modifiedAfter, format,
+        bank: values['include-bank-data'] === true ? 'revealed' : 'masked',
+        onProgress: (done, total) => (bar ??= progressBar('exporting (orders)', total)).tick(done),
+      });
+    } finally {
+      bar?.stop();
+    }
+  });
+  if (!result.closed) process.stderr.write(`exported ${result.count} orders; X-Sync-Watermark ${formatWireDate(result.watermark, 'iso8601')} (${result.watermark})\n`);
 };
-
-/** CLI commands of this module. */
-export const orderCommands: readonly Command[] = [ordersImportCommand, ordersExportCommand];

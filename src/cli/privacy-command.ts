@@ -3,45 +3,33 @@ import { auditBankRead } from '../orders/bank-access.js';
 import type { BankData } from '../orders/order.mapping.js';
 import { eraseCustomer, exportCustomerData } from '../privacy/privacy.service.js';
 import { toJson } from '../wire/serializer.js';
-import { parseCommandArgs, refusalAsUsage, UsageError, type Command } from './command.js';
+import { parseCommandArgs, refusalAsUsage, UsageError, type RunCommand } from './command.js';
 import { withStore } from './with-store.js';
 
-export const exportDataCommand: Command = {
-  words: ['customers', 'export-data'],
-  usage: 'customers export-data <CustomerId> [--include-bank-data]',
-  summary: 'everything held about one customer as JSON on stdout (bank data masked unless the flag; audited)',
-  run: async (args, config) => {
-    const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { 'include-bank-data': { type: 'boolean', default: false } } });
-    const customerId = positionals[0];
-    if (!customerId || positionals.length > 1) throw new UsageError('give one CustomerId');
-    const bank: BankData = values['include-bank-data'] ? 'revealed' : 'masked';
-    const data = await withStore(config, (store, writes) =>
-      refusalAsUsage(() =>
-        exportCustomerData(store, writes, customerId, {
-          keyId: CLI_KEY_ID,
-          bank,
-          auditBankRead: (orders) => auditBankRead(writes, CLI_KEY_ID, bank, orders),
-        }),
-      ),
-    );
-    process.stdout.write(`${toJson(data, config.jsonCasing, config.dateFormat, true)}\n`);
-  },
+export const exportDataCommand: RunCommand = async (args, config) => {
+  const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { 'include-bank-data': { type: 'boolean', default: false } } });
+  const customerId = positionals[0];
+  if (!customerId || positionals.length > 1) throw new UsageError('give one CustomerId');
+  const bank: BankData = values['include-bank-data'] ? 'revealed' : 'masked';
+  const data = await withStore(config, (store, writes) =>
+    refusalAsUsage(() =>
+      exportCustomerData(store, writes, customerId, {
+        keyId: CLI_KEY_ID,
+        bank,
+        auditBankRead: (orders) => auditBankRead(writes, CLI_KEY_ID, bank, orders),
+      }),
+    ),
+  );
+  process.stdout.write(`${toJson(data, config.jsonCasing, config.dateFormat, true)}\n`);
 };
 
-export const eraseCommand: Command = {
-  words: ['customers', 'erase'],
-  usage: 'customers erase <CustomerId> --yes',
-  summary: "erase one customer's personal data for good (accounting fields stay; audited)",
-  run: async (args, config) => {
-    const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { yes: { type: 'boolean', default: false } } });
-    const customerId = positionals[0];
-    if (!customerId || positionals.length > 1) throw new UsageError('give one CustomerId');
-    if (!values.yes) throw new UsageError(`erasing ${customerId} cannot be undone (only backups made before keep the data); add --yes to erase`);
-    const answer = await withStore(config, (store, writes) =>
-      refusalAsUsage(() => eraseCustomer(store, writes, customerId, CLI_KEY_ID, (message) => void process.stderr.write(`ordergate: ${message}\n`))),
-    );
-    process.stdout.write(`erased ${answer.CustomerId} at ${new Date(answer.ErasedAt).toISOString()}\n`);
-  },
+export const eraseCommand: RunCommand = async (args, config) => {
+  const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { yes: { type: 'boolean', default: false } } });
+  const customerId = positionals[0];
+  if (!customerId || positionals.length > 1) throw new UsageError('give one CustomerId');
+  if (!values.yes) throw new UsageError(`erasing ${customerId} cannot be undone (only backups made before keep the data); add --yes to erase`);
+  const answer = await withStore(config, (store, writes) =>
+    refusalAsUsage(() => eraseCustomer(store, writes, customerId, CLI_KEY_ID, (message) => void process.stderr.write(`ordergate: ${message}\n`))),
+  );
+  process.stdout.write(`erased ${answer.CustomerId} at ${new Date(answer.ErasedAt).toISOString()}\n`);
 };
-
-export const privacyCommands = [exportDataCommand, eraseCommand];

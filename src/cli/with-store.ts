@@ -1,10 +1,7 @@
 import { sessionDatabaseUrl, type Config } from '../config.js';
-import { migrateToLatest } from '../store/migrate.js';
-import { openStore } from '../store/open-store.js';
 import { createStoreIfMissing, requireExistingStore } from '../store/store-presence.js';
 import type { Store } from '../store/store.js';
-import { writeRegistry } from '../write-registry.js';
-import { openWriteDoor, type WriteDoor } from '../writes/write-door.js';
+import type { WriteDoor } from '../writes/write-door.js';
 
 /**
  * Opens and migrates the configured store for one command, with a write door over it (inline: a
@@ -14,6 +11,13 @@ import { openWriteDoor, type WriteDoor } from '../writes/write-door.js';
  */
 export async function withStore<T>(config: Config, fn: (store: Store, writes: WriteDoor) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
   await (options.create ? createStoreIfMissing : requireExistingStore)(sessionDatabaseUrl(config));
+  // Loaded once the store is there: a refused command does not pay for the store's and every write's modules.
+  const [{ openStore }, { migrateToLatest }, { writeRegistry }, { openWriteDoor }] = await Promise.all([
+    import('../store/open-store.js'),
+    import('../store/migrate.js'),
+    import('../write-registry.js'),
+    import('../writes/write-door.js'),
+  ]);
   const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   const writes = openWriteDoor(store, writeRegistry);
   try {

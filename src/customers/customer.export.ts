@@ -51,8 +51,9 @@ export async function writeLines(out: Writable, lines: AsyncIterable<string>): P
   return { count, closed };
 }
 
-async function* jsonLines(items: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<string> {
-  for await (const item of items) yield JSON.stringify(item);
+async function* jsonLines(items: AsyncIterable<readonly unknown[]> | readonly unknown[]): AsyncGenerator<string> {
+  const chunks: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]> = Array.isArray(items) ? [items] : (items as AsyncIterable<readonly unknown[]>);
+  for await (const chunk of chunks) for (const item of chunk) yield JSON.stringify(item);
 }
 
 /**

@@ -35,7 +35,8 @@ export function customerOperations(store: Store, writes: WriteDoor): AnyOperatio
         const result = await routeRead(store, minWatermarkOf(call, 'SearchCustomers'), (s) => searchCustomers(s, req));
         call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(result.watermark, call.dateStyle));
         if (result.cursor) call.setHeader(SYNC_CURSOR_HEADER, result.cursor);
-        return Array.isArray(result.customers) ? result.customers : new StreamedArray(result.customers);
+        const customers = result.customers;
+        return Array.isArray(customers) ? customers : new StreamedArray(() => customers);
       },
     }),
     defineOperation({

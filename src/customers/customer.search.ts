@@ -19,7 +19,7 @@ export interface SearchResult {
   /** X-Sync-Cursor: set when rows remain after this page; pass it as the next Cursor. */
   readonly cursor?: string;
   /** The matching customers in sync order; big results are read in keyset chunks as they are sent. */
-  readonly customers: AsyncIterable<Customer> | Customer[];
+  readonly customers: AsyncIterable<Customer[]> | Customer[];
 }
 
 /** The position a request's cursor continues after (the request schema checked it is ours). */
@@ -29,7 +29,7 @@ const cursorPosition = (req: SearchCustomersRequest): Position | undefined => (r
  * Rows in (filter.after, filter.through], read CHUNK at a time with a keyset: constant memory. The
  * next chunk is already being read while the current one is sent, which hides PostgreSQL's round trip.
  */
-async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number): AsyncGenerator<Customer> {
+async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number): AsyncGenerator<Customer[]> {
   const read = (after: Position | undefined, offset: number): Promise<CustomerRow[]> => {
     const rows = customerRepository.search(store.reader, { ...filter, after }, CHUNK, offset);
     rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
@@ -40,7 +40,7 @@ async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number)
     const rows = await pending;
     const more = rows.length === CHUNK;
     if (more) pending = read(positionOf(rows[rows.length - 1]!), 0);
-    for (const row of rows) yield toCustomer(row);
+    if (rows.length > 0) yield rows.map(toCustomer);
     if (!more) return;
     // SQLite answers synchronously: give other requests a turn between chunks, however fast the consumer.
     await setImmediate();

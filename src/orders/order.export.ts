@@ -47,7 +47,7 @@ const pick = (item: unknown, column: string): unknown =>
 async function* lines(feed: OrderExportFeed, opts: OrderExportOptions): AsyncGenerator<string> {
   if (opts.format === 'csv') yield ORDER_CSV_COLUMNS.map(cell).join(',');
   let done = 0;
-  for await (const chunk of feed.orders) {
+  for await (const chunk of feed.orders()) {
     for (const order of chunk) {
       const item = toFeedItem(order, opts.bank);
       // JSON Lines: the feed's JSON text as the API writes it (PascalCase, /Date()/ dates).

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { wireDate, type WireDateValue } from '../wire/serializer.js';
-import type { CustomerAddress, ShownOrder, StoredOrder } from './order.repository.js';
+import { wireDate, type DateWriter, type WireDateValue } from '../wire/serializer.js';
+import type { CustomerAddress } from '../customers/customer.columns.js';
+import type { ShownOrder, StoredOrder } from './order.statements.js';
 import { CONFIRMATION_TEXT_FIELDS, type ConfirmationTextField } from './order.schemas.js';
 import { CONFIRMATION_STORAGE_NAMES, fromStoredAnswer, PAYMENT_STORAGE_NAMES, storedConfirmationJson, toStoredAnswer } from './order.stored-form.js';
 import type { ConfirmationData } from './order.validation.js';
@@ -81,8 +82,8 @@ type Stored = Readonly<Record<string, unknown>>;
 const S = CONFIRMATION_STORAGE_NAMES;
 const P = PAYMENT_STORAGE_NAMES;
 
-const paymentView = (p: Stored | null | undefined) =>
-  p ? { Amount: orNull(p[P.Amount]), Name: orNull(p[P.Name]), Date: wireDate(p[P.Date] as number | undefined), ReferenceNumber: orNull(p[P.ReferenceNumber]),
+const paymentView = (p: Stored | null | undefined, date: DateWriter) =>
+  p ? { Amount: orNull(p[P.Amount]), Name: orNull(p[P.Name]), Date: date(p[P.Date] as number | undefined), ReferenceNumber: orNull(p[P.ReferenceNumber]),
         FinancialAccountNumber: orNull(p[P.FinancialAccountNumber]), Type: orNull(p[P.Type]) }
     : null;
 
@@ -90,14 +91,17 @@ const paymentView = (p: Stored | null | undefined) =>
 // the stored names (as customers/customer.mapping.ts does): no object in API names in between, and
 // every view gets its shape at once. The order feed maps every confirmed order of its window. The
 // names are the tables' constants.
-const storedToView = new Function('s', 'orNull', 'wireDate', 'paymentView', `return { ${CONFIRMATION_TEXT_FIELDS.map((f) => `${f}: orNull(s.${S[f]})`).join(', ')}, ` +
-  `CustomerSepaMandateDate: wireDate(s.${S.CustomerSepaMandateDate}), DeliveryDate: wireDate(s.${S.DeliveryDate}), Payment: paymentView(s.${S.Payment}) };`) as
-  (s: Stored, o: typeof orNull, w: typeof wireDate, p: typeof paymentView) => Record<string, unknown>;
+const storedToView = new Function('s', 'orNull', 'date', 'paymentView', `return { ${CONFIRMATION_TEXT_FIELDS.map((f) => `${f}: orNull(s.${S[f]})`).join(', ')}, ` +
+  `CustomerSepaMandateDate: date(s.${S.CustomerSepaMandateDate}), DeliveryDate: date(s.${S.DeliveryDate}), Payment: paymentView(s.${S.Payment}, date) };`) as
+  (s: Stored, o: typeof orNull, d: DateWriter, p: typeof paymentView) => Record<string, unknown>;
 
-/** The stored confirmation as GET /orders/{OrderId} shows it: every field present, bank data masked unless revealed. */
-export function toConfirmationView(json: string | null, bank: BankData = 'masked'): Record<string, unknown> | null {
+/**
+ * The stored confirmation as GET /orders/{OrderId} shows it: every field present, bank data masked
+ * unless revealed; dates as `date` writes them (WireDateValues unless a stream writes them as text).
+ */
+export function toConfirmationView(json: string | null, bank: BankData = 'masked', date: DateWriter = wireDate): Record<string, unknown> | null {
   if (json === null) return null;
-  const view = storedToView(JSON.parse(json) as Stored, orNull, wireDate, paymentView);
+  const view = storedToView(JSON.parse(json) as Stored, orNull, date, paymentView);
   if (bank === 'masked') {
     for (const [f, mask] of BANK_MASKS) {
       const v = view[f];
@@ -107,25 +111,28 @@ export function toConfirmationView(json: string | null, bank: BankData = 'masked
   return view;
 }
 
-export function toOrderView(order: ShownOrder, bank: BankData = 'masked') {
+export function toOrderView(order: ShownOrder, bank: BankData = 'masked', date: DateWriter = wireDate) {
   return {
     OrderId: order.order_id,
     OrderNumber: order.order_number,
     Status: order.status,
     CustomerId: order.customer_id,
-    CreatedAt: wireDate(order.created_at),
-    ConfirmedAt: wireDate(order.confirmed_at),
-    CancelledAt: wireDate(order.cancelled_at),
-    Confirmation: toConfirmationView(order.confirmation, bank),
+    CreatedAt: date(order.created_at),
+    ConfirmedAt: date(order.confirmed_at),
+    CancelledAt: date(order.cancelled_at),
+    Confirmation: toConfirmationView(order.confirmation, bank, date),
   };
 }
 
-type FeedItem = ReturnType<typeof toOrderView> & { LastModified: WireDateValue | null };
+type FeedItem = ReturnType<typeof toOrderView> & { LastModified: ReturnType<DateWriter> };
 
-/** An order of the feed: the GET /orders/{OrderId} shape and LastModified (added to the view: no copy of it). */
-export function toFeedItem(order: ShownOrder, bank: BankData): FeedItem {
-  const item = toOrderView(order, bank) as FeedItem;
-  item.LastModified = wireDate(order.modified_at);
+/**
+ * An order of the feed: the GET /orders/{OrderId} shape and LastModified (added to the view: no copy
+ * of it). A feed writes its dates as text in the response's style (serializer.ts dateText).
+ */
+export function toFeedItem(order: ShownOrder, bank: BankData, date: DateWriter = wireDate): FeedItem {
+  const item = toOrderView(order, bank, date) as FeedItem;
+  item.LastModified = date(order.modified_at);
   return item;
 }
 

@@ -5,17 +5,19 @@ import type { Store } from '../store/store.js';
 import { formatWireDate } from '../wire/dates.js';
 import { minWatermarkOf } from '../wire/read-your-writes.js';
 import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
+import { dateText } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { ConfirmationService } from './confirmation.service.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
-import type { AuthenticatedKey } from '../auth/api-keys.js';
 import { auditBankRead, bankDataFor } from './bank-access.js';
-import { toConfirmResponse, toFeedItem, toOrderView } from './order.mapping.js';
+import { toConfirmResponse, toFeedItem, toOrderView, type BankData } from './order.mapping.js';
 import {
   ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderFeedItem, OrderIdRequest, OrderView,
   SearchOrdersRequest,
 } from './order.schemas.js';
-import { searchOrders, type OrderFeed } from './order.search.js';
+import { searchOrders } from './order.search.js';
+import { shownFeedItemText } from './order.shown-form.js';
+import type { ShownOrder } from './order.repository.js';
 import { cancelOrderWrite, createOrderWrite, getOrder } from './order.service.js';
 import { toValidConfirmation } from './order.validation.js';
 
@@ -102,7 +104,12 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       async handle(req, call) {
         const feed = await routeRead(store, minWatermarkOf(call, 'SearchOrders'), (s) => searchOrders(s, req));
         call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(feed.watermark, call.dateStyle));
-        return new StreamedArray(feedItems(writes, feed, call.key));
+        const bank = bankDataFor(call.key);
+        const date = dateText(call.dateStyle);
+        const view = (order: ShownOrder) => toFeedItem(order, bank, date);
+        // A key without `bank` in the default form gets the kept shown texts (order.shown-form.ts).
+        const chunks = (writtenAs: 'view' | 'text') => audited(writes, feed.orders(writtenAs === 'text' ? 'shown' : 'stored'), call.key.id, bank);
+        return new StreamedArray(chunks, view, bank === 'masked' ? shownFeedItemText : undefined);
       },
     }),
     defineOperation({
@@ -121,10 +128,10 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
   ];
 }
 
-async function* feedItems(writes: WriteDoor, feed: OrderFeed, key: AuthenticatedKey) {
-  const bank = bankDataFor(key);
-  for await (const chunk of feed.orders) {
-    if (bank === 'revealed') await auditBankRead(writes, key.id, bank, chunk);
-    for (const order of chunk) yield toFeedItem(order, bank);
+/** The feed's chunks, each recorded in the audit log before it is shown where it reveals bank data. */
+async function* audited(writes: WriteDoor, orders: AsyncIterable<ShownOrder[]>, keyId: string, bank: BankData) {
+  for await (const chunk of orders) {
+    if (bank === 'revealed') await auditBankRead(writes, keyId, bank, chunk);
+    yield chunk;
   }
 }

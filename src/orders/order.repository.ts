@@ -1,16 +1,15 @@
-import { sql } from 'kysely';
-import type { OrderRow } from '../store/database.js';
+import { sql, type SelectExpression } from 'kysely';
+import type { Database, OrderRow } from '../store/database.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
-import { FIND_ORDER, IDS_PER_TOUCH, MARK_CONFIRMED, SHOW_ORDER, SHOWN_COLUMNS, findManySql, touchSql } from './order.statements.js';
+import { shownConfirmation } from './order.shown-form.js';
+import {
+  FIND_ORDER, IDS_PER_TOUCH, MARK_CONFIRMED, SHOW_ORDER, SHOWN_COLUMNS, findManySql, touchSql, type ShownOrder, type StoredOrder,
+} from './order.statements.js';
 
 export type { CustomerAddress } from '../customers/customer.columns.js';
 
-/** An order row as the service reads it (the generated id is a plain number once stored). */
-export type StoredOrder = Omit<OrderRow, 'order_id'> & { order_id: number };
-
-/** An order as it is shown (order.statements.ts SHOWN_COLUMNS). */
-export type ShownOrder = Pick<StoredOrder, (typeof SHOWN_COLUMNS)[number]>;
+export type { ShownOrder, StoredOrder } from './order.statements.js';
 
 export interface ConfirmedState {
   readonly customer_id: string;
@@ -18,6 +17,17 @@ export interface ConfirmedState {
   readonly confirmation: string;
   readonly confirmation_hash: string;
 }
+
+/**
+ * How the feed reads an order's confirmation: `stored`, the stored form (and the shown text);
+ * `shown`, the shown text, and the stored form only where no text was kept.
+ */
+export type OrderRead = 'stored' | 'shown';
+
+// SHOWN_COLUMNS, with the stored confirmation read only where no shown text was kept: one long
+// value fewer per confirmed order (and its bytes allocated) for the default form of the feed.
+const SHOWN_TEXT_COLUMNS: ReadonlyArray<SelectExpression<Database, 'orders'>> = SHOWN_COLUMNS.map((c) =>
+  c === 'confirmation' ? sql<string | null>`case when confirmation_shown is null then confirmation end`.as('confirmation') : c);
 
 /** A place in the feed's order: (modification stamp, OrderId). */
 export interface OrderPosition {
@@ -87,7 +97,7 @@ const newRow = (r: NewOrder) => ({ ...r, status: 'Open' as const, customer_id: n
 /** A new order confirmed from the start (demo data): confirmed when created. */
 export type NewConfirmedOrder = NewOrder & ConfirmedState;
 
-const confirmedRow = (r: NewConfirmedOrder) => ({ ...r, status: 'Confirmed' as const, modified_at: r.created_at });
+const confirmedRow = (r: NewConfirmedOrder) => ({ ...r, status: 'Confirmed' as const, modified_at: r.created_at, confirmation_shown: shownConfirmation(r.confirmation) });
 
 /** Inserts rows whose order numbers do not exist yet (the others are left as they are); returns the new ids. */
 async function insertMissing(db: Executor, rows: ReadonlyArray<ReturnType<typeof newRow> | ReturnType<typeof confirmedRow>>): Promise<number[]> {
@@ -161,7 +171,8 @@ export const orderRepository = {
 
   /** Replaces an order's confirmation (and its hash) and removes its note: an erasure. */
   async replaceConfirmation(db: Executor, orderId: number, confirmation: string | null, hash: string | null): Promise<void> {
-    await db.updateTable('orders').set({ confirmation, confirmation_hash: hash, note: null }).where('order_id', '=', orderId).execute();
+    const shown = confirmation === null ? null : shownConfirmation(confirmation);
+    await db.updateTable('orders').set({ confirmation, confirmation_hash: hash, confirmation_shown: shown, note: null }).where('order_id', '=', orderId).execute();
   },
 
   /** The orders of these ids that exist (events read them after the change). */
@@ -175,10 +186,11 @@ export const orderRepository = {
   },
 
   /** Up to `limit` orders of the feed in sync order (modified_at, order_id), skipping `offset`. */
-  async search(db: Executor, f: OrderFilter, limit: number, offset = 0): Promise<ShownOrder[]> {
-    let q = feedQuery(db, f).select(SHOWN_COLUMNS).limit(limit);
+  async search(storeSql: StoreSql, db: Executor, f: OrderFilter, limit: number, offset = 0, read: OrderRead = 'stored'): Promise<ShownOrder[]> {
+    const columns: ReadonlyArray<SelectExpression<Database, 'orders'>> = read === 'stored' ? SHOWN_COLUMNS : SHOWN_TEXT_COLUMNS;
+    let q = feedQuery(db, f).select(columns).limit(limit);
     if (offset > 0) q = q.offset(offset);
-    return shown((await q.execute()) as ShownOrder[]);
+    return shown(await storeSql.rows<ShownOrder>(db, q.compile(), SHOWN_COLUMNS));
   },
 
   /** How many orders the feed's filter matches (an export's progress). */
@@ -208,7 +220,7 @@ export const orderRepository = {
 
   /** Open → Confirmed, returning the order number; undefined when the order is unknown or not open. */
   async markConfirmed(storeSql: StoreSql, db: Executor, orderId: number, state: ConfirmedState): Promise<string | undefined> {
-    const params = [state.customer_id, state.confirmed_at, state.confirmation, state.confirmation_hash, orderId];
+    const params = [state.customer_id, state.confirmed_at, state.confirmation, state.confirmation_hash, shownConfirmation(state.confirmation), orderId];
     return (await storeSql.run<{ order_number: string }>(db, MARK_CONFIRMED, params)).rows[0]?.order_number;
   },
 

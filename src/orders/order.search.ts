@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import { pageWatermark, type Position } from '../customers/sync-cursor.js';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
-import { orderRepository, type OrderFilter, type OrderPosition, type ShownOrder } from './order.repository.js';
+import { orderRepository, type OrderFilter, type OrderPosition, type OrderRead, type ShownOrder } from './order.repository.js';
 import type { SearchOrdersRequest } from './order.schemas.js';
 
 /** Orders per keyset query while streaming: big enough to amortise a query, small enough to yield often. */
@@ -11,8 +11,12 @@ export const CHUNK = 1000;
 export interface OrderFeed {
   /** X-Sync-Watermark: pass it as the next LastModifiedAfter; no change after it can be missed. */
   readonly watermark: number;
-  /** The matching orders in sync order, read in keyset chunks of CHUNK as they are sent. */
-  readonly orders: AsyncIterable<ShownOrder[]>;
+  /**
+   * The matching orders in sync order, read in keyset chunks of CHUNK as they are sent; with
+   * `'shown'`, the stored confirmation only of orders whose shown text was not kept (the text is
+   * all that the default form of the feed sends: order.shown-form.ts).
+   */
+  orders(read?: OrderRead): AsyncIterable<ShownOrder[]>;
 }
 
 /**
@@ -21,9 +25,9 @@ export interface OrderFeed {
  * hides the round trip. Chunks are yielded whole, so that a caller can record each chunk it reveals
  * (the audit log) at once.
  */
-async function* keysetChunks(store: Store, filter: OrderFilter, skip: number): AsyncGenerator<ShownOrder[]> {
+async function* keysetChunks(store: Store, filter: OrderFilter, skip: number, form: OrderRead = 'stored'): AsyncGenerator<ShownOrder[]> {
   const read = (after: OrderPosition | undefined, offset: number): Promise<ShownOrder[]> => {
-    const rows = orderRepository.search(store.reader, { ...filter, after }, CHUNK, offset);
+    const rows = orderRepository.search(store.sql, store.reader, { ...filter, after }, CHUNK, offset, form);
     rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
     return rows;
   };
@@ -61,17 +65,18 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
   };
   const skip = req.Skip ?? 0;
   const base = { committed, modifiedAfter: req.LastModifiedAfter, skipped: skip > 0 };
-  if (req.Take === undefined) return { watermark: pageWatermark(base), orders: keysetChunks(store, filter, skip) };
+  if (req.Take === undefined) return { watermark: pageWatermark(base), orders: (form) => keysetChunks(store, filter, skip, form) };
 
   if (req.Take === 0) {
     const [next] = await orderRepository.positionsAt(store.reader, filter, skip, 1);
-    return { watermark: pageWatermark({ ...base, cut: next && { next: asSyncPosition(next) } }), orders: nothing() };
+    return { watermark: pageWatermark({ ...base, cut: next && { next: asSyncPosition(next) } }), orders: nothing };
   }
   // Delimit the page first: its last order and the one after it (index reads).
   const [last, next] = await orderRepository.positionsAt(store.reader, filter, skip + req.Take - 1, 2);
   const cut = last && next ? { last: asSyncPosition(last), next: asSyncPosition(next) } : undefined;
   // A short page has no last order: it runs to the end of the result.
-  return { watermark: pageWatermark({ ...base, cut }), orders: keysetChunks(store, last ? { ...filter, through: last } : filter, skip) };
+  const window = last ? { ...filter, through: last } : filter;
+  return { watermark: pageWatermark({ ...base, cut }), orders: (form) => keysetChunks(store, window, skip, form) };
 }
 
 /** The whole feed for an export, with what the export needs to know before the first order leaves. */
@@ -91,7 +96,7 @@ export async function exportOrderFeed(store: Store, req: Pick<SearchOrdersReques
   const filter: OrderFilter = { statuses: req.Statuses, modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed };
   return {
     watermark: pageWatermark({ committed, modifiedAfter: req.LastModifiedAfter, skipped: false }),
-    orders: keysetChunks(store, filter, 0),
+    orders: (form) => keysetChunks(store, filter, 0, form),
     total: await orderRepository.count(store.reader, filter),
     confirmedIds: () => orderRepository.confirmedIds(store.reader, filter),
   };

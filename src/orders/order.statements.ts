@@ -1,3 +1,5 @@
+import type { OrderRow } from '../store/database.js';
+
 /**
  * Order statements written once by hand (run with StoreSql.run: `?` placeholders) for the hot
  * paths: the confirmation's statements, the lookups by id and the stamp of every order write. The
@@ -12,14 +14,20 @@ export const FIND_ORDER = 'select * from orders where order_id = ?';
  * less, on every order of a feed, is a value fewer for the driver to make.
  */
 export const SHOWN_COLUMNS = [
-  'order_id', 'order_number', 'status', 'customer_id', 'created_at', 'confirmed_at', 'cancelled_at', 'modified_at', 'confirmation',
+  'order_id', 'order_number', 'status', 'customer_id', 'created_at', 'confirmed_at', 'cancelled_at', 'modified_at', 'confirmation', 'confirmation_shown',
 ] as const;
+
+/** An order row as the service reads it (the generated id is a plain number once stored). */
+export type StoredOrder = Omit<OrderRow, 'order_id'> & { order_id: number };
+
+/** An order as it is shown (SHOWN_COLUMNS). */
+export type ShownOrder = Pick<StoredOrder, (typeof SHOWN_COLUMNS)[number]>;
 
 /** GetOrder's read: the shown columns of one order. */
 export const SHOW_ORDER = `select ${SHOWN_COLUMNS.join(', ')} from orders where order_id = ?`;
 
 export const MARK_CONFIRMED =
-  "update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?" +
+  "update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?, confirmation_shown = ?" +
   " where order_id = ? and status = 'Open' returning order_number";
 
 /** Most ids one stamp statement binds (the repository cuts longer lists). */

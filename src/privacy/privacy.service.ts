@@ -31,7 +31,7 @@ export async function exportCustomerData(store: Store, writes: WriteDoor, custom
   await recordAudit(writes, { keyId: who.keyId, action: 'customer.export', resourceType: 'customer', resourceIds: [customerId] });
   const { fields } = await customFieldReader()(store, customerId);
   const orders: ShownOrder[] = [];
-  for await (const chunk of (await searchOrders(store, { CustomerIds: [customerId] })).orders) orders.push(...chunk);
+  for await (const chunk of (await searchOrders(store, { CustomerIds: [customerId] })).orders()) orders.push(...chunk);
   await who.auditBankRead(orders);
   const events = await eventRepository.ofCustomer(store.reader, customerId);
   return {

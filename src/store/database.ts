@@ -40,6 +40,11 @@ export interface OrderRow {
   confirmation: string | null;
   /** Hash of the normalized confirmation request, to tell a retry from a different body. */
   confirmation_hash: string | null;
+  /**
+   * The confirmation as the feed shows it to a key without the permission `bank`, as JSON text in
+   * the wire's default form (orders/order.shown-form.ts); null where not made (the feed makes it).
+   */
+  confirmation_shown: string | null;
 }
 
 export interface IdempotencyRow {

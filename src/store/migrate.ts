@@ -7,6 +7,7 @@ import * as m005 from './migrations/005-order-stamps.js';
 import * as m006 from './migrations/006-audit-log.js';
 import * as m007 from './migrations/007-events.js';
 import * as m008 from './migrations/008-erasure.js';
+import * as m009 from './migrations/009-shown-confirmation.js';
 import type { Store } from './store.js';
 
 /** Every migration, in order. Names sort in application order; files never change once released. */
@@ -18,6 +19,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '006-audit-log': m006,
   '007-events': m007,
   '008-erasure': m008,
+  '009-shown-confirmation': m009,
 };
 
 async function run(db: Kysely<Database>, disableTransactions: boolean, migrations: Readonly<Record<string, Migration>>): Promise<string[]> {

@@ -59,6 +59,11 @@ export function formatWireDate(ms: number, style: DateStyle): string {
   return style === 'iso8601' ? new Date(ms).toISOString() : `/Date(${digits(ms)}-0000)/`;
 }
 
+/** A date as JSON text in the WCF style, as toJson writes it (escapeWcfDates included). */
+export function wcfDateJson(ms: number): string {
+  return Number.isInteger(ms) ? `"\\/Date(${digits(ms)}-0000)\\/"` : JSON.stringify(formatWireDate(ms, 'wcf'));
+}
+
 /**
  * ServiceStack writes `\/Date(…)\/` with escaped slashes in the raw JSON text. `\/` is a legal JSON
  * escape for `/`, so this changes no value: it only makes the text byte-identical to the original.

@@ -152,7 +152,7 @@ function customRoute(c: Compiled, method: HttpMethod, wire: WireOptions) {
 async function materialize(result: unknown): Promise<unknown> {
   if (!(result instanceof StreamedArray)) return result;
   const out: unknown[] = [];
-  for await (const item of result.items) out.push(item);
+  for await (const chunk of result.chunks('view')) for (const element of chunk) out.push(result.view(element));
   return out;
 }
 

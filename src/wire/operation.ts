@@ -25,9 +25,23 @@ export interface OperationCall {
   readonly signal: AbortSignal;
 }
 
-/** A response array produced item by item and streamed to the client with constant memory. */
-export class StreamedArray<T = unknown> {
-  constructor(readonly items: AsyncIterable<T>) {}
+/**
+ * A response array produced chunk by chunk (as the store reads it) and streamed to the client with
+ * constant memory: one turn of the stream per chunk, not per item. `view` makes each item's response
+ * value from the chunk's element just before it is written, so that only a few views are alive at
+ * a time: a whole chunk of views outlives the young generation of the heap and costs collections.
+ */
+export class StreamedArray<R = unknown, T = unknown> {
+  constructor(
+    /** The chunks, read as they are sent: `text` when the items will be written by defaultText. */
+    readonly chunks: (writtenAs: 'view' | 'text') => AsyncIterable<readonly R[]>,
+    readonly view: (element: R) => T = (element) => element as unknown as T,
+    /**
+     * The item's JSON text in the wire's default form (PascalCase keys, WCF dates), where the
+     * operation can write it cheaper than the serializer writes the view; used for that form only.
+     */
+    readonly defaultText?: (element: R) => string,
+  ) {}
 }
 
 /** One operation of the service: its name (for predefined routes), routes, permission and schemas. */

@@ -24,26 +24,33 @@ export function sendValue(reply: FastifyReply, format: WireFormat, status: numbe
  */
 const ITEMS_PER_CALL = 32;
 
-/** Streams an array item by item: constant memory, and the event loop stays free between chunks. */
+/**
+ * Streams an array chunk by chunk: constant memory, and the event loop stays free between frames.
+ * Items are written ITEMS_PER_CALL at a time: by the serializer from their views, or, in the
+ * default form, from the texts the operation writes itself (StreamedArray.defaultText).
+ */
 export function sendStream(reply: FastifyReply, format: WireFormat, status: number, result: StreamedArray, mayHaveDates: boolean): FastifyReply {
+  const asText = format.casing === 'pascal' && format.dateStyle === 'wcf' ? result.defaultText : undefined;
+  // The texts of items [from, to) of a chunk, joined by commas, without the array's brackets.
+  const written = (chunk: readonly unknown[], from: number, to: number): string => {
+    if (asText) {
+      const texts = new Array<string>(to - from);
+      for (let i = from; i < to; i++) texts[i - from] = asText(chunk[i]);
+      return texts.join(',');
+    }
+    const items = new Array<unknown>(to - from);
+    for (let i = from; i < to; i++) items[i - from] = result.view(chunk[i]);
+    return toJson(items, format.casing, format.dateStyle, mayHaveDates).slice(1, -1);
+  };
   async function* frames(): AsyncGenerator<string> {
     yield format.jsonp ? `${format.jsonp}([` : '[';
-    let first = true;
     let batch = '';
-    let group: unknown[] = [];
-    // The texts of the grouped items, without the array's brackets.
-    const written = (): string => {
-      const text = toJson(group, format.casing, format.dateStyle, mayHaveDates);
-      group = [];
-      const separator = first ? '' : ',';
-      first = false;
-      return separator + text.slice(1, -1);
-    };
-    for await (const item of result.items) {
-      group.push(item);
-      if (group.length < ITEMS_PER_CALL) continue;
-      batch += written();
-      if (batch.length >= 64 * 1024) {
+    let separator = '';
+    for await (const chunk of result.chunks(asText ? 'text' : 'view')) {
+      for (let from = 0; from < chunk.length; from += ITEMS_PER_CALL) {
+        batch += separator + written(chunk, from, Math.min(from + ITEMS_PER_CALL, chunk.length));
+        separator = ',';
+        if (batch.length < 64 * 1024) continue;
         yield batch;
         batch = '';
         // A socket that keeps accepting writes never pushes back, and rows that come from the store
@@ -52,7 +59,6 @@ export function sendStream(reply: FastifyReply, format: WireFormat, status: numb
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
-    if (group.length > 0) batch += written();
     yield batch + (format.jsonp ? '])' : ']');
   }
   return reply

@@ -21,6 +21,17 @@ export class WireDateValue {
 export const wireDate = (ms: number | null | undefined): WireDateValue | null =>
   ms === null || ms === undefined ? null : new WireDateValue(ms);
 
+/** How a view writes its dates: as WireDateValues (wireDate), or as text in a known style (dateText). */
+export type DateWriter = (ms: number | null | undefined) => WireDateValue | string | null;
+
+/**
+ * Dates as text at once, in the response's style: for long streams whose items carry several dates
+ * each (the order feed), so that JSON.stringify calls no toJSON. toJson still escapes the WCF form.
+ */
+export function dateText(style: DateStyle): DateWriter {
+  return (ms) => (ms === null || ms === undefined ? null : formatWireDate(ms, style));
+}
+
 const camel = (key: string): string => (key.length > 0 ? key[0]!.toLowerCase() + key.slice(1) : key);
 
 /** Deep copy with camelCase keys; dates are kept as they are, for JSON.stringify. */

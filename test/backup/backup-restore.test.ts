@@ -12,16 +12,17 @@ import type { Customer } from '../../src/customers/customer.schemas.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { BIN as CLI } from '../helpers/root.js';
 import { BACKENDS_WITH_PGBOUNCER, createTestDatabase, openTestWrites, type TestDatabase } from '../helpers/test-store.js';
 import { storeDigest } from '../helpers/store-snapshot.js';
 
 const exec = promisify(execFile);
-const CLI = join(import.meta.dirname, '../../bin/ordergate.js');
 
 async function allCustomers(store: Store): Promise<Customer[]> {
   const { customers } = await searchCustomers(store, {});
+  if (Array.isArray(customers)) return customers;
   const out: Customer[] = [];
-  for await (const c of customers) out.push(c);
+  for await (const chunk of customers) out.push(...chunk);
   return out;
 }
 

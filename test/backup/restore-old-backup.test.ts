@@ -6,13 +6,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { migrateToLatest } from '../../src/store/migrate.js';
-import { assertBuilt } from '../helpers/cli.js';
+import { assertBuilt, BIN as CLI } from '../helpers/cli.js';
 import { describeEachBackend, type TestApp } from '../helpers/test-app.js';
 import { assertConvertedAndUnchanged, oldDataBody, plantOldConfirmation, rewindBefore004 } from '../orders/old-stored-form.js';
 import { confirm, confirmation, createOrder, unique } from '../orders/order-fixtures.js';
 
 const exec = promisify(execFile);
-const CLI = join(import.meta.dirname, '../../bin/ordergate.js');
 
 const cli = (app: TestApp, ...args: string[]) =>
   exec(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: app.config.databaseUrl, LOG_LEVEL: 'silent' } });

@@ -4,16 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { importCustomers } from '../../src/customers/customer.import.js';
 import { CUSTOMER_FIELDS } from '../../src/customers/customer.schemas.js';
 import { demoCustomer } from '../../src/customers/customer.seed.js';
 import { toCustomer } from '../../src/customers/customer.mapping.js';
+import { BIN } from '../helpers/root.js';
 import { describeEachBackend, json } from '../helpers/test-app.js';
 import { currentWatermark, idsOf, putCustomer } from './customer-helpers.js';
 
-// The built CLI (`npm run build` first; `npm test` does).
-const BIN = fileURLToPath(new URL('../../bin/ordergate.js', import.meta.url));
 
 describeEachBackend('customers import / export and seed (CLI)', (t) => {
   let dir: string;

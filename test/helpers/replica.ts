@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { ROOT } from './root.js';
 import { freePort } from './spawn-server.js';
 import { createTestDatabase, openMigrated, type TestDatabase } from './test-store.js';
 
@@ -33,7 +34,7 @@ async function portNear(preferred: number): Promise<number> {
 async function makePair(): Promise<ReplicaPair> {
   const given = [process.env.PG_PRIMARY_TEST_URL, process.env.PG_REPLICA_TEST_URL];
   if (given[0] && given[1]) return { primaryUrl: given[0], replicaUrl: given[1] };
-  const script = join(import.meta.dirname, 'replica-cluster.sh');
+  const script = join(ROOT, 'test/helpers/replica-cluster.sh');
   // Twice at most: a first run on a fresh machine makes both clusters and may meet one still starting.
   for (let attempt = 1; ; attempt++) {
     let out = '';

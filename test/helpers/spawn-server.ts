@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BIN as CLI } from './root.js';
 
-export const CLI = join(import.meta.dirname, '../../bin/ordergate.js');
+export { CLI };
 
 /** A free TCP port on loopback. */
 export async function freePort(): Promise<number> {

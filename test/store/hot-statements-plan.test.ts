@@ -30,7 +30,7 @@ describeEachBackend('hot statements use indexes', (t) => {
     const cases: Array<[string, string, unknown[]]> = [
       ['order by id', FIND_ORDER, [1]],
       ['order shown by id', SHOW_ORDER, [1]],
-      ['confirmation update', MARK_CONFIRMED, ['c', 1, '{}', 'h', 1]],
+      ['confirmation update', MARK_CONFIRMED, ['c', 1, '{}', 'h', '{}', 1]],
       ['order stamp', orderTouchSql(2), [1, 1, 2]],
       ['customer stamp', customerTouchSql('2'), [1, 'a', 'b']],
       ['confirmation address write', updateAddressSql('first_name,city'), ['A', 'B', 'c']],

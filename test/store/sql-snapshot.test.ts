@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { renderSnapshot, SNAPSHOT_DIR, uncoveredFunctions } from '../../scripts/sql-snapshot/render-snapshot.js';
 import { exportedFunctions } from '../../scripts/sql-snapshot/snapshot-calls.js';
+import { ROOT as root } from '../helpers/root.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const REFRESH = 'Run `npm run sql:snapshot` and commit the change to queries/ with the code that made it.';
 
 /** The first lines where two texts part, a few of each side, for a reviewer to recognise. */

@@ -4,10 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { checkCircles } from '../../scripts/check-circles.js';
+import { ROOT } from '../helpers/root.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SRC = join(ROOT, 'src');
 
 /** Writes a tree of .ts files: path → source. */

@@ -6,6 +6,7 @@ import { bearer, describeEachBackend, json, type TestApp } from '../helpers/test
 import { confirm, confirmation, createOrder, IBAN } from '../orders/order-fixtures.js';
 import { Receiver, type Received } from './receiver.js';
 import { purgeExpiredEvents } from '../../src/webhooks/event-retention.js';
+import type { WriteDoor } from '../../src/writes/unit.js';
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '1,1', WEBHOOK_TIMEOUT_MS: '1000' };
 
@@ -230,6 +231,14 @@ describeEachBackend(
 );
 
 describeEachBackend('event retention', (t) => {
+  test('with no event past the retention the purge makes no write (on SQLite a write would start the write thread)', async () => {
+    await createOrder(t());
+    const commands: string[] = [];
+    const counting: WriteDoor = { run: (command, input) => (commands.push(command.name), t().app.writes.run(command, input)), close: async () => undefined };
+    assert.equal(await purgeExpiredEvents(t().store, counting, 30), 0);
+    assert.deepEqual(commands, []);
+  });
+
   test('events older than EVENT_RETENTION_DAYS go, with their deliveries; newer ones stay; the feed then answers 410 below them', async () => {
     const receiver = await Receiver.start();
     const endpoint = await register(t(), receiver.url, ['order.created']);
@@ -240,7 +249,7 @@ describeEachBackend('event retention', (t) => {
     // Back-date what exists by 31 days (below the door on purpose: time cannot be made to pass).
     await t().store.db.updateTable('events').set((eb) => ({ occurred_at: eb('occurred_at', '-', 31 * 86_400_000) })).execute();
     const kept = await createOrder(t());
-    assert.equal(await purgeExpiredEvents(t().app.writes, 30), old.length);
+    assert.equal(await purgeExpiredEvents(t().store, t().app.writes, 30), old.length);
     const left: Array<{ Id: string; Sequence: number; Data: { OrderId: number } }> = json(await t().inject(`/events/?After=${old.at(-1)!.Sequence}`));
     assert.deepEqual(left.map((e) => e.Data.OrderId), [kept]);
     assert.equal((await t().inject('/events/?After=0')).statusCode, 410);

@@ -2,14 +2,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { newWebhookSecret } from '../../src/webhook-settings/webhook-secret.js';
 import { signatureHeaders } from '../../src/webhooks/webhook-signature.js';
 import { WebhookConnections } from '../../src/webhooks/webhook-connections.js';
 import { sendWebhook, type WebhookAttemptResult } from '../../src/webhooks/webhook-sender.js';
+import { ROOT } from '../helpers/root.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 interface Received {
   readonly method: string | undefined;

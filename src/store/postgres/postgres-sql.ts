@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import type { StoreSql } from '../store.js';
+import type { Executor, StoreSql } from '../store.js';
 
 // Texts by their `?` form. Callers pass constant texts or texts cached by shape, so the map stays
 // small; beyond the limit new shapes are numbered on each use instead of kept.
@@ -25,4 +25,6 @@ export const postgresSql: StoreSql = {
   // json_agg hands back parsed JSON (null over no rows).
   jsonPairsAgg: (key, json) => `json_agg(json_build_array(${key}, ${json}::json))`,
   run: (db, text, params) => db.executeQuery(CompiledQuery.raw(numbered(text), params as unknown[])),
+  // node-postgres makes the objects as it parses each row: arrays would save nothing.
+  rows: async <R>(db: Executor, query: CompiledQuery) => (await db.executeQuery<R>(query)).rows as R[],
 };

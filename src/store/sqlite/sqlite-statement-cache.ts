@@ -3,6 +3,9 @@ import type { SqliteDatabase, SqliteStatement } from './sqlite-driver.js';
 
 const MAX_STATEMENTS = 500;
 
+/** A statement whose text starts with this hands back its rows as arrays (StoreSql.rows). */
+export const ARRAY_ROWS = '/* rows as arrays */ ';
+
 /** A Kysely SQLite database whose connection can be replaced between queries. */
 export interface ReopenableDatabase extends KyselySqliteDatabase {
   /** Closes the connection and opens a new one (prepared statements are dropped with it). */
@@ -34,6 +37,7 @@ export function cachingStatements(open: () => SqliteDatabase): ReopenableDatabas
         cache.delete(sql);
       } else {
         stmt = conn.prepare(sql);
+        if (sql.startsWith(ARRAY_ROWS)) stmt.raw(true);
         if (cache.size >= MAX_STATEMENTS) cache.delete(cache.keys().next().value!);
       }
       cache.set(sql, stmt);

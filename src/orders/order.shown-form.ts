@@ -1,0 +1,34 @@
+import { wcfDateJson } from '../wire/dates.js';
+import { dateText, toJson } from '../wire/serializer.js';
+import { toConfirmationView, toFeedItem } from './order.mapping.js';
+import type { ShownOrder } from './order.statements.js';
+
+// The order feed sends up to 10^6 orders a request, and most of an order's cost was making its
+// confirmation's view: parsing the stored JSON, building the view, writing it out again. The view
+// that most keys see (no permission `bank`) in the wire's default form (PascalCase, WCF dates) is
+// therefore made once, when the confirmation is stored, and kept beside it as JSON text in
+// `orders.confirmation_shown` (migration 009). The feed splices it into the order's text. Every
+// write of `confirmation` writes it too (order.repository.ts: confirm, seed, erasure); a null is
+// "not made" (orders confirmed before the column existed) and the feed makes it as it sends. A
+// change of the view's shape sets the column to null in a migration; the test suite compares the
+// kept text with the view made afresh.
+
+const WCF = dateText('wcf');
+
+/** The confirmation (its stored JSON) as the feed shows it to a key without `bank`, as JSON text in the default form. */
+export const shownConfirmation = (stored: string): string => toJson(toConfirmationView(stored, 'masked', WCF), 'pascal', 'wcf', true);
+
+const wcfDate = (ms: number | null): string => (ms === null ? 'null' : wcfDateJson(ms));
+
+const jsonText = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
+
+/**
+ * An order of the feed as JSON text in the default form, for a key without `bank`: the same bytes
+ * as toJson(toFeedItem(order, 'masked')), spliced from the kept confirmation where it was made.
+ */
+export function shownFeedItemText(order: ShownOrder): string {
+  if (order.confirmation !== null && order.confirmation_shown === null) return toJson(toFeedItem(order, 'masked', WCF), 'pascal', 'wcf', true);
+  return `{"OrderId":${order.order_id},"OrderNumber":${jsonText(order.order_number)},"Status":${jsonText(order.status)},` +
+    `"CustomerId":${jsonText(order.customer_id)},"CreatedAt":${wcfDate(order.created_at)},"ConfirmedAt":${wcfDate(order.confirmed_at)},` +
+    `"CancelledAt":${wcfDate(order.cancelled_at)},"Confirmation":${order.confirmation_shown ?? 'null'},"LastModified":${wcfDate(order.modified_at)}}`;
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { describeEachBackend, json } from '../helpers/test-app.js';
+import { confirm, confirmation, createOrder, unique } from './order-fixtures.js';
+
+// The feed sends a masked confirmation from the text kept beside the stored form
+// (src/orders/order.shown-form.ts). These tests hold that text to the view made afresh: byte for
+// byte, as kept and where not made (null), through confirmation, cancellation and erasure.
+
+/** The feed items' texts, cut out of the array at the item boundaries GetOrder's texts give. */
+function itemTexts(feedBody: string, orderIds: readonly number[], getBodies: ReadonlyMap<number, string>): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const id of orderIds) {
+    const start = feedBody.indexOf(`{"OrderId":${id},`);
+    assert.ok(start >= 0, `order ${id} is in the feed`);
+    const prefix = getBodies.get(id)!.slice(0, -1); // GetOrder's text without its closing brace
+    assert.equal(feedBody.slice(start, start + prefix.length), prefix, `order ${id}: the feed's text starts as GetOrder's`);
+    const rest = /^,"LastModified":"\\\/Date\(\d+-0000\)\\\/"\}/.exec(feedBody.slice(start + prefix.length));
+    assert.ok(rest, `order ${id}: then LastModified and the end of the item`);
+    out.set(id, feedBody.slice(start, start + prefix.length + rest[0].length));
+  }
+  return out;
+}
+
+describeEachBackend('the order feed sends the kept masked confirmation, byte for byte as the view made afresh', (t) => {
+  const tag = unique();
+  const ids: number[] = [];
+  let erasedCustomer = '';
+  before(async () => {
+    const awkward = confirmation({
+      ExternalCustomerId: `${tag}-awkward`,
+      Note: 'quote " backslash \\ slash / "/Date(1-0000)/" tab\t line\u2028 emoji 😀 ß',
+      CustomerCompany: '/Date(1700000000000-0000)/',
+      Payment: { Amount: 0.1, Name: 'x', Date: '/Date(-1000)/', Type: 'PayPal' },
+      DeliveryDate: '2024-02-29',
+    });
+    const plain = confirmation({ ExternalCustomerId: `${tag}-plain`, Payment: undefined, CustomerIban: '', CustomerBic: '', AccountHolderName: '' });
+    const erased = confirmation({ ExternalCustomerId: `${tag}-erased` });
+    for (const [i, body] of [awkward, plain, erased, undefined, awkward].entries()) {
+      const id = await createOrder(t(), { OrderNumber: `${tag}-${i}` });
+      ids.push(id);
+      if (body) {
+        const res = await confirm(t(), id, body);
+        assert.equal(res.statusCode, 200, res.body);
+        if (body === erased) erasedCustomer = json(res).CustomerId;
+      }
+    }
+    assert.equal((await t().inject({ method: 'POST', url: `/orders/${ids[4]}/cancel` })).statusCode, 200);
+    assert.equal((await t().inject({ method: 'POST', url: `/customer/${erasedCustomer}/erase` })).statusCode, 200);
+  });
+
+  const getBodies = async () => {
+    const bodies = new Map<number, string>();
+    for (const id of ids) {
+      const res = await t().inject(`/orders/${id}`);
+      assert.equal(res.statusCode, 200, res.body);
+      bodies.set(id, res.body);
+    }
+    return bodies;
+  };
+
+  test('every confirmed order keeps its shown text; the feed equals GetOrder plus LastModified', async () => {
+    const kept = await t().store.reader.selectFrom('orders').select(['order_id', 'confirmation', 'confirmation_shown']).where('order_id', 'in', ids).execute();
+    for (const row of kept) assert.equal(row.confirmation_shown === null, row.confirmation === null, `order ${row.order_id}`);
+    const res = await t().inject(`/orders/?OrderIds=${ids.join(',')}`);
+    assert.equal(res.statusCode, 200, res.body);
+    itemTexts(res.body, ids, await getBodies());
+  });
+
+  test('where the text was not made (orders confirmed before it was kept), the feed makes the same bytes', async () => {
+    const url = `/orders/?OrderIds=${ids.join(',')}`;
+    const before = (await t().inject(url)).body;
+    await t().store.db.updateTable('orders').set({ confirmation_shown: null }).where('order_id', 'in', ids).execute();
+    const after = (await t().inject(url)).body;
+    assert.equal(after, before);
+    itemTexts(after, ids, await getBodies());
+  });
+
+  test('other forms (camelCase, ISO dates, JSONP) show the same values as the default form', async () => {
+    const pascal = json((await t().inject(`/orders/?OrderIds=${ids.join(',')}`))) as Array<Record<string, unknown>>;
+    const camel = json(await t().inject({ url: `/orders/?OrderIds=${ids.join(',')}`, headers: { accept: 'application/json' }, query: { jsconfig: 'EmitCamelCaseNames:true' } })) as Array<Record<string, unknown>>;
+    assert.deepEqual(camel.map((o) => o.orderId), pascal.map((o) => o.OrderId));
+    assert.deepEqual((camel[0]!.confirmation as Record<string, unknown>).note, (pascal[0]!.Confirmation as Record<string, unknown>).Note);
+    const jsonp = await t().inject(`/orders/?OrderIds=${ids.join(',')}&callback=cb`);
+    assert.equal(jsonp.body, `cb(${(await t().inject(`/orders/?OrderIds=${ids.join(',')}`)).body})`);
+  });
+});
