@@ -13,11 +13,18 @@ import { orderWrites } from './orders/order.writes.js';
 import type { WriteRegistry } from './writes/unit.js';
 
 /**
+ * This module's URL for the write thread. In dist/bin/ (scripts/bundle.mjs) its code sits in a shared
+ * chunk, whose exports are renamed; the entry point of the same name beside it exports
+ * `writeRegistry` by name. Compiled by tsc that entry is this file; run from sources, it is too.
+ */
+const registryUrl = import.meta.url.endsWith('.ts') ? import.meta.url : new URL('./write-registry.js', import.meta.url).href;
+
+/**
  * Every write of the service, for the write door (src/writes/): adding a write is a command in its
  * module and one entry here. A write thread loads this module by its URL to know the same list.
  */
 export const writeRegistry: WriteRegistry = {
-  module: import.meta.url,
+  module: registryUrl,
   commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...auditWrites, ...eventWrites, ...webhookWrites, ...privacyWrites],
   stampers: { customer: customerRepository.touch, order: orderRepository.touch },
   outbox,

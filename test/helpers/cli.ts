@@ -15,12 +15,13 @@ function* sources(dir: string): Generator<string> {
 }
 
 /**
- * Spawned processes run the built CLI (dist/; `npm test` builds first, run `npm run build` before
- * running one file by hand). Fails when there is no build; warns when a source is newer than its
- * output, since the spawned process then runs older code than the tests were written against.
+ * Spawned processes run the built CLI (dist/bin/, bundled from dist/; `npm test` builds first, run
+ * `npm run build` before running one file by hand). Fails when there is no build; warns when a
+ * source is newer than its output, since the spawned process then runs older code than the tests
+ * were written against.
  */
 export function assertBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(ROOT, 'dist/bin/main.js'))) throw new Error('dist/bin/ is missing: run `npm run build` first');
   for (const src of sources(join(ROOT, 'src'))) {
     const out = join(ROOT, 'dist', relative(join(ROOT, 'src'), src)).replace(/\.ts$/, '.js');
     if (!existsSync(out) || statSync(out).mtimeMs < statSync(src).mtimeMs) {

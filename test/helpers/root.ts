@@ -16,5 +16,5 @@ function findRoot(from: string): string {
 
 export const ROOT = findRoot(import.meta.dirname);
 
-/** The built CLI (dist/; `npm test` builds first, run `npm run build` before running one file by hand). */
+/** The built CLI (dist/bin/; `npm test` builds first, run `npm run build` before running one file by hand). */
 export const BIN = join(ROOT, 'bin/ordergate.js');
