@@ -37,19 +37,19 @@ select c.*, w.last_stamp as sync_watermark from sync_clock w left join customers
 -- parameters: ["c-1","ext-1","c-1","ext-1",1699999999000]
 
 -- customerRepository.search({ modifiedAtMost }, no limit)
-select * from "customers" where "modified_at" <= $1 order by "modified_at", "customer_id";
+select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 order by "modified_at", "customer_id";
 -- parameters: [1700000000000]
 
 -- customerRepository.search({ modifiedAfter, modifiedAtMost }, limit)
-select * from "customers" where "modified_at" <= $1 and "modified_at" > $2 order by "modified_at", "customer_id" limit $3;
+select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 and "modified_at" > $2 order by "modified_at", "customer_id" limit $3;
 -- parameters: [1700000000000,1699999999000,100]
 
 -- customerRepository.search({ modifiedAfter, modifiedAtMost, after (tighter), through }, limit, offset)
-select * from "customers" where "modified_at" <= $1 and (modified_at, customer_id) > ($2, $3) and (modified_at, customer_id) <= ($4, $5) order by "modified_at", "customer_id" limit $6 offset $7;
+select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 and (modified_at, customer_id) > ($2, $3) and (modified_at, customer_id) <= ($4, $5) order by "modified_at", "customer_id" limit $6 offset $7;
 -- parameters: [1700000000000,1699999999500,"c-1",1700000000000,"c-9",100,200]
 
 -- customerRepository.search({ modifiedAtMost }, offset without limit)
-select * from "customers" where "modified_at" <= $1 order by "modified_at", "customer_id" limit $2 offset $3;
+select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 order by "modified_at", "customer_id" limit $2 offset $3;
 -- parameters: [1700000000000,9007199254740991,200]
 
 -- customerRepository.positionsAt({ modifiedAfter, modifiedAtMost }, offset, count)

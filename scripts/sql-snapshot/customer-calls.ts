@@ -32,11 +32,11 @@ export const customerCalls: SnapshotSource = {
       call('identifiers: 2, modifiedAfter', ({ sql, db }) => customerRepository.findByIdentifiers(sql, db, ['c-1', 'ext-1'], STAMP - 1000)),
     ],
     search: [
-      call('{ modifiedAtMost }, no limit', ({ db }) => customerRepository.search(db, { modifiedAtMost: STAMP })),
-      call('{ modifiedAfter, modifiedAtMost }, limit', ({ db }) => customerRepository.search(db, WINDOW, 100)),
-      call('{ modifiedAfter, modifiedAtMost, after (tighter), through }, limit, offset', ({ db }) =>
-        customerRepository.search(db, { ...WINDOW, after: { modifiedAt: STAMP - 500, customerId: 'c-1' }, through: { modifiedAt: STAMP, customerId: 'c-9' } }, 100, 200)),
-      call('{ modifiedAtMost }, offset without limit', ({ db }) => customerRepository.search(db, { modifiedAtMost: STAMP }, undefined, 200)),
+      call('{ modifiedAtMost }, no limit', ({ sql, db }) => customerRepository.search(sql, db, { modifiedAtMost: STAMP })),
+      call('{ modifiedAfter, modifiedAtMost }, limit', ({ sql, db }) => customerRepository.search(sql, db, WINDOW, 100)),
+      call('{ modifiedAfter, modifiedAtMost, after (tighter), through }, limit, offset', ({ sql, db }) =>
+        customerRepository.search(sql, db, { ...WINDOW, after: { modifiedAt: STAMP - 500, customerId: 'c-1' }, through: { modifiedAt: STAMP, customerId: 'c-9' } }, 100, 200)),
+      call('{ modifiedAtMost }, offset without limit', ({ sql, db }) => customerRepository.search(sql, db, { modifiedAtMost: STAMP }, undefined, 200)),
     ],
     positionsAt: [call('{ modifiedAfter, modifiedAtMost }, offset, count', ({ db }) => customerRepository.positionsAt(db, WINDOW, 1000, 2))],
     writeData: [call('customerId, data (all 13 columns), provisionalStamp; no such row yet', ({ db }) => customerRepository.writeData(db, 'c-1', DATA, STAMP))],

@@ -1,5 +1,5 @@
 import type { CustomerRow } from '../store/database.js';
-import { CUSTOMER_COLUMNS, type CustomerData } from './customer.columns.js';
+import { CUSTOMER_COLUMNS, type CustomerColumn, type CustomerData } from './customer.columns.js';
 import type { Customer, UpsertCustomerRequest } from './customer.schemas.js';
 
 export type { CustomerData } from './customer.columns.js';
@@ -13,7 +13,7 @@ const requestToData = new Function('r', 'orNull', `return { ${CUSTOMER_COLUMNS.m
 const orNull = (v: string | undefined): string | null => (v === undefined || v === '' ? null : v);
 
 /** Row → API shape: the 14 spec fields, nulls kept. */
-export const toCustomer = (row: CustomerRow): Customer => rowToCustomer(row) as Customer;
+export const toCustomer = (row: Pick<CustomerRow, 'customer_id' | CustomerColumn>): Customer => rowToCustomer(row) as Customer;
 
 /** Request → the 13 data columns; an absent or empty field is null. */
 export const toCustomerData = (req: Omit<UpsertCustomerRequest, 'CustomerId'>): CustomerData => requestToData(req, orNull) as CustomerData;

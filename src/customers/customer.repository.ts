@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { CustomerRow } from '../store/database.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
-import { DATA_COLUMNS, type CustomerAddress, type CustomerData } from './customer.columns.js';
+import { DATA_COLUMNS, type CustomerAddress, type CustomerColumn, type CustomerData } from './customer.columns.js';
 import { addressColumns, identifierSearchSql, touchSql, updateAddressSql, upsertByExternalIdSql, findManySql } from './customer.statements.js';
 import type { Position } from './sync-cursor.js';
 
@@ -17,6 +17,10 @@ export interface CustomerFilter {
   /** Only rows at or before this position. */
   readonly through?: Position;
 }
+
+/** A customer as a sync reads it: the answer's columns and the stamp that orders it. */
+export type SyncRow = Pick<CustomerRow, 'customer_id' | 'modified_at' | CustomerColumn>;
+const SYNC_COLUMNS: ReadonlyArray<keyof SyncRow> = ['customer_id', ...DATA_COLUMNS, 'modified_at'];
 
 /** What an identifier search returns: the rows and the watermark they were read under. */
 export interface IdentifierMatches {
@@ -106,12 +110,15 @@ export const customerRepository = {
     return { committed: Number(all[0]!.sync_watermark), rows: all[0]!.customer_id === null ? [] : all };
   },
 
-  /** Up to `limit` customers in sync order (modified_at, customer_id), skipping `offset`. */
-  search(db: Executor, f: CustomerFilter, limit?: number, offset = 0): Promise<CustomerRow[]> {
-    let q = feedQuery(db, f).selectAll();
+  /**
+   * Up to `limit` customers in sync order (modified_at, customer_id), skipping `offset`: the columns
+   * of the answer and the stamp, read as arrays where the driver can (a sync reads every row).
+   */
+  search(storeSql: StoreSql, db: Executor, f: CustomerFilter, limit?: number, offset = 0): Promise<SyncRow[]> {
+    let q = feedQuery(db, f).select(SYNC_COLUMNS);
     if (limit !== undefined) q = q.limit(limit);
     if (offset > 0) q = (limit === undefined ? q.limit(Number.MAX_SAFE_INTEGER) : q).offset(offset);
-    return q.execute();
+    return storeSql.rows<SyncRow>(db, q.compile(), SYNC_COLUMNS);
   },
 
   /** Positions of the rows at `offset` and after it (index-only on the sync-order index). */

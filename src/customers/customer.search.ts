@@ -3,7 +3,7 @@ import type { CustomerRow } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
 import { LIST_LENGTH } from '../wire/request-schema.js';
-import { customerRepository, type CustomerFilter } from './customer.repository.js';
+import { customerRepository, type CustomerFilter, type SyncRow } from './customer.repository.js';
 import { toCustomer } from './customer.mapping.js';
 import type { Customer, SearchCustomersRequest } from './customer.schemas.js';
 import { decodeCursor, encodeCursor, pageWatermark, type Position } from './sync-cursor.js';
@@ -30,8 +30,8 @@ const cursorPosition = (req: SearchCustomersRequest): Position | undefined => (r
  * next chunk is already being read while the current one is sent, which hides PostgreSQL's round trip.
  */
 async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number): AsyncGenerator<Customer[]> {
-  const read = (after: Position | undefined, offset: number): Promise<CustomerRow[]> => {
-    const rows = customerRepository.search(store.reader, { ...filter, after }, CHUNK, offset);
+  const read = (after: Position | undefined, offset: number): Promise<SyncRow[]> => {
+    const rows = customerRepository.search(store.sql, store.reader, { ...filter, after }, CHUNK, offset);
     rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
     return rows;
   };
