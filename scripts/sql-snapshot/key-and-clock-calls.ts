@@ -22,7 +22,7 @@ export const keyCalls: SnapshotSource = {
 const clockCalls: CallsOf<typeof syncClock> = {
   nextStamp: [call('now', ({ sql, db }) => syncClock.nextStamp(sql, db, STAMP))],
   committedWatermark: [call('', ({ sql, db }) => syncClock.committedWatermark(sql, db))],
-  takeEventSequences: [call('count', ({ sql, db }) => syncClock.takeEventSequences(sql, db, 3))],
+  nextStampAndEvents: [call('count, now', ({ sql, db }) => syncClock.nextStampAndEvents(sql, db, 3, STAMP))],
   eventBounds: [call('', ({ sql, db }) => syncClock.eventBounds(sql, db))],
 };
 

@@ -4,7 +4,6 @@ import { customerRepository } from '../customers/customer.repository.js';
 import { toFeedItem } from '../orders/order.mapping.js';
 import { orderRepository } from '../orders/order.repository.js';
 import type { EventRow } from '../store/database.js';
-import { takeEventSequences } from '../store/sync-clock.js';
 import type { Outbox } from '../writes/unit.js';
 import type { Emission } from '../writes/event-types.js';
 import { encodeEventData } from './event-json.js';
@@ -21,23 +20,27 @@ export function newEventId(now = Date.now()): string {
 }
 
 /**
- * The outbox: the write door hands it a transaction's events once the changed rows carry their
- * stamp. Orders and customers are read in that transaction, so each event holds the resource after
- * its change, as a key without `bank` sees it (`LastModified` = the stamp). The events are numbered
- * under the sync clock's lock (commit order) and take the stamp as their time.
+ * The outbox: the write door hands it a transaction's events once every unit has written. Orders
+ * and customers are read in that transaction, so each event holds the resource after its change,
+ * as a key without `bank` sees it. They are read before the stamp is taken (outside the sync
+ * clock's lock); an order's event means the order changed in this transaction, so the door stamps
+ * it, and its `LastModified` is the stamp. The events are numbered with the stamp (commit order)
+ * and take it as their time.
  */
 export const outbox: Outbox = {
-  async append(sql, db, emissions, stamp) {
+  async prepare(sql, db, emissions) {
     const orderIds = [...new Set(emissions.flatMap((e) => ('orderId' in e ? [e.orderId] : [])))];
     const customerIds = [...new Set(emissions.flatMap((e) => (e.type === 'customer.created' || e.type === 'customer.updated' ? [e.customerId] : [])))];
     const orders = new Map((await orderRepository.findMany(sql, db, orderIds)).map((o) => [o.order_id, o]));
     const customers = new Map((await customerRepository.findMany(sql, db, customerIds)).map((c) => [c.customer_id, c]));
-    const first = await takeEventSequences(sql, db, emissions.length);
-    const rows = emissions.map((e, i): EventRow => {
-      const { data, customerId } = dataOf(e, orders, customers);
-      return { sequence: first + i, event_id: newEventId(), type: e.type, occurred_at: stamp, customer_id: customerId, data: encodeEventData(data) };
-    });
-    await eventRepository.insertMany(sql, db, rows);
+    return async (stamp, firstEvent) => {
+      for (const order of orders.values()) order.modified_at = stamp;
+      const rows = emissions.map((e, i): EventRow => {
+        const { data, customerId } = dataOf(e, orders, customers);
+        return { sequence: firstEvent + i, event_id: newEventId(), type: e.type, occurred_at: stamp, customer_id: customerId, data: encodeEventData(data) };
+      });
+      await eventRepository.insertMany(sql, db, rows);
+    };
   },
 };
 

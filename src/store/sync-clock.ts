@@ -21,18 +21,14 @@ import type { Executor, StoreSql } from './store.js';
  * Lock order: write (or lock) the rows first, take the stamp last (other stamping writers queue
  * behind it until commit), then stamp the rows written. A transaction that held the clock and then
  * waited for a row held by a transaction waiting for the clock would deadlock. The write door
- * (src/writes/) is the only caller of nextStamp: it takes the stamp once per transaction, after
- * every unit of work in it has written its rows.
+ * (src/writes/) is the only writer that takes stamps (nextStampAndEvents): once per transaction,
+ * after every unit of work in it has written its rows.
  */
-const NEXT_STAMP =
-  'update sync_clock set last_stamp = case when last_stamp + 1 > ? then last_stamp + 1 else ? end where id = 1 returning last_stamp';
 const WATERMARK = 'select last_stamp from sync_clock where id = 1';
 
 /** Takes the next stamp inside a write transaction (see above: last, once per transaction). */
 export async function nextStamp(sql: StoreSql, trx: Executor, now = Date.now()): Promise<number> {
-  const row = (await sql.run<{ last_stamp: number | string }>(trx, NEXT_STAMP, [now, now])).rows[0];
-  if (!row) throw new Error('sync_clock row missing');
-  return Number(row.last_stamp);
+  return (await nextStampAndEvents(sql, trx, 0, now)).stamp;
 }
 
 /** The newest committed stamp: everything with a stamp at or below it is visible now. */
@@ -42,18 +38,21 @@ export async function committedWatermark(sql: StoreSql, db: Executor): Promise<n
   return Number(row.last_stamp);
 }
 
-const TAKE_EVENTS = 'update sync_clock set last_event = last_event + ? where id = 1 returning last_event';
+const NEXT_STAMP_AND_EVENTS =
+  'update sync_clock set last_stamp = case when last_stamp + 1 > ? then last_stamp + 1 else ? end, last_event = last_event + ? where id = 1 returning last_stamp, last_event';
 const EVENT_BOUNDS = 'select last_event, purged_event from sync_clock where id = 1';
 
 /**
- * Numbers `count` events inside a write transaction that holds the clock (after nextStamp): the
- * row lock makes sequences follow commit order, so a reader that passed sequence S never sees an
- * event below S appear later. Returns the first of the `count` sequences.
+ * nextStamp that also numbers `count` events of the transaction, in the same statement: the row
+ * lock makes sequences follow commit order, so a reader that passed sequence S never sees an event
+ * below S appear later. Every statement after the stamp runs while other writers wait for the
+ * clock; one fewer round trip there is one fewer for each of them. Returns the stamp and the first
+ * of the `count` sequences.
  */
-export async function takeEventSequences(sql: StoreSql, trx: Executor, count: number): Promise<number> {
-  const row = (await sql.run<{ last_event: number | string }>(trx, TAKE_EVENTS, [count])).rows[0];
+export async function nextStampAndEvents(sql: StoreSql, trx: Executor, count: number, now = Date.now()): Promise<{ stamp: number; firstEvent: number }> {
+  const row = (await sql.run<{ last_stamp: number | string; last_event: number | string }>(trx, NEXT_STAMP_AND_EVENTS, [now, now, count])).rows[0];
   if (!row) throw new Error('sync_clock row missing');
-  return Number(row.last_event) - count + 1;
+  return { stamp: Number(row.last_stamp), firstEvent: Number(row.last_event) - count + 1 };
 }
 
 /** The newest committed event sequence, and the sequence up to which events were purged. */

@@ -2,7 +2,7 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type { Database } from '../store/database.js';
 import { isStoreUnavailable, isTransactionConflict } from '../store/store-errors.js';
 import type { Store } from '../store/store.js';
-import { nextStamp } from '../store/sync-clock.js';
+import { nextStampAndEvents } from '../store/sync-clock.js';
 import type { Emission } from './event-types.js';
 import { RetryWork, type Outbox, type StampedKind, type Stamper, type Unit } from './unit.js';
 
@@ -178,15 +178,17 @@ export class GroupCommit {
   }
 
   /**
-   * One stamp for the whole transaction, taken after every unit has written (the lock order); then
-   * the rows are stamped, and the events written last, so that their data shows the stamped rows.
+   * One stamp for the whole transaction, taken after every unit has written (the lock order), with
+   * the events' sequence numbers; then the rows are stamped, and the events written last. What the
+   * events hold is read before the stamp: from the clock to the commit other writers wait.
    */
   async #stamp(trx: Transaction<Database>, s: Stamping): Promise<void> {
     if (s.touched.size === 0 && s.onStamp.length === 0 && s.events.length === 0) return;
-    const stamp = await nextStamp(this.store.sql, trx);
+    const writeEvents = s.events.length > 0 ? await this.options.outbox.prepare(this.store.sql, trx, s.events) : undefined;
+    const { stamp, firstEvent } = await nextStampAndEvents(this.store.sql, trx, s.events.length);
     for (const [kind, ids] of s.touched) await this.options.stampers[kind](this.store.sql, trx, [...ids], stamp);
     for (const fn of s.onStamp) await fn(stamp);
-    if (s.events.length > 0) await this.options.outbox.append(this.store.sql, trx, s.events, stamp);
+    if (writeEvents) await writeEvents(stamp, firstEvent);
   }
 
   async #unit(trx: Transaction<Database>, p: Pending, stamping: Stamping): Promise<Outcome> {

@@ -48,11 +48,13 @@ export const defineWrite = <I, O>(name: string, run: (unit: Unit, input: I) => P
 export type Stamper = (sql: StoreSql, db: Transaction<Database>, ids: readonly string[], stamp: number) => Promise<void>;
 
 /**
- * Writes the events of a transaction, last, once its rows carry their stamp: numbers them in
- * commit order and stores each with its data (src/events/outbox.ts).
+ * Writes the events of a transaction (src/events/outbox.ts). `prepare` reads what they will hold
+ * once every unit has written, before the stamp, so that the reads do not hold up the writers
+ * queued for the clock; the function it answers stores them, last, with the stamp as their time
+ * and `LastModified`, numbered from `firstEvent` (taken with the stamp, in commit order).
  */
 export interface Outbox {
-  append(sql: StoreSql, db: Transaction<Database>, emissions: readonly Emission[], stamp: number): Promise<void>;
+  prepare(sql: StoreSql, db: Transaction<Database>, emissions: readonly Emission[]): Promise<(stamp: number, firstEvent: number) => Promise<void>>;
 }
 
 /** A command of any input and output type, as lists hold them. */
