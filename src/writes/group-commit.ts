@@ -40,13 +40,19 @@ const RELEASE = CompiledQuery.raw('release savepoint og_unit');
 const ROLLBACK = CompiledQuery.raw('rollback to savepoint og_unit');
 const MIN_GATHER_MS = 1;
 const MAX_GATHER_MS = 5;
+/** Rolls back a transaction run without savepoints when one of its units failed. */
+class UnitFailed extends Error {
+  constructor(readonly pending: Pending, readonly attempt: number, readonly retry: boolean) {
+    super('a unit failed');
+  }
+}
 /** Errors after which the transaction cannot go on: they fail the batch, not just one unit. */
 const isFatal = (err: unknown): boolean => isTransactionConflict(err) || isStoreUnavailable(err);
 
 /**
  * Group commit: units of work that arrive while a transaction is being written wait and are then
- * committed together in the next one, each inside its own savepoint, so that a failing unit is
- * rolled back alone and leaves the others untouched. A durable commit costs a disk flush whatever
+ * committed together in the next one. A failing unit is rolled back alone and leaves the others
+ * untouched: the batch then runs again with each unit inside its own savepoint. A durable commit costs a disk flush whatever
  * its size, so this raises throughput without weakening durability: every promise settles only
  * after its transaction has committed (or failed).
  *
@@ -158,15 +164,34 @@ export class GroupCommit {
     }
   }
 
+  /**
+   * Most batches have no failing unit: they run first without savepoints (two statements fewer per
+   * unit, each a round trip on PostgreSQL). A unit that fails there rolls the whole transaction
+   * back, and the batch runs again with a savepoint per unit, so that the failure stays its own.
+   */
   async #transaction(batch: Pending[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
-    const stamping: Stamping = { touched: new Map(), onStamp: [], events: [] };
+    // The unit that failed goes on where it was: with its next attempt if it asked to run again (RetryWork).
+    let resume: UnitFailed | undefined;
     try {
-      await this.store.writeTransaction(async (trx) => {
-        for (const p of batch) outcomes.push(await this.#unit(trx, p, stamping));
-        await this.#stamp(trx, stamping);
-      });
-      return outcomes;
+      for (const savepoints of [false, true]) {
+        const stamping: Stamping = { touched: new Map(), onStamp: [], events: [] };
+        outcomes.length = 0;
+        try {
+          await this.store.writeTransaction(async (trx) => {
+            for (const p of batch) {
+              const first = resume?.pending === p ? resume.attempt + (resume.retry ? 1 : 0) : 1;
+              outcomes.push(await this.#unit(trx, p, stamping, savepoints, first));
+            }
+            await this.#stamp(trx, stamping);
+          });
+          return outcomes;
+        } catch (err) {
+          if (!(err instanceof UnitFailed)) throw err;
+          resume = err;
+        }
+      }
+      throw new Error('a unit failed outside its savepoint');
     } catch (err) {
       if (isTransactionConflict(err)) throw err;
       // Nothing was committed: units that succeeded fail with the transaction; failed ones keep their error.
@@ -191,8 +216,8 @@ export class GroupCommit {
     if (writeEvents) await writeEvents(stamp, firstEvent);
   }
 
-  async #unit(trx: Transaction<Database>, p: Pending, stamping: Stamping): Promise<Outcome> {
-    for (let attempt = 1; ; attempt++) {
+  async #unit(trx: Transaction<Database>, p: Pending, stamping: Stamping, savepoints: boolean, first: number): Promise<Outcome> {
+    for (let attempt = first; ; attempt++) {
       const touched: Array<[StampedKind, string]> = [];
       const onStamp: Array<(stamp: number) => Promise<void>> = [];
       const events: Emission[] = [];
@@ -204,10 +229,10 @@ export class GroupCommit {
         onStamp: (fn) => void onStamp.push(fn),
         emit: (e) => void events.push(e),
       };
-      await trx.executeQuery(SAVEPOINT);
+      if (savepoints) await trx.executeQuery(SAVEPOINT);
       try {
         const value = await p.work(unit);
-        await trx.executeQuery(RELEASE);
+        if (savepoints) await trx.executeQuery(RELEASE);
         for (const [kind, id] of touched) {
           let ids = stamping.touched.get(kind);
           if (!ids) stamping.touched.set(kind, (ids = new Set()));
@@ -218,6 +243,7 @@ export class GroupCommit {
         return { ok: true, value };
       } catch (err) {
         if (isFatal(err)) throw err;
+        if (!savepoints) throw new UnitFailed(p, attempt, err instanceof RetryWork && attempt < RETRIES);
         await trx.executeQuery(ROLLBACK);
         await trx.executeQuery(RELEASE);
         if (!(err instanceof RetryWork) || attempt >= RETRIES) return { ok: false, error: err };
