@@ -29,7 +29,7 @@ select * from orders where order_id = $1;
 -- parameters: [1]
 
 -- orderRepository.findShown(orderId)
-select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_shown from orders where order_id = $1;
+select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, null as confirmation_shown from orders where order_id = $1;
 -- parameters: [1]
 
 -- orderRepository.personalDataOfCustomer(customerId)
@@ -53,15 +53,15 @@ update "orders" set "status" = $1, "cancelled_at" = $2 where "order_id" = $3 and
 -- parameters: ["Cancelled",1700000000000,1,"Cancelled"]
 
 -- orderRepository.search(window, limit)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", "confirmation_shown" from "orders" where "modified_at" <= $1 order by "modified_at", "order_id" limit $2;
+select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 order by "modified_at", "order_id" limit $2;
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(every filter, after, limit, offset)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", "confirmation_shown" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
+select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
 
 -- orderRepository.search(modifiedAfter, keyset after, through)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", "confirmation_shown" from "orders" where "modified_at" <= $1 and (modified_at, order_id) > ($2, $3) and (modified_at, order_id) <= ($4, $5) order by "modified_at", "order_id" limit $6;
+select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and (modified_at, order_id) > ($2, $3) and (modified_at, order_id) <= ($4, $5) order by "modified_at", "order_id" limit $6;
 -- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
 
 -- orderRepository.count(every filter)

@@ -29,7 +29,7 @@ select * from orders where order_id = ?;
 -- parameters: [1]
 
 -- orderRepository.findShown(orderId)
-select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_shown from orders where order_id = ?;
+select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, null as confirmation_shown from orders where order_id = ?;
 -- parameters: [1]
 
 -- orderRepository.personalDataOfCustomer(customerId)
@@ -53,15 +53,15 @@ update "orders" set "status" = ?, "cancelled_at" = ? where "order_id" = ? and "s
 -- parameters: ["Cancelled",1700000000000,1,"Cancelled"]
 
 -- orderRepository.search(window, limit)
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", "confirmation_shown" from "orders" where "modified_at" <= ? order by "modified_at", "order_id" limit ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= ? order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(every filter, after, limit, offset)
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", "confirmation_shown" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
 
 -- orderRepository.search(modifiedAfter, keyset after, through)
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", "confirmation_shown" from "orders" where "modified_at" <= ? and (modified_at, order_id) > (?, ?) and (modified_at, order_id) <= (?, ?) order by "modified_at", "order_id" limit ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= ? and (modified_at, order_id) > (?, ?) and (modified_at, order_id) <= (?, ?) order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
 
 -- orderRepository.count(every filter)

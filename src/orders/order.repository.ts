@@ -19,7 +19,7 @@ export interface ConfirmedState {
 }
 
 /**
- * How the feed reads an order's confirmation: `stored`, the stored form (and the shown text);
+ * How the feed reads an order's confirmation: `stored`, the stored form (not the shown text);
  * `shown`, the shown text, and the stored form only where no text was kept.
  */
 export type OrderRead = 'stored' | 'shown';
@@ -28,6 +28,10 @@ export type OrderRead = 'stored' | 'shown';
 // value fewer per confirmed order (and its bytes allocated) for the default form of the feed.
 const SHOWN_TEXT_COLUMNS: ReadonlyArray<SelectExpression<Database, 'orders'>> = SHOWN_COLUMNS.map((c) =>
   c === 'confirmation' ? sql<string | null>`case when confirmation_shown is null then confirmation end`.as('confirmation') : c);
+// SHOWN_COLUMNS without the shown text, for the reads that make each view afresh (keys with `bank`,
+// camelCase, ISO dates): the same long value, never used there.
+const STORED_COLUMNS: ReadonlyArray<SelectExpression<Database, 'orders'>> = SHOWN_COLUMNS.map((c) =>
+  c === 'confirmation_shown' ? sql<null>`null`.as('confirmation_shown') : c);
 
 /** A place in the feed's order: (modification stamp, OrderId). */
 export interface OrderPosition {
@@ -187,7 +191,7 @@ export const orderRepository = {
 
   /** Up to `limit` orders of the feed in sync order (modified_at, order_id), skipping `offset`. */
   async search(storeSql: StoreSql, db: Executor, f: OrderFilter, limit: number, offset = 0, read: OrderRead = 'stored'): Promise<ShownOrder[]> {
-    const columns: ReadonlyArray<SelectExpression<Database, 'orders'>> = read === 'stored' ? SHOWN_COLUMNS : SHOWN_TEXT_COLUMNS;
+    const columns = read === 'stored' ? STORED_COLUMNS : SHOWN_TEXT_COLUMNS;
     let q = feedQuery(db, f).select(columns).limit(limit);
     if (offset > 0) q = q.offset(offset);
     return shown(await storeSql.rows<ShownOrder>(db, q.compile(), SHOWN_COLUMNS));
