@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { Store } from '../store/store.js';
-import { searchCustomers } from './customer.search.js';
+import { toCustomer } from './customer.mapping.js';
+import { searchCustomers, type SearchResult } from './customer.search.js';
 
 /** Resolves when the output can take more, or will take nothing more (closed, failed: see onError). */
 function drained(out: Writable): Promise<void> {
@@ -51,9 +52,12 @@ export async function writeLines(out: Writable, lines: AsyncIterable<string>): P
   return { count, closed };
 }
 
-async function* jsonLines(items: AsyncIterable<readonly unknown[]> | readonly unknown[]): AsyncGenerator<string> {
-  const chunks: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]> = Array.isArray(items) ? [items] : (items as AsyncIterable<readonly unknown[]>);
-  for await (const chunk of chunks) for (const item of chunk) yield JSON.stringify(item);
+async function* jsonLines(customers: SearchResult['customers']): AsyncGenerator<string> {
+  if (Array.isArray(customers)) {
+    for (const customer of customers) yield JSON.stringify(customer);
+    return;
+  }
+  for await (const rows of customers) for (const row of rows) yield JSON.stringify(toCustomer(row));
 }
 
 /**

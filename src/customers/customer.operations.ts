@@ -6,6 +6,7 @@ import { formatWireDate } from '../wire/dates.js';
 import { minWatermarkOf } from '../wire/read-your-writes.js';
 import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
 import { Customer, SearchCustomersRequest, UpsertCustomerRequest } from './customer.schemas.js';
+import { toCustomer } from './customer.mapping.js';
 import { searchCustomers, upsertCustomer } from './customer.service.js';
 
 export const SYNC_WATERMARK_HEADER = 'X-Sync-Watermark';
@@ -36,7 +37,7 @@ export function customerOperations(store: Store, writes: WriteDoor): AnyOperatio
         call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(result.watermark, call.dateStyle));
         if (result.cursor) call.setHeader(SYNC_CURSOR_HEADER, result.cursor);
         const customers = result.customers;
-        return Array.isArray(customers) ? customers : new StreamedArray(() => customers);
+        return Array.isArray(customers) ? customers : new StreamedArray(() => customers, toCustomer);
       },
     }),
     defineOperation({

@@ -18,8 +18,12 @@ export interface SearchResult {
   readonly watermark: number;
   /** X-Sync-Cursor: set when rows remain after this page; pass it as the next Cursor. */
   readonly cursor?: string;
-  /** The matching customers in sync order; big results are read in keyset chunks as they are sent. */
-  readonly customers: AsyncIterable<Customer[]> | Customer[];
+  /**
+   * The matching customers in sync order. Big results are read in keyset chunks of rows as they
+   * are sent; each row becomes its Customer (toCustomer) just before it is written, so that only a
+   * few of them are alive at a time.
+   */
+  readonly customers: AsyncIterable<SyncRow[]> | Customer[];
 }
 
 /** The position a request's cursor continues after (the request schema checked it is ours). */
@@ -29,7 +33,7 @@ const cursorPosition = (req: SearchCustomersRequest): Position | undefined => (r
  * Rows in (filter.after, filter.through], read CHUNK at a time with a keyset: constant memory. The
  * next chunk is already being read while the current one is sent, which hides PostgreSQL's round trip.
  */
-async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number): AsyncGenerator<Customer[]> {
+async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number): AsyncGenerator<SyncRow[]> {
   const read = (after: Position | undefined, offset: number): Promise<SyncRow[]> => {
     const rows = customerRepository.search(store.sql, store.reader, { ...filter, after }, CHUNK, offset);
     rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
@@ -40,7 +44,7 @@ async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number)
     const rows = await pending;
     const more = rows.length === CHUNK;
     if (more) pending = read(positionOf(rows[rows.length - 1]!), 0);
-    if (rows.length > 0) yield rows.map(toCustomer);
+    if (rows.length > 0) yield rows;
     if (!more) return;
     // SQLite answers synchronously: give other requests a turn between chunks, however fast the consumer.
     await setImmediate();

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { upsertCustomer, searchCustomers } from '../../src/customers/customer.service.js';
+import { toCustomer } from '../../src/customers/customer.mapping.js';
 import type { Customer } from '../../src/customers/customer.schemas.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -22,7 +23,7 @@ async function allCustomers(store: Store): Promise<Customer[]> {
   const { customers } = await searchCustomers(store, {});
   if (Array.isArray(customers)) return customers;
   const out: Customer[] = [];
-  for await (const chunk of customers) out.push(...chunk);
+  for await (const rows of customers) out.push(...rows.map(toCustomer));
   return out;
 }
 
