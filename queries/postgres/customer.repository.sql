@@ -29,11 +29,11 @@ select * from "customers" where "external_id" = $1;
 -- parameters: ["ext-1"]
 
 -- customerRepository.findByIdentifiers(identifiers: 2, no lower bound)
-select c.*, w.last_stamp as sync_watermark from sync_clock w left join customers c on (c.customer_id in ($1, $2) or c.external_id in ($3, $4)) and c.modified_at + 0 <= w.last_stamp where w.id = 1 order by c.modified_at, c.customer_id;
+select c.customer_id, c.external_id, c.salutation, c.first_name, c.last_name, c.postal_code, c.city, c.country, c.street, c.street_number, c.company, c.company2, c.addition_to_address, c.quarter, c.modified_at, w.last_stamp as sync_watermark from sync_clock w left join customers c on (c.customer_id in ($1, $2) or c.external_id in ($3, $4)) and c.modified_at + 0 <= w.last_stamp where w.id = 1 order by c.modified_at, c.customer_id;
 -- parameters: ["c-1","ext-1","c-1","ext-1"]
 
 -- customerRepository.findByIdentifiers(identifiers: 2, modifiedAfter)
-select c.*, w.last_stamp as sync_watermark from sync_clock w left join customers c on (c.customer_id in ($1, $2) or c.external_id in ($3, $4)) and c.modified_at + 0 <= w.last_stamp and c.modified_at + 0 > $5 where w.id = 1 order by c.modified_at, c.customer_id;
+select c.customer_id, c.external_id, c.salutation, c.first_name, c.last_name, c.postal_code, c.city, c.country, c.street, c.street_number, c.company, c.company2, c.addition_to_address, c.quarter, c.modified_at, w.last_stamp as sync_watermark from sync_clock w left join customers c on (c.customer_id in ($1, $2) or c.external_id in ($3, $4)) and c.modified_at + 0 <= w.last_stamp and c.modified_at + 0 > $5 where w.id = 1 order by c.modified_at, c.customer_id;
 -- parameters: ["c-1","ext-1","c-1","ext-1",1699999999000]
 
 -- customerRepository.search({ modifiedAtMost }, no limit)

@@ -19,6 +19,10 @@ export const CUSTOMER_COLUMNS: ReadonlyArray<readonly [Exclude<CustomerField, 'C
 /** The 13 data columns, in table order. */
 export const DATA_COLUMNS: readonly CustomerColumn[] = CUSTOMER_COLUMNS.map(([, c]) => c);
 
+/** A customer as the searches read it: the answer's columns and the stamp that orders it. */
+export type SyncRow = Pick<CustomerRow, 'customer_id' | 'modified_at' | CustomerColumn>;
+export const SYNC_COLUMNS: ReadonlyArray<keyof SyncRow> = ['customer_id', ...DATA_COLUMNS, 'modified_at'];
+
 /** The columns of a name and address (what an order confirmation writes): all but the ids and Quarter. */
 export const ADDRESS_COLUMNS = DATA_COLUMNS.filter((c) => c !== 'external_id' && c !== 'quarter') as ReadonlyArray<AddressColumn>;
 export type AddressColumn = Exclude<CustomerColumn, 'external_id' | 'quarter'>;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { CustomerRow } from '../store/database.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
-import { DATA_COLUMNS, type CustomerAddress, type CustomerColumn, type CustomerData } from './customer.columns.js';
+import { DATA_COLUMNS, SYNC_COLUMNS, type CustomerAddress, type CustomerData, type SyncRow } from './customer.columns.js';
 import { addressColumns, identifierSearchSql, touchSql, updateAddressSql, upsertByExternalIdSql, findManySql } from './customer.statements.js';
 import type { Position } from './sync-cursor.js';
 
@@ -18,14 +18,14 @@ export interface CustomerFilter {
   readonly through?: Position;
 }
 
-/** A customer as a sync reads it: the answer's columns and the stamp that orders it. */
-export type SyncRow = Pick<CustomerRow, 'customer_id' | 'modified_at' | CustomerColumn>;
-const SYNC_COLUMNS: ReadonlyArray<keyof SyncRow> = ['customer_id', ...DATA_COLUMNS, 'modified_at'];
+export type { SyncRow } from './customer.columns.js';
+type IdentifierRow = SyncRow & { sync_watermark: number | string };
+const IDENTIFIER_COLUMNS: ReadonlyArray<keyof IdentifierRow> = [...SYNC_COLUMNS, 'sync_watermark'];
 
 /** What an identifier search returns: the rows and the watermark they were read under. */
 export interface IdentifierMatches {
   readonly committed: number;
-  readonly rows: CustomerRow[];
+  readonly rows: SyncRow[];
 }
 
 /** Ids per statement where a list of ids is bound (stamps, locks, holders). */
@@ -104,7 +104,7 @@ export const customerRepository = {
     const params: unknown[] = [...identifiers, ...identifiers];
     if (modifiedAfter !== undefined) params.push(modifiedAfter);
     const text = identifierSearchSql(`${identifiers.length}:${modifiedAfter === undefined ? 0 : 1}`);
-    const all = (await storeSql.run<CustomerRow & { sync_watermark: number | string }>(db, text, params)).rows;
+    const all = await storeSql.runRows<IdentifierRow>(db, text, params, IDENTIFIER_COLUMNS);
     if (all.length === 0) throw new Error('sync_clock row missing');
     // No match: the one joined row carries only the watermark.
     return { committed: Number(all[0]!.sync_watermark), rows: all[0]!.customer_id === null ? [] : all };

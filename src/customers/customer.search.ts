@@ -1,5 +1,4 @@
 import { setImmediate } from 'node:timers/promises';
-import type { CustomerRow } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
 import { LIST_LENGTH } from '../wire/request-schema.js';
@@ -77,7 +76,7 @@ async function byIdentifiers(store: Store, req: SearchCustomersRequest, identifi
  * The rows (in the store's sync order) after a cursor position: after the cursor's own row when it
  * is among them, so that ids compare in the store's collation; else by stamp, then id.
  */
-function rowsAfter(rows: CustomerRow[], after: Position): CustomerRow[] {
+function rowsAfter(rows: SyncRow[], after: Position): SyncRow[] {
   const at = rows.findIndex((r) => Number(r.modified_at) === after.modifiedAt && r.customer_id === after.customerId);
   if (at >= 0) return rows.slice(at + 1);
   return rows.filter((r) => Number(r.modified_at) > after.modifiedAt || (Number(r.modified_at) === after.modifiedAt && r.customer_id > after.customerId));

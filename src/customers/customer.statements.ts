@@ -1,4 +1,4 @@
-import { ADDRESS_COLUMNS, type CustomerAddress } from './customer.columns.js';
+import { ADDRESS_COLUMNS, SYNC_COLUMNS, type CustomerAddress } from './customer.columns.js';
 
 /**
  * Customer statements written once by hand (run with StoreSql.run: `?` placeholders) for the hot
@@ -76,7 +76,7 @@ export const touchSql = textsByShape((n) => `update customers set modified_at = 
 export const identifierSearchSql = textsByShape((shape) => {
   const [n, lower] = shape.split(':');
   const ids = list(Number(n));
-  return 'select c.*, w.last_stamp as sync_watermark from sync_clock w left join customers c' +
+  return `select ${SYNC_COLUMNS.map((c) => `c.${c}`).join(', ')}, w.last_stamp as sync_watermark from sync_clock w left join customers c` +
     ` on (c.customer_id in (${ids}) or c.external_id in (${ids})) and c.modified_at + 0 <= w.last_stamp` +
     (lower === '1' ? ' and c.modified_at + 0 > ?' : '') +
     ' where w.id = 1 order by c.modified_at, c.customer_id';

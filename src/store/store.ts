@@ -36,6 +36,8 @@ export interface StoreSql {
    * an object by name: 1.4 µs less per order of the feed.
    */
   rows<R>(db: Executor, query: CompiledQuery, columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
+  /** `run`'s statement with `rows`' way of making rows: a hand-written select of many rows (the identifier search). */
+  runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
 }
 
 /** What became of a read that could go to the replica: answered there, or on the primary and why. */

@@ -27,4 +27,5 @@ export const postgresSql: StoreSql = {
   run: (db, text, params) => db.executeQuery(CompiledQuery.raw(numbered(text), params as unknown[])),
   // node-postgres makes the objects as it parses each row: arrays would save nothing.
   rows: async <R>(db: Executor, query: CompiledQuery) => (await db.executeQuery<R>(query)).rows as R[],
+  runRows: async <R>(db: Executor, text: string, params: readonly unknown[]) => (await db.executeQuery<R>(CompiledQuery.raw(numbered(text), params as unknown[]))).rows as R[],
 };

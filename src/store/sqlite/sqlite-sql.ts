@@ -17,6 +17,15 @@ function rowMaker(columns: ReadonlyArray<string>): RowOf {
   return make;
 }
 
+/** Rows as arrays (better-sqlite3's raw mode), made objects by one literal per row. */
+async function runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]> {
+  const arrays = (await db.executeQuery<unknown[]>(CompiledQuery.raw(ARRAY_ROWS + text, params as unknown[]))).rows;
+  const make = rowMaker(columns);
+  const out = new Array<R>(arrays.length);
+  for (let i = 0; i < arrays.length; i++) out[i] = make(arrays[i]!) as R;
+  return out;
+}
+
 /**
  * SQLite's side of StoreSql. A write transaction (BEGIN IMMEDIATE) holds the whole database, so
  * row and table locks have nothing left to do.
@@ -26,11 +35,6 @@ export const sqliteSql: StoreSql = {
   lockTable: async () => undefined,
   jsonPairsAgg: (key, json) => `json_group_array(json_array(${key}, json(${json})))`,
   run: (db, text, params) => db.executeQuery(CompiledQuery.raw(text, params as unknown[])),
-  async rows<R>(db: Executor, query: CompiledQuery, columns: ReadonlyArray<keyof R & string>): Promise<R[]> {
-    const arrays = (await db.executeQuery<unknown[]>(CompiledQuery.raw(ARRAY_ROWS + query.sql, query.parameters as unknown[]))).rows;
-    const make = rowMaker(columns);
-    const out = new Array<R>(arrays.length);
-    for (let i = 0; i < arrays.length; i++) out[i] = make(arrays[i]!) as R;
-    return out;
-  },
+  rows: (db, query, columns) => runRows(db, query.sql, query.parameters, columns),
+  runRows,
 };
