@@ -29,7 +29,7 @@ select * from orders where order_id = $1;
 -- parameters: [1]
 
 -- orderRepository.findShown(orderId)
-select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, null as confirmation_shown from orders where order_id = $1;
+select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_shown from orders where order_id = $1;
 -- parameters: [1]
 
 -- orderRepository.personalDataOfCustomer(customerId)

@@ -4,7 +4,7 @@ import { routeRead } from '../store/read-replica.js';
 import type { Store } from '../store/store.js';
 import { formatWireDate } from '../wire/dates.js';
 import { minWatermarkOf } from '../wire/read-your-writes.js';
-import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
+import { KeptText, StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
 import { dateText } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { ConfirmationService } from './confirmation.service.js';
@@ -16,7 +16,7 @@ import {
   SearchOrdersRequest,
 } from './order.schemas.js';
 import { searchOrders } from './order.search.js';
-import { shownFeedItemText } from './order.shown-form.js';
+import { shownFeedItemText, shownOrderText } from './order.shown-form.js';
 import type { ShownOrder } from './order.repository.js';
 import { cancelOrderWrite, createOrderWrite, getOrder } from './order.service.js';
 import { toValidConfirmation } from './order.validation.js';
@@ -82,7 +82,8 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
         const bank = bankDataFor(call.key);
         // Masked reads, most of them, skip even the call.
         if (bank === 'revealed') await auditBankRead(writes, call.key.id, bank, [order]);
-        return toOrderView(order, bank);
+        // A key without `bank` in the default form gets the text kept with the confirmation.
+        return new KeptText(() => toOrderView(order, bank), bank === 'masked' ? shownOrderText(order) : undefined);
       },
     }),
     defineOperation({

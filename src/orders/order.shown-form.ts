@@ -9,7 +9,8 @@ import type { ShownOrder } from './order.statements.js';
 // therefore made once, when the confirmation is stored, and kept beside it as JSON text in
 // `orders.confirmation_shown` (migration 009). The feed splices it into the order's text. Every
 // write of `confirmation` writes it too (order.repository.ts: confirm, seed, erasure); a null is
-// "not made" (orders confirmed before the column existed) and the feed makes it as it sends. A
+// "not made" (orders confirmed before the column existed) and the feed makes it as it sends. GetOrder
+// answers from it too. A
 // change of the view's shape sets the column to null in a migration; the test suite compares the
 // kept text with the view made afresh.
 
@@ -22,13 +23,25 @@ const wcfDate = (ms: number | null): string => (ms === null ? 'null' : wcfDateJs
 
 const jsonText = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
 
+/** GetOrder's fields of an order whose shown text was kept (or that has no confirmation), as JSON text. */
+const shownFields = (order: ShownOrder): string =>
+  `"OrderId":${order.order_id},"OrderNumber":${jsonText(order.order_number)},"Status":${jsonText(order.status)},` +
+  `"CustomerId":${jsonText(order.customer_id)},"CreatedAt":${wcfDate(order.created_at)},"ConfirmedAt":${wcfDate(order.confirmed_at)},` +
+  `"CancelledAt":${wcfDate(order.cancelled_at)},"Confirmation":${order.confirmation_shown ?? 'null'}`;
+
+const textKept = (order: ShownOrder): boolean => order.confirmation === null || order.confirmation_shown !== null;
+
+/**
+ * An order as GetOrder shows it to a key without `bank`, as JSON text in the default form: the same
+ * bytes as toJson(toOrderView(order, 'masked')). Undefined where the confirmation's text was not made.
+ */
+export const shownOrderText = (order: ShownOrder): string | undefined => (textKept(order) ? `{${shownFields(order)}}` : undefined);
+
 /**
  * An order of the feed as JSON text in the default form, for a key without `bank`: the same bytes
  * as toJson(toFeedItem(order, 'masked')), spliced from the kept confirmation where it was made.
  */
 export function shownFeedItemText(order: ShownOrder): string {
-  if (order.confirmation !== null && order.confirmation_shown === null) return toJson(toFeedItem(order, 'masked', WCF), 'pascal', 'wcf', true);
-  return `{"OrderId":${order.order_id},"OrderNumber":${jsonText(order.order_number)},"Status":${jsonText(order.status)},` +
-    `"CustomerId":${jsonText(order.customer_id)},"CreatedAt":${wcfDate(order.created_at)},"ConfirmedAt":${wcfDate(order.confirmed_at)},` +
-    `"CancelledAt":${wcfDate(order.cancelled_at)},"Confirmation":${order.confirmation_shown ?? 'null'},"LastModified":${wcfDate(order.modified_at)}}`;
+  if (!textKept(order)) return toJson(toFeedItem(order, 'masked', WCF), 'pascal', 'wcf', true);
+  return `{${shownFields(order)},"LastModified":${wcfDate(order.modified_at)}}`;
 }

@@ -23,11 +23,8 @@ export type StoredOrder = Omit<OrderRow, 'order_id'> & { order_id: number };
 /** An order as it is shown (SHOWN_COLUMNS). */
 export type ShownOrder = Pick<StoredOrder, (typeof SHOWN_COLUMNS)[number]>;
 
-/**
- * GetOrder's read: the shown columns of one order. GetOrder makes the view afresh, so the kept text
- * of the confirmation (about 1.4 KB) is not read: null, as for an order confirmed before it existed.
- */
-export const SHOW_ORDER = `select ${SHOWN_COLUMNS.map((c) => (c === 'confirmation_shown' ? 'null as confirmation_shown' : c)).join(', ')} from orders where order_id = ?`;
+/** GetOrder's read: the shown columns of one order. */
+export const SHOW_ORDER = `select ${SHOWN_COLUMNS.join(', ')} from orders where order_id = ?`;
 
 export const MARK_CONFIRMED =
   "update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?, confirmation_shown = ?" +

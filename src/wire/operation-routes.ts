@@ -5,10 +5,10 @@ import type { AccessGuard } from '../ops/rate-limit.js';
 import { compileBinder, type Binder, type BindSources } from './binder.js';
 import { formatWireDate } from './dates.js';
 import { negotiate, type WireDefaults, type WireFormat } from './negotiation.js';
-import { StreamedArray, type AnyOperation, type HttpMethod, type OperationCall } from './operation.js';
+import { KeptText, StreamedArray, type AnyOperation, type HttpMethod, type OperationCall } from './operation.js';
 import { compileValidator, type Validator } from './request-validation.js';
 import { WRITE_WATERMARK_HEADER } from './read-your-writes.js';
-import { sendStream, sendValue } from './responses.js';
+import { sendKept, sendStream, sendValue } from './responses.js';
 import { mayContainDates } from './schema-types.js';
 
 export interface WireOptions {
@@ -121,6 +121,7 @@ async function markWritten(c: Compiled, request: FastifyRequest, reply: FastifyR
 function send(c: Compiled, reply: FastifyReply, format: WireFormat, result: unknown): FastifyReply {
   const status = reply.statusCode !== 200 ? reply.statusCode : (c.op.successStatus ?? 200);
   if (result instanceof StreamedArray) return sendStream(reply, format, status, result, c.mayHaveDates);
+  if (result instanceof KeptText) return sendKept(reply, format, status, result, c.mayHaveDates);
   if (result === undefined) return reply.code(204).send();
   return sendValue(reply, format, status, result, c.mayHaveDates);
 }
@@ -150,6 +151,7 @@ function customRoute(c: Compiled, method: HttpMethod, wire: WireOptions) {
 }
 
 async function materialize(result: unknown): Promise<unknown> {
+  if (result instanceof KeptText) return result.view();
   if (!(result instanceof StreamedArray)) return result;
   const out: unknown[] = [];
   for await (const chunk of result.chunks('view')) for (const element of chunk) out.push(result.view(element));

@@ -44,6 +44,18 @@ export class StreamedArray<R = unknown, T = unknown> {
   ) {}
 }
 
+/**
+ * A response value made only when it is written, with the JSON text the operation kept for the
+ * wire's default form (PascalCase keys, WCF dates; undefined where it kept none): that form is sent
+ * as the text, every other form is written from `view()`.
+ */
+export class KeptText<T = unknown> {
+  constructor(
+    readonly view: () => T,
+    readonly defaultText: string | undefined,
+  ) {}
+}
+
 /** One operation of the service: its name (for predefined routes), routes, permission and schemas. */
 export interface Operation<Req extends TObject = TObject, Res extends TSchema = TSchema> {
   readonly name: string;
@@ -71,7 +83,7 @@ export interface Operation<Req extends TObject = TObject, Res extends TSchema = 
   readonly writeWatermark?: boolean;
   /** Status of a success; 200 unless said otherwise (the handler may still set another). */
   readonly successStatus?: number;
-  handle(request: Static<Req>, call: OperationCall): Promise<Static<Res> | StreamedArray | unknown>;
+  handle(request: Static<Req>, call: OperationCall): Promise<Static<Res> | StreamedArray | KeptText | unknown>;
 }
 
 /** Identity helper that keeps the request type of a handler tied to its schema. */

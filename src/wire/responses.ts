@@ -5,11 +5,20 @@ import { REALM } from '../auth/authenticator.js';
 import { isInternal, responseStatusBody, statusOf, toAppError } from './error-response.js';
 import { negotiateForError, type WireDefaults, type WireFormat } from './negotiation.js';
 import { contentTypeOf, toJson, wrapJsonp } from './serializer.js';
-import type { StreamedArray } from './operation.js';
+import type { KeptText, StreamedArray } from './operation.js';
 
 /** Writes a value as the negotiated JSON or JSONP. JSONP is always HTTP 200, as ServiceStack does. */
 export function sendValue(reply: FastifyReply, format: WireFormat, status: number, value: unknown, mayHaveDates: boolean): FastifyReply {
-  const json = toJson(value, format.casing, format.dateStyle, mayHaveDates);
+  return sendJson(reply, format, status, toJson(value, format.casing, format.dateStyle, mayHaveDates));
+}
+
+/** A value whose text was kept: the text in the default form, else the view written as any value. */
+export function sendKept(reply: FastifyReply, format: WireFormat, status: number, kept: KeptText, mayHaveDates: boolean): FastifyReply {
+  if (kept.defaultText !== undefined && format.casing === 'pascal' && format.dateStyle === 'wcf') return sendJson(reply, format, status, kept.defaultText);
+  return sendValue(reply, format, status, kept.view(), mayHaveDates);
+}
+
+function sendJson(reply: FastifyReply, format: WireFormat, status: number, json: string): FastifyReply {
   return reply
     .code(format.jsonp ? 200 : status)
     .header('content-type', contentTypeOf(format))
