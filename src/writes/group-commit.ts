@@ -52,9 +52,9 @@ const isFatal = (err: unknown): boolean => isTransactionConflict(err) || isStore
 /**
  * Group commit: units of work that arrive while a transaction is being written wait and are then
  * committed together in the next one. A failing unit is rolled back alone and leaves the others
- * untouched: the batch then runs again with each unit inside its own savepoint. A durable commit costs a disk flush whatever
- * its size, so this raises throughput without weakening durability: every promise settles only
- * after its transaction has committed (or failed).
+ * untouched: the batch then runs again with each unit inside its own savepoint. A durable commit
+ * costs a disk flush whatever its size, so this raises throughput without weakening durability:
+ * every promise settles only after its transaction has committed (or failed).
  *
  * Every transaction ends the same way: once all its units have written, it takes one stamp from
  * the sync clock (store/sync-clock.ts: last, in that lock order) and stamps the rows they touched.
