@@ -56,7 +56,7 @@ export async function startServer(env: Record<string, string>, options: { scheme
     if (await ready(port)) break;
     await sleep(100);
   }
-  if (done) throw new Error(`server exited before it was ready: ${err}`);
+  if (done) throw new Error(`server exited before it was ready (${await exited}): ${err}${out ? `\nstdout: ${out}` : ''}`);
   return {
     child,
     port,
