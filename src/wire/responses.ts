@@ -7,6 +7,9 @@ import { negotiateForError, type WireDefaults, type WireFormat } from './negotia
 import { contentTypeOf, toJson, wrapJsonp } from './serializer.js';
 import type { KeptText, StreamedArray } from './operation.js';
 
+/** The form operations may keep their answers' text in (KeptText, StreamedArray.defaultText): PascalCase, WCF dates. */
+const isDefaultForm = (format: WireFormat): boolean => format.casing === 'pascal' && format.dateStyle === 'wcf';
+
 /** Writes a value as the negotiated JSON or JSONP. JSONP is always HTTP 200, as ServiceStack does. */
 export function sendValue(reply: FastifyReply, format: WireFormat, status: number, value: unknown, mayHaveDates: boolean): FastifyReply {
   return sendJson(reply, format, status, toJson(value, format.casing, format.dateStyle, mayHaveDates));
@@ -14,7 +17,7 @@ export function sendValue(reply: FastifyReply, format: WireFormat, status: numbe
 
 /** A value whose text was kept: the text in the default form, else the view written as any value. */
 export function sendKept(reply: FastifyReply, format: WireFormat, status: number, kept: KeptText, mayHaveDates: boolean): FastifyReply {
-  if (kept.defaultText !== undefined && format.casing === 'pascal' && format.dateStyle === 'wcf') return sendJson(reply, format, status, kept.defaultText);
+  if (kept.defaultText !== undefined && isDefaultForm(format)) return sendJson(reply, format, status, kept.defaultText);
   return sendValue(reply, format, status, kept.view(), mayHaveDates);
 }
 
@@ -39,7 +42,7 @@ const ITEMS_PER_CALL = 32;
  * default form, from the texts the operation writes itself (StreamedArray.defaultText).
  */
 export function sendStream(reply: FastifyReply, format: WireFormat, status: number, result: StreamedArray, mayHaveDates: boolean): FastifyReply {
-  const asText = format.casing === 'pascal' && format.dateStyle === 'wcf' ? result.defaultText : undefined;
+  const asText = isDefaultForm(format) ? result.defaultText : undefined;
   // The texts of items [from, to) of a chunk, joined by commas, without the array's brackets.
   const written = (chunk: readonly unknown[], from: number, to: number): string => {
     if (asText) {
