@@ -2,12 +2,14 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDatabase, seedBenchData } from './lib/database.js';
 import { n0, n2 } from './lib/format.js';
+import { sampleWaits } from './lib/pg-waits.js';
 import { startService, type ServerProcess } from './lib/processes.js';
 import { CUSTOMERS, ROOT, type Backend } from './lib/settings.js';
 import { scenarioById } from './scenarios/all.js';
 
 // Before/after of a change: node --import tsx bench/compare.ts --a <baseline checkout> --b <changed checkout>
-//   [--scenario search-get] [--backend sqlite] [--rounds 3] [--b-node-args=--max-semi-space-size=4]
+//   [--scenario search-get] [--backend sqlite] [--rounds 3] [--b-node-args=--max-semi-space-size=4] [--pg-waits]
+// --pg-waits (PostgreSQL): also what the database's busy backends were doing, sampled (lib/pg-waits.ts).
 // --a/--b default to this checkout, so that node flags alone can be compared too.
 // Both checkouts must be built (npm run build). A and B take turns on the same database, so that
 // other work on the machine falls on both alike; server CPU per request is the steadier figure.
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'a-node-args': { type: 'string', default: '' },
     'b-node-args': { type: 'string', default: '' },
+    'pg-waits': { type: 'boolean', default: false },
   },
 });
 
@@ -50,7 +53,10 @@ async function main(): Promise<void> {
       for (const side of round % 2 === 1 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
         const server = await startService({ databaseUrl: db.url, root: roots[side], nodeArgs: flags[side] });
         try {
-          const r = await scenario.run({ backend, server, db, ...data });
+          const run = () => scenario.run({ backend, server, db, ...data });
+          const sampled = values['pg-waits'] && backend === 'postgres' ? await sampleWaits(db.url, run) : { value: await run(), waits: undefined };
+          const r = sampled.value;
+          for (const [state, share] of sampled.waits?.shares ?? []) note(side, `PostgreSQL busy backends: ${state} %`, share * 100);
           if (r.status !== 'ok') throw new Error(`${side}: ${r.status} ${r.note ?? ''}`);
           const l = r.load;
           const parts: string[] = [];
@@ -58,7 +64,13 @@ async function main(): Promise<void> {
             const us = (l.serverCores * 1e6) / l.reqPerSec;
             note(side, 'server CPU µs/req', us);
             note(side, 'p99 ms', l.p99);
+            note(side, 'req/s', l.reqPerSec);
             parts.push(`${n0(l.reqPerSec)} req/s, p50 ${n2(l.p50)} ms, p99 ${n2(l.p99)} ms, server ${n0(us)} µs CPU/req`);
+            if (l.databaseCores !== undefined) {
+              const pgUs = (l.databaseCores * 1e6) / l.reqPerSec;
+              note(side, 'PostgreSQL CPU µs/req', pgUs);
+              parts.push(`PostgreSQL ${n0(pgUs)} µs CPU/req`);
+            }
           }
           for (const [k, v] of Object.entries(r.extra ?? {})) {
             note(side, k, v);

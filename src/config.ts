@@ -20,6 +20,12 @@ export interface Config {
    */
   readonly databaseDirectUrl: string | undefined;
   readonly databasePoolSize: number;
+  /**
+   * PostgreSQL: the hot paths' statements as named prepared statements (DATABASE_PREPARED_STATEMENTS).
+   * Default: on, but off when databaseDirectUrl is set, which says databaseUrl is a pooler in
+   * transaction mode (PgBouncer before 1.21 does not keep prepared statements there).
+   */
+  readonly databasePreparedStatements: boolean;
   readonly basePath: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly workers: number;
@@ -221,13 +227,15 @@ function webhook(env: Env): Config['webhook'] {
 export function loadConfig(env: Env = process.env): Config {
   const rate = integer(env, 'RATE_LIMIT_PER_SECOND', 1000, 0, 1_000_000);
   const primary = databaseUrl(env);
+  const directUrl = databaseDirectUrl(env, primary);
   return Object.freeze({
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: host(env),
     databaseUrl: primary,
     databaseReadUrl: databaseReadUrl(env, primary),
-    databaseDirectUrl: databaseDirectUrl(env, primary),
+    databaseDirectUrl: directUrl,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databasePreparedStatements: boolean(env, 'DATABASE_PREPARED_STATEMENTS', directUrl === undefined),
     basePath: basePath(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     workers: integer(env, 'WORKERS', availableParallelism(), 1, 256),

@@ -16,6 +16,7 @@ import { openWriteDoor } from './writes/write-door.js';
 const openConfiguredStore = (config: Config, withReplica = false): Store =>
   openStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
+    preparedStatements: config.databasePreparedStatements,
     onPoolError: (err) => process.stderr.write(`ordergate: store connection lost: ${err.message}\n`),
     ...(withReplica && config.databaseReadUrl
       ? { replica: { url: config.databaseReadUrl, onError: (err: Error) => process.stderr.write(`ordergate: read replica failed, its reads go to the primary for now: ${err.message}\n`) } }

@@ -1,7 +1,7 @@
 -- PostgreSQL: the SQL of src/orders/idempotency.repository.ts. Written by `npm run sql:snapshot`; do not edit.
 
 -- idempotencyRepository.find(ref)
-select * from idempotency_keys where api_key_id = $1 and idempotency_key = $2;
+select api_key_id, idempotency_key, operation, request_hash, state, response_status, response_body, created_at from idempotency_keys where api_key_id = $1 and idempotency_key = $2;
 -- parameters: ["key-1","idem-1"]
 
 -- idempotencyRepository.insertRunning(ref, operation, requestHash, now)

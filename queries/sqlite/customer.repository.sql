@@ -9,7 +9,7 @@ select * from "customers" where "customer_id" = ?;
 -- parameters: ["c-1"]
 
 -- customerRepository.findMany(customerIds: 2)
-select * from customers where customer_id in (?, ?);
+select customer_id, external_id, salutation, first_name, last_name, postal_code, city, country, street, street_number, company, company2, addition_to_address, quarter, modified_at, created_at, custom_fields_version, erased_at from customers where customer_id in (?, ?);
 -- parameters: ["c-1","c-2"]
 
 -- customerRepository.findForUpdate(customerId)

@@ -18,7 +18,7 @@ export async function withStore<T>(config: Config, fn: (store: Store, writes: Wr
     import('../write-registry.js'),
     import('../writes/write-door.js'),
   ]);
-  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements });
   const writes = openWriteDoor(store, writeRegistry);
   try {
     await migrateToLatest(store);

@@ -23,6 +23,12 @@ export const DATA_COLUMNS: readonly CustomerColumn[] = CUSTOMER_COLUMNS.map(([, 
 export type SyncRow = Pick<CustomerRow, 'customer_id' | 'modified_at' | CustomerColumn>;
 export const SYNC_COLUMNS: ReadonlyArray<keyof SyncRow> = ['customer_id', ...DATA_COLUMNS, 'modified_at'];
 
+/**
+ * Every column of the table. Statements name them instead of `*`: a prepared statement's result
+ * may not change shape, and a migration adding a column while it is prepared would make it fail.
+ */
+export const ROW_COLUMNS: ReadonlyArray<keyof CustomerRow> = [...SYNC_COLUMNS, 'created_at', 'custom_fields_version', 'erased_at'];
+
 /** The columns of a name and address (what an order confirmation writes): all but the ids and Quarter. */
 export const ADDRESS_COLUMNS = DATA_COLUMNS.filter((c) => c !== 'external_id' && c !== 'quarter') as ReadonlyArray<AddressColumn>;
 export type AddressColumn = Exclude<CustomerColumn, 'external_id' | 'quarter'>;

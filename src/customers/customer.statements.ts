@@ -1,4 +1,4 @@
-import { ADDRESS_COLUMNS, SYNC_COLUMNS, type CustomerAddress } from './customer.columns.js';
+import { ADDRESS_COLUMNS, ROW_COLUMNS, SYNC_COLUMNS, type CustomerAddress } from './customer.columns.js';
 
 /**
  * Customer statements written once by hand (run with StoreSql.run: `?` placeholders) for the hot
@@ -55,8 +55,8 @@ export const upsertByExternalIdSql = textsByShape((columns) => {
 
 const list = (n: number): string => (n === 1 ? '?' : `?${', ?'.repeat(n - 1)}`);
 
-/** `select * from customers where customer_id in (?, …)` for n ids (the outbox reads changed customers). */
-export const findManySql = textsByShape((n) => `select * from customers where customer_id in (${list(Number(n))})`, 600);
+/** Every column of the customers with n ids (the outbox reads changed customers). */
+export const findManySql = textsByShape((n) => `select ${ROW_COLUMNS.join(', ')} from customers where customer_id in (${list(Number(n))})`, 600);
 
 /** `update customers set modified_at = ? where customer_id in (?, …)` for n ids. */
 export const touchSql = textsByShape((n) => `update customers set modified_at = ? where customer_id in (${list(Number(n))})`, 600);

@@ -8,7 +8,8 @@ export interface KeyRef {
 
 // A confirmation with a key runs these: written once (StoreSql.run), not built per call.
 const KEY = 'api_key_id = ? and idempotency_key = ?';
-const FIND = `select * from idempotency_keys where ${KEY}`;
+// Columns by name, not `*`: a prepared statement's result may not change shape under a migration.
+const FIND = `select api_key_id, idempotency_key, operation, request_hash, state, response_status, response_body, created_at from idempotency_keys where ${KEY}`;
 const INSERT_RUNNING =
   'insert into idempotency_keys (api_key_id, idempotency_key, operation, request_hash, state, response_status, response_body, created_at)' +
   " values (?, ?, ?, ?, 'running', null, null, ?)";

@@ -6,7 +6,16 @@ import type { OrderRow } from '../store/database.js';
  * stamp's text depends on how many ids it binds, so it is kept per count.
  */
 
-export const FIND_ORDER = 'select * from orders where order_id = ?';
+/**
+ * Every column of the table. Statements name them instead of `*`: a prepared statement's result
+ * may not change shape, and a migration adding a column while it is prepared would make it fail.
+ */
+export const ORDER_COLUMNS: ReadonlyArray<keyof OrderRow> = [
+  'order_id', 'order_number', 'status', 'note', 'customer_id', 'created_at', 'confirmed_at', 'cancelled_at', 'modified_at',
+  'confirmation', 'confirmation_hash', 'confirmation_shown',
+];
+
+export const FIND_ORDER = `select ${ORDER_COLUMNS.join(', ')} from orders where order_id = ?`;
 
 /**
  * The columns an order is shown with (GetOrder, the feed, the export): not the internal note of
@@ -35,11 +44,11 @@ export const IDS_PER_TOUCH = 500;
 
 const findTexts = new Map<number, string>();
 
-/** `select * from orders where order_id in (?, …)` for n ids (1 ≤ n ≤ IDS_PER_TOUCH): the outbox reads changed orders. */
+/** Every column of the orders with n ids (1 ≤ n ≤ IDS_PER_TOUCH): the outbox reads changed orders. */
 export function findManySql(n: number): string {
   let text = findTexts.get(n);
   if (text === undefined) {
-    text = `select * from orders where order_id in (?${', ?'.repeat(n - 1)})`;
+    text = `select ${ORDER_COLUMNS.join(', ')} from orders where order_id in (?${', ?'.repeat(n - 1)})`;
     findTexts.set(n, text);
   }
   return text;

@@ -8,6 +8,11 @@ export interface OpenStoreOptions {
   readonly onPoolError?: (err: Error) => void;
   /** A streaming replica of a PostgreSQL store for the reads that may lag (DATABASE_READ_URL). */
   readonly replica?: ReplicaOptions;
+  /**
+   * PostgreSQL: send the hot paths' statements as named prepared statements (planned once per
+   * connection). Off through a pooler in transaction mode that does not keep them (PgBouncer < 1.21).
+   */
+  readonly preparedStatements?: boolean;
 }
 
 /** Opens the store named by a DATABASE_URL: `sqlite:<file>` or `postgres://…`. */
@@ -17,5 +22,5 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
     const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
     return createSqliteStore(file === ':memory:' ? file : resolve(file));
   }
-  return createPostgresStore(url, options.poolSize ?? 10, options.onPoolError, options.replica);
+  return createPostgresStore(url, options.poolSize ?? 10, options.onPoolError, options.replica, options.preparedStatements ?? false);
 }

@@ -144,6 +144,16 @@ describe('configuration', () => {
     assertRefused({ DATABASE_URL: 'sqlite:x.sqlite', DATABASE_DIRECT_URL: direct }, 'DATABASE_DIRECT_URL');
   });
 
+  test('DATABASE_PREPARED_STATEMENTS: on by default, off beside a DATABASE_DIRECT_URL (a pooler), either way when set', () => {
+    const pooled = 'postgres://og@pgbouncer:6432/og';
+    const direct = 'postgres://og@db:5432/og';
+    assert.equal(loadConfig({ DATABASE_URL: direct }).databasePreparedStatements, true);
+    assert.equal(loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct }).databasePreparedStatements, false);
+    assert.equal(loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct, DATABASE_PREPARED_STATEMENTS: 'true' }).databasePreparedStatements, true);
+    assert.equal(loadConfig({ DATABASE_URL: direct, DATABASE_PREPARED_STATEMENTS: 'off' }).databasePreparedStatements, false);
+    assertRefused({ DATABASE_URL: direct, DATABASE_PREPARED_STATEMENTS: 'sometimes' }, 'DATABASE_PREPARED_STATEMENTS');
+  });
+
   test('`ordergate serve` with a bad PORT exits non-zero and names PORT on stderr', async () => {
     assertBuilt();
     const res = await runCli(['serve'], { PORT: 'eighty', DATABASE_URL: `sqlite:${join(dir, 'never.sqlite')}` });

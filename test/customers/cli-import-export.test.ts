@@ -9,7 +9,7 @@ import { CUSTOMER_FIELDS } from '../../src/customers/customer.schemas.js';
 import { demoCustomer } from '../../src/customers/customer.seed.js';
 import { toCustomer } from '../../src/customers/customer.mapping.js';
 import { BIN } from '../helpers/root.js';
-import { describeEachBackend, json } from '../helpers/test-app.js';
+import { describeEachBackend, json, storeEnv } from '../helpers/test-app.js';
 import { currentWatermark, idsOf, putCustomer } from './customer-helpers.js';
 
 
@@ -20,7 +20,7 @@ describeEachBackend('customers import / export and seed (CLI)', (t) => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const env = () => ({ ...process.env, DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' });
+  const env = () => ({ ...process.env, ...storeEnv(t().config), LOG_LEVEL: 'silent' });
   const cli = (...args: string[]) => {
     const r = spawnSync(process.execPath, [BIN, ...args], { env: env(), encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
     return { code: r.status, out: r.stdout, err: r.stderr };

@@ -33,6 +33,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The store settings of a process on the app's database, as its operator would give them: the
+ * DATABASE_URL and, through PgBouncer, the DATABASE_DIRECT_URL (which also turns prepared statements off).
+ */
+export const storeEnv = (config: Config, databaseUrl = config.databaseUrl): Record<string, string> => ({
+  DATABASE_URL: databaseUrl,
+  ...(config.databaseDirectUrl ? { DATABASE_DIRECT_URL: config.databaseDirectUrl } : {}),
+});
+
 export const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
 
 export interface TestAppOptions {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrateToLatest } from '../../src/store/migrate.js';
+import { loadConfig } from '../../src/config.js';
 import { openStore, type OpenStoreOptions } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { writeRegistry } from '../../src/write-registry.js';
@@ -113,7 +114,9 @@ export const createTestStore = async (backend: Backend): Promise<{ store: Store;
 
 /** The store of a test database, migrated; close() closes it and drops the database. */
 export async function openMigrated<D extends TestDatabase>(database: D, options: OpenStoreOptions = {}): Promise<{ store: Store; database: D; close(): Promise<void> }> {
-  const store = openStore(database.url, { poolSize: 10, ...options });
+  // As the service opens it: prepared statements, except through PgBouncer (a DATABASE_DIRECT_URL beside it).
+  const preparedStatements = loadConfig(database.env).databasePreparedStatements;
+  const store = openStore(database.url, { poolSize: 10, preparedStatements, ...options });
   await migrateToLatest(store);
   return {
     store,

@@ -10,7 +10,7 @@ import { OrderFeedItem } from '../../src/orders/order.schemas.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { assertBuilt, BIN } from '../helpers/cli.js';
-import { describeEachBackend, json } from '../helpers/test-app.js';
+import { describeEachBackend, json, storeEnv } from '../helpers/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
 import { BIC, IBAN, MASKED_IBAN, confirm, confirmation, createOrder, unique } from './order-fixtures.js';
 
@@ -28,9 +28,9 @@ describeEachBackend('orders export / import (CLI)', (t, backend) => {
   /** The watermark before this suite's orders: exports after it show only them. */
   let since: string;
 
-  const cli = (args: string[], url = t().config.databaseUrl) => {
+  const cli = (args: string[], store: Record<string, string> = storeEnv(t().config)) => {
     const r = spawnSync(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: url, LOG_LEVEL: 'silent' },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...store, LOG_LEVEL: 'silent' },
       encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024,
     });
     return { code: r.status, out: r.stdout, err: r.stderr };
@@ -133,16 +133,16 @@ describeEachBackend('orders export / import (CLI)', (t, backend) => {
   });
 
   test('an export imports into a fresh database: order numbers and notes (JSON Lines and CSV)', async () => {
-    assert.equal(cli(['migrate'], fresh.url).code, 0);
+    assert.equal(cli(['migrate'], fresh.env).code, 0);
     const jsonlExport = cli(['orders', 'export', '--modified-after', since, '--status', 'Open,Confirmed']).out;
-    let r = cli(['orders', 'import', file('all.jsonl', jsonlExport)], fresh.url);
+    let r = cli(['orders', 'import', file('all.jsonl', jsonlExport)], fresh.env);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^imported 2 orders from 2 rows in [\d.]+ s\n$/);
     const csvExport = cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Cancelled']).out;
-    r = cli(['orders', 'import', file('all.csv', csvExport)], fresh.url);
+    r = cli(['orders', 'import', file('all.csv', csvExport)], fresh.env);
     assert.equal(r.code, 0, r.err);
 
-    const back = jsonl(cli(['orders', 'export'], fresh.url).out);
+    const back = jsonl(cli(['orders', 'export'], fresh.env).out);
     assert.deepEqual(back.map((o) => [o.OrderNumber, o.Status]), [[number('open'), 'Open'], [number('confirmed'), 'Open'], [number('cancelled'), 'Open']]);
     const store = openStore(fresh.url);
     try {
@@ -153,7 +153,7 @@ describeEachBackend('orders export / import (CLI)', (t, backend) => {
     } finally {
       await store.close();
     }
-    r = cli(['orders', 'import', file('again.csv', csvExport)], fresh.url);
+    r = cli(['orders', 'import', file('again.csv', csvExport)], fresh.env);
     assert.equal(r.code, 1, 'the numbers exist now');
     assert.match(r.err, new RegExp(`^line 2: OrderNumber: '${number('cancelled')}' exists already$`, 'm'));
   });
@@ -216,7 +216,7 @@ describeEachBackend('orders export / import (CLI)', (t, backend) => {
   });
 
   test('on a terminal, export and import show progress bars', () => {
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' };
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...storeEnv(t().config), LOG_LEVEL: 'silent' };
     // `script` runs the command on a pseudo-terminal, as an operator's shell would.
     const onTerminal = (args: string) => {
       const r = spawnSync('script', ['-qec', `"${process.execPath}" "${BIN}" ${args}`, '/dev/null'], { env, encoding: 'utf8', timeout: 60_000 });

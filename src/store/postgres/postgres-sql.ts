@@ -5,16 +5,28 @@ import type { Executor, StoreSql } from '../store.js';
 // small; beyond the limit new shapes are numbered on each use instead of kept.
 const MAX_CACHED = 256;
 const numberedTexts = new Map<string, string>();
+/** Names of the kept texts (by their `$n` form): the statements a preparing pool prepares. */
+const statementNames = new Map<string, string>();
 
 function numbered(text: string): string {
   let cached = numberedTexts.get(text);
   if (cached === undefined) {
     let n = 0;
     cached = text.replace(/\?/g, () => `$${++n}`);
-    if (numberedTexts.size < MAX_CACHED) numberedTexts.set(text, cached);
+    if (numberedTexts.size < MAX_CACHED) {
+      numberedTexts.set(text, cached);
+      statementNames.set(cached, `og_${statementNames.size + 1}`);
+    }
   }
   return cached;
 }
+
+/**
+ * The name under which a preparing connection (postgres-store.ts) prepares a statement text, for
+ * the texts written once by hand that `run` and `runRows` send (at most MAX_CACHED of them, so a
+ * connection holds a bounded set); undefined for every other text (Kysely's builder).
+ */
+export const statementName = (text: string): string | undefined => statementNames.get(text);
 
 /** PostgreSQL's side of StoreSql: row locks, SHARE ROW EXCLUSIVE table locks, `$n` placeholders. */
 export const postgresSql: StoreSql = {

@@ -3,7 +3,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, sql, type DialectAdapter, typ
 import type { Database } from '../database.js';
 import { ReadReplica } from '../read-replica.js';
 import type { Store } from '../store.js';
-import { postgresSql } from './postgres-sql.js';
+import { postgresSql, statementName } from './postgres-sql.js';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -73,9 +73,55 @@ export interface ReplicaOptions {
   readonly onError?: (err: Error) => void;
 }
 
+/**
+ * A connection that sends the hand-written statements of the hot paths (postgres-sql.ts: `run`,
+ * `runRows`) as named prepared statements: PostgreSQL parses and plans each once per connection
+ * instead of on every execution. That took a third of PostgreSQL's CPU per order confirmation
+ * (docs/performance.md). A pooler in transaction mode before PgBouncer 1.21 hands a client other
+ * server connections, which lack the statement: there the pool uses plain connections
+ * (DATABASE_PREPARED_STATEMENTS, docs/deploying.md).
+ */
+class PreparingClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    const plain = this.query.bind(this) as (...args: unknown[]) => unknown;
+    // Kysely's driver calls query(text, values); everything else passes through as it came.
+    (this as { query: unknown }).query = (...args: unknown[]) => {
+      const [text, values] = args;
+      const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
+      if (name === undefined) return plain(...args);
+      return (plain({ name, text, values }) as Promise<unknown>).catch((err: unknown) => {
+        throw withPoolerHint(err);
+      });
+    };
+  }
+}
+
+// What a pooler that hands out other server connections makes of named statements.
+const STATEMENT_MISSING = '26000';
+const STATEMENT_TAKEN = '42P05';
+
+/** The error of a prepared statement that another server connection lacks (or holds already) says what to set. */
+function withPoolerHint(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (err instanceof Error && (code === STATEMENT_MISSING || code === STATEMENT_TAKEN)) {
+    err.message += ' (a pooler in transaction mode does not keep prepared statements: set DATABASE_PREPARED_STATEMENTS=false, docs/deploying.md)';
+  }
+  return err;
+}
+
+/** What a pool of the store is opened with. */
+interface PoolOptions {
+  readonly max: number;
+  readonly connectionTimeoutMillis: number;
+  /** Named prepared statements for the hand-written texts (PreparingClient). */
+  readonly prepare: boolean;
+}
+
 /** A pool whose lost connections do not crash the process, and a Kysely handle over it. */
-function openPool(connectionString: string, max: number, connectionTimeoutMillis: number, onPoolError: (err: Error) => void): { pool: pg.Pool; db: Kysely<Database> } {
-  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis });
+function openPool(connectionString: string, options: PoolOptions, onPoolError: (err: Error) => void): { pool: pg.Pool; db: Kysely<Database> } {
+  const { max, connectionTimeoutMillis, prepare } = options;
+  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis, ...(prepare ? { Client: PreparingClient } : {}) });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', onPoolError);
   // pg only listens for errors on idle clients; a checked-out client whose connection drops would
@@ -99,8 +145,9 @@ export function createPostgresStore(
   poolSize: number,
   onPoolError: (err: Error) => void = () => undefined,
   replicaOptions?: ReplicaOptions,
+  prepare = false,
 ): Store {
-  const primary = openPool(connectionString, poolSize, 5000, onPoolError);
+  const primary = openPool(connectionString, { max: poolSize, connectionTimeoutMillis: 5000, prepare }, onPoolError);
   const { db } = primary;
   let replicaPool: { pool: pg.Pool; db: Kysely<Database> } | undefined;
   const store: Store = {
@@ -129,7 +176,7 @@ export function createPostgresStore(
   const onError = replicaOptions.onError ?? (() => undefined);
   // Shorter than the primary's: a replica that does not answer is soon skipped for the primary.
   // A dropped connection to it is a failure like any other: reported once, until it answers again.
-  replicaPool = openPool(replicaOptions.url, poolSize, 3000, (err) => replica.markDown(err));
+  replicaPool = openPool(replicaOptions.url, { max: poolSize, connectionTimeoutMillis: 3000, prepare }, (err) => replica.markDown(err));
   const replica = new ReadReplica({ ...store, reader: replicaPool.db }, replicaOptions.retryMs, (err) => onError(err instanceof Error ? err : new Error(String(err))));
   return { ...store, replica };
 }
