@@ -4,20 +4,26 @@ import { ARRAY_ROWS } from './sqlite-statement-cache.js';
 
 type RowOf = (values: readonly unknown[]) => Record<string, unknown>;
 
-// One maker per column list (the callers' constants), written once as an object literal so that
-// every row gets its shape at once.
+// One maker per column list (the callers' constants): a constructor that sets every column, so that
+// every row gets its shape at once, with Object.prototype as its prototype (rows stay plain objects).
+// Not an object literal: V8 may decide from a literal's allocation site, once and for good, that its
+// objects live long and allocate them in the old generation. Dead rows there are freed only by a full
+// collection and keep their strings alive through every scavenge, which promotes them (the order
+// feed's kept confirmation texts: 2.1 MB a scavenge, docs/performance.md). `new` has no such site.
 const makers = new WeakMap<ReadonlyArray<string>, RowOf>();
 
 function rowMaker(columns: ReadonlyArray<string>): RowOf {
   let make = makers.get(columns);
   if (make === undefined) {
-    make = new Function('v', `return { ${columns.map((c, i) => `${JSON.stringify(c)}: v[${i}]`).join(', ')} };`) as RowOf;
+    const Row = new Function('v', columns.map((c, i) => `this[${JSON.stringify(c)}] = v[${i}];`).join(' ')) as new (v: readonly unknown[]) => Record<string, unknown>;
+    Row.prototype = Object.prototype;
+    make = (v) => new Row(v);
     makers.set(columns, make);
   }
   return make;
 }
 
-/** Rows as arrays (better-sqlite3's raw mode), made objects by one literal per row. */
+/** Rows as arrays (better-sqlite3's raw mode), made objects by one constructor call per row. */
 async function runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]> {
   const arrays = (await db.executeQuery<unknown[]>(CompiledQuery.raw(ARRAY_ROWS + text, params as unknown[]))).rows;
   const make = rowMaker(columns);
