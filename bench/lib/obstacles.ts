@@ -52,8 +52,9 @@ export const OBSTACLES: Readonly<Record<string, string>> = {
     'text spliced into each order (orders.confirmation_shown), the socket writes. On two shared cores the rate follows what the load ' +
     'generator and other work leave of them.',
   'orders-feed-rss':
-    'V8 garbage in the old generation: each chunk reads about 1.4 MB of kept confirmation texts at once, more than the young generation ' +
-    'holds, and what a scavenge finds alive is promoted until the next full collection (reading the stored form too doubled it).',
+    'V8 garbage in the old generation until the next full collection: whatever holds a chunk\'s rows or texts (about 1.4 MB of kept ' +
+    'confirmation texts) through two scavenges gets them promoted. Two such holders were found (rows V8 allocated in the old generation, ' +
+    'the number-to-string cache: docs/performance.md); reading the stored form too doubled the bytes per chunk.',
   'order-get-cpu':
     'An order is a bigger answer than a customer: the stored confirmation is parsed and shown with every field (about 3 µs), and its JSON ' +
     'is 1.4 KB with up to seven dates (about 3 µs more than a customer\'s); the lookup itself costs less than the search by id.',
