@@ -3,13 +3,14 @@ import type { RowData } from './targets.js';
 
 /** Durable writes, as the profiles of confirmations and custom field writes found them. */
 const DURABLE =
-  'Durable commits: every group of writes waits for the disk. On this machine a one-row FULL commit took about 13 ms while other work ran; ' +
-  'the rate follows the commit time and the group size.';
+  'Durable commits (synchronous=FULL): the write thread is busy all the time, about half of it in COMMIT (the log\'s flush, and SQLite\'s ' +
+  'automatic checkpoints), a fifth in the statements; under 10 connections a group holds at most 10 writes, so the rate follows the commit time.';
 
 /** Writes on PostgreSQL (`what`: one confirmation, one custom field write). */
 const pgWrites = (what: string): string =>
-  `PostgreSQL on the same two cores spends about as much CPU per ${what} as the service; the service's profile is a third socket writes (\`writev\`, a round trip per statement: ` +
-  'about four per confirmation in batches of five), and every transaction that stamps rows holds the one sync_clock row lock from the stamp through its commit, so concurrent commits follow each other.';
+  `PostgreSQL on the same two cores spends about 0.6 times as much CPU per ${what} as the service (statements prepared once per connection). ` +
+  'Sampled from pg_stat_activity (bench/compare.ts --pg-waits), the busy backends wait for the service\'s next statement 75 % of the time ' +
+  'and for a lock (the sync clock\'s row) 5 %: a batch of five confirmations is about 17 round trips on shared cores.';
 
 /** Memory every worker holds from its start (its size is in the run's budget, added by measuredObstacle). */
 const BINARY = 'The mapped node binary (41–45 MB) is shared between workers but counted in each one\'s RSS.';
@@ -23,9 +24,10 @@ export const OBSTACLES: Readonly<Record<string, string>> = {
     'Fastify with the service\'s hooks (request id, headers, logger, metrics) against a bare node:http server answering a constant: ' +
     'the floor measured 31–43 µs of CPU per request where the yardstick took 20–26 µs.',
   'search-get':
-    'The floor row is Fastify with the service hooks alone; the search adds one precompiled SQL statement (watermark and rows together), ' +
-    'the kernel loopback send and the JSON writer. In the profile on a quiet machine the loopback send (`writev`) is 37 % of the samples and the SQLite call 35 % ' +
-    '(the same statement takes 6 µs in a loop in-process, about 24 µs per request in the server, with the rest of the request between calls).',
+    'The floor row is Fastify with the service hooks alone; the search adds authentication, one precompiled SQL statement (watermark and rows ' +
+    'together) and the JSON writer. By `perf record` of the server (bench/perf-split.ts; 67 µs against the floor\'s 20 µs) the extra 47 µs are ' +
+    'V8 and Node\'s C++ (+20 µs: interpreter, inline caches, strings, promises of the request path), the kernel (+13 µs: SQLite\'s read ' +
+    'transaction takes two fcntl locks and an fstat per request, besides the larger send), JIT code (+6 µs), SQLite itself (+5.5 µs).',
   'search-post': 'As search GET, plus parsing the JSON body.',
   'cf-read': 'As search GET: the floor plus the SQL of the read (customer check and values, about a quarter of the samples) and the JSON writer with its dates.',
   'search-50':
