@@ -5,7 +5,7 @@ select c.custom_fields_version as version, c.created_at, (select defs_version fr
 -- parameters: ["c-1"]
 
 -- customFieldRepository.readFields(customerId, every field)
-select "c"."custom_fields_version" as "version", "c"."created_at", "d"."number", "d"."label", "d"."field_type", "d"."is_read_only", "d"."allowed_values", "d"."sort", "v"."value" from "customers" as "c" left join "custom_field_defs" as "d" on true left join "custom_field_values" as "v" on "v"."customer_id" = "c"."customer_id" and "v"."number" = "d"."number" where "c"."customer_id" = $1 order by "d"."sort", "d"."number";
+select c.custom_fields_version as version, c.created_at, d.number, d.label, d.field_type, d.is_read_only, d.allowed_values, d.sort, v.value from customers c left join custom_field_defs d on true left join custom_field_values v on v.customer_id = c.customer_id and v.number = d.number where c.customer_id = $1 order by d.sort, d.number;
 -- parameters: ["c-1"]
 
 -- customFieldRepository.readFields(customerId, numbers: 2)
@@ -29,7 +29,7 @@ update "custom_field_meta" set "defs_version" = "defs_version" + $1 where "id" =
 -- parameters: [1,1]
 
 -- customFieldRepository.definitionsForWrite(numbers: 2)
-select * from "custom_field_defs" where "number" in ($1, $2) for share;
+select number, label, field_type, is_read_only, allowed_values, sort, updated_at from custom_field_defs where number in ($1, $2) for share;
 -- parameters: [1,2]
 
 -- customFieldRepository.allDefinitionsForWrite()
@@ -69,15 +69,15 @@ delete from "custom_field_values" where "number" = $1;
 -- parameters: [1]
 
 -- customFieldRepository.bumpVersion(customerId)
-update "customers" set "custom_fields_version" = "custom_fields_version" + $1 where "customer_id" = $2 returning "custom_fields_version", "created_at";
--- parameters: [1,"c-1"]
+update customers set custom_fields_version = custom_fields_version + 1 where customer_id = $1 returning custom_fields_version, created_at;
+-- parameters: ["c-1"]
 
 -- customFieldRepository.bumpVersions(customerIds: 2)
 update "customers" set "custom_fields_version" = "custom_fields_version" + $1 where "customer_id" in ($2, $3);
 -- parameters: [1,"c-1","c-2"]
 
 -- customFieldRepository.upsertValues(customerId, values: 2, now)
-insert into "custom_field_values" ("customer_id", "number", "value", "updated_at") values ($1, $2, $3, $4), ($5, $6, $7, $8) on conflict ("customer_id", "number") do update set "value" = "excluded"."value", "updated_at" = "excluded"."updated_at";
+insert into custom_field_values (customer_id, number, value, updated_at) values ($1, $2, $3, $4), ($5, $6, $7, $8) on conflict (customer_id, number) do update set value = excluded.value, updated_at = excluded.updated_at;
 -- parameters: ["c-1",1,"\"A\"",1700000000000,"c-1",2,"3",1700000000000]
 
 -- customFieldRepository.deleteValues(customerId, numbers: 2)

@@ -64,7 +64,7 @@ export const importBatchWrite = defineWrite('customer.import-batch', async (unit
     throw err;
   }
   const customFields = rows.flatMap((r) => r.customFields);
-  if (customFields.length > 0) await storeCustomFieldValues(unit.db, customFields);
+  if (customFields.length > 0) await storeCustomFieldValues(unit.sql, unit.db, customFields);
   for (const r of rows) {
     unit.touch('customer', r.customerId);
     unit.emit({ type: existing.has(r.customerId) ? 'customer.updated' : 'customer.created', customerId: r.customerId });

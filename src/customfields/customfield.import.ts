@@ -38,7 +38,7 @@ export interface CustomFieldWrite {
  * (the customers must exist in it), and bumps each customer's custom-field version (its ETag).
  * The caller's unit of work touches the customers, as for any customer write.
  */
-export async function storeCustomFieldValues(trx: Executor, writes: readonly CustomFieldWrite[]): Promise<void> {
+export async function storeCustomFieldValues(storeSql: StoreSql, trx: Executor, writes: readonly CustomFieldWrite[]): Promise<void> {
   const now = Date.now();
   const byCustomer = new Map<string, { upserts: Array<{ number: number; value: string }>; clears: number[] }>();
   for (const w of writes) {
@@ -48,7 +48,7 @@ export async function storeCustomFieldValues(trx: Executor, writes: readonly Cus
     byCustomer.set(w.customerId, entry);
   }
   for (const [customerId, { upserts, clears }] of byCustomer) {
-    for (let i = 0; i < upserts.length; i += ROWS_PER_STATEMENT) await repo.upsertValues(trx, customerId, upserts.slice(i, i + ROWS_PER_STATEMENT), now);
+    await repo.upsertValues(storeSql, trx, customerId, upserts, now);
     await repo.deleteValues(trx, customerId, clears);
   }
   const customers = [...byCustomer.keys()];

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { CustomFieldDefRow } from '../store/database.js';
 import type { Executor, StoreSql } from '../store/store.js';
+import { ALL_FIELDS, BUMP_VERSION, VALUES_PER_INSERT, definitionsForWriteSql, upsertValuesSql } from './customfield.statements.js';
 
 /** One row of a customer's fields read: the customer's version, then one defined field (or nulls when none is). */
 export interface FieldRow {
@@ -81,8 +82,10 @@ export const customFieldRepository = {
     return (await storeSql.run<ValuesRow>(db, valuesSql(storeSql), [customerId])).rows[0];
   },
 
-  readFields(db: Executor, customerId: string, numbers?: readonly number[]): Promise<FieldRow[]> {
-    return fieldsQuery(db, customerId, numbers).execute() as Promise<FieldRow[]>;
+  /** The customer's fields (all, or the given numbers: built per call) and its values. */
+  async readFields(storeSql: StoreSql, db: Executor, customerId: string, numbers?: readonly number[]): Promise<FieldRow[]> {
+    if (numbers) return (await fieldsQuery(db, customerId, numbers).execute()) as FieldRow[];
+    return (await storeSql.run<FieldRow>(db, ALL_FIELDS, [customerId])).rows;
   },
 
   listDefinitions(db: Executor): Promise<CustomFieldDefRow[]> {
@@ -109,9 +112,9 @@ export const customFieldRepository = {
   },
 
   /** The given definitions, locked against change until the transaction ends. */
-  definitionsForWrite(storeSql: StoreSql, db: Executor, numbers: readonly number[]): Promise<CustomFieldDefRow[]> {
-    if (numbers.length === 0) return Promise.resolve([]);
-    return storeSql.lockRows(db.selectFrom('custom_field_defs').selectAll().where('number', 'in', [...numbers]), 'share').execute();
+  async definitionsForWrite(storeSql: StoreSql, db: Executor, numbers: readonly number[]): Promise<CustomFieldDefRow[]> {
+    if (numbers.length === 0) return [];
+    return (await storeSql.run<CustomFieldDefRow>(db, definitionsForWriteSql(storeSql, numbers.length), numbers)).rows;
   },
 
   /** Every definition, locked against change until the transaction ends (imports). */
@@ -172,13 +175,8 @@ export const customFieldRepository = {
   },
 
   /** Bumps a customer's custom-field version (taking its row lock); undefined when there is no such customer. */
-  bumpVersion(db: Executor, customerId: string): Promise<VersionRow | undefined> {
-    return db
-      .updateTable('customers')
-      .set((eb) => ({ custom_fields_version: eb('custom_fields_version', '+', 1) }))
-      .where('customer_id', '=', customerId)
-      .returning(['custom_fields_version', 'created_at'])
-      .executeTakeFirst();
+  async bumpVersion(storeSql: StoreSql, db: Executor, customerId: string): Promise<VersionRow | undefined> {
+    return (await storeSql.run<VersionRow>(db, BUMP_VERSION, [customerId])).rows[0];
   },
 
   async bumpVersions(db: Executor, customerIds: readonly string[]): Promise<void> {
@@ -190,13 +188,13 @@ export const customFieldRepository = {
       .execute();
   },
 
-  async upsertValues(db: Executor, customerId: string, values: ReadonlyArray<{ number: number; value: string }>, now: number): Promise<void> {
-    if (values.length === 0) return;
-    await db
-      .insertInto('custom_field_values')
-      .values(values.map((v) => ({ customer_id: customerId, number: v.number, value: v.value, updated_at: now })))
-      .onConflict((oc) => oc.columns(['customer_id', 'number']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), updated_at: eb.ref('excluded.updated_at') })))
-      .execute();
+  async upsertValues(storeSql: StoreSql, db: Executor, customerId: string, values: ReadonlyArray<{ number: number; value: string }>, now: number): Promise<void> {
+    for (let i = 0; i < values.length; i += VALUES_PER_INSERT) {
+      const slice = values.slice(i, i + VALUES_PER_INSERT);
+      const params: unknown[] = [];
+      for (const v of slice) params.push(customerId, v.number, v.value, now);
+      await storeSql.run(db, upsertValuesSql(slice.length), params);
+    }
   },
 
   /** Deletes every value of a customer; answers how many there were. */

@@ -58,7 +58,7 @@ export function customFieldReader(): (store: Store, customerId: string, numbers?
     if (defs) return { fields: assemble(defs, row.vals, wanted), etag: customFieldsETag(row.created_at, row.version) };
     // Numbers outside the definition range cannot match, and PostgreSQL would refuse them as integers.
     const inRange = wanted && [...wanted].filter(isDefinitionNumber);
-    return toResult(customerId, await repo.readFields(store.reader, customerId, inRange));
+    return toResult(customerId, await repo.readFields(store.sql, store.reader, customerId, inRange));
   };
 }
 

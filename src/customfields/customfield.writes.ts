@@ -89,14 +89,14 @@ export const writeValuesWrite = defineWrite('customfield.write-values', async (u
   const rows = await repo.definitionsForWrite(unit.sql, trx, numbers);
   const planned = plan(entries, new Map(rows.map((r) => [r.number, toDefinition(r)])), opts);
   if (planned.readOnly.length > 0) throw readOnlyFields(planned.readOnly);
-  const version = await repo.bumpVersion(trx, customerId);
+  const version = await repo.bumpVersion(unit.sql, trx, customerId);
   if (!version) throw customerNotFound(customerId);
   if (opts.ifMatch !== undefined && !ifMatchAccepts(opts.ifMatch, customFieldsETag(version.created_at, version.custom_fields_version - 1))) {
     throw customFieldsChanged();
   }
-  await repo.upsertValues(trx, customerId, planned.upserts, Date.now());
+  await repo.upsertValues(unit.sql, trx, customerId, planned.upserts, Date.now());
   await repo.deleteValues(trx, customerId, planned.clears);
   unit.touch('customer', customerId);
   unit.emit({ type: 'customer.customfields_changed', customerId, numbers: [...planned.upserts.map((u) => u.number), ...planned.clears] });
-  return { rows: await repo.readFields(trx, customerId), etag: etagOf(version) };
+  return { rows: await repo.readFields(unit.sql, trx, customerId), etag: etagOf(version) };
 });

@@ -75,7 +75,7 @@ export const eraseCustomerWrite = defineWrite('customer.erase', async (unit, inp
   const events = await eraseEvents(unit, customerId);
   if (!customerHeld && values === 0 && !orders && !events && row.erased_at != null) return { CustomerId: customerId, ErasedAt: Number(row.erased_at) };
   await customerRepository.blank(unit.db, customerId, input.now);
-  if (values > 0) await customFieldRepository.bumpVersion(unit.db, customerId);
+  if (values > 0) await customFieldRepository.bumpVersion(unit.sql, unit.db, customerId);
   unit.touch('customer', customerId);
   unit.emit({ type: 'customer.erased', customerId });
   return { CustomerId: customerId, ErasedAt: input.now };

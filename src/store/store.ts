@@ -16,6 +16,8 @@ export interface StoreSql {
    * it is.
    */
   lockRows<QB extends { forShare(): QB; forUpdate(): QB; skipLocked(): QB }>(query: QB, mode: 'share' | 'update' | 'claim'): QB;
+  /** lockRows for a select written by hand (`run`): the clause to end it with; empty where there is nothing to lock. */
+  lockClause(mode: 'share' | 'update' | 'claim'): string;
   /** Makes concurrent writers of one table queue until the transaction ends (reads go on). */
   lockTable(trx: Executor, table: keyof Database & string): Promise<void>;
   /**

@@ -16,7 +16,7 @@ describeEachStore('custom-field repository', (s, backend) => {
       await repo.bumpDefinitionsVersion(unit.db);
     });
   const setValues = (customerId: string, values: Array<{ number: number; value: string }>) =>
-    s().write((unit) => repo.upsertValues(unit.db, customerId, values, 2000));
+    s().write((unit) => repo.upsertValues(unit.sql, unit.db, customerId, values, 2000));
   const readValues = (customerId: string) => repo.readValues(s().store.sql, s().store.reader, customerId);
   const versionOf = async (customerId: string) =>
     Number((await s().store.reader.selectFrom('customers').select('custom_fields_version').where('customer_id', '=', customerId).executeTakeFirst())?.custom_fields_version);
@@ -48,11 +48,23 @@ describeEachStore('custom-field repository', (s, backend) => {
     await define(a, b);
     const customer = await createCustomer(s());
     await setValues(customer, [{ number: a, value: '"A"' }]);
-    const fields = await repo.readFields(s().store.reader, customer, [a, b]);
+    const fields = await repo.readFields(s().store.sql, s().store.reader, customer, [a, b]);
     assert.deepEqual(fields.map((f) => [f.number, f.label, f.value]), [[a, `Field ${a}`, '"A"'], [b, `Field ${b}`, null]]);
-    const none = await repo.readFields(s().store.reader, customer, []);
+    const none = await repo.readFields(s().store.sql, s().store.reader, customer, []);
     assert.deepEqual(none.map((f) => [f.number, f.value]), [[null, null]]);
-    assert.deepEqual(await repo.readFields(s().store.reader, 'c-nobody', [a]), []);
+    assert.deepEqual(await repo.readFields(s().store.sql, s().store.reader, 'c-nobody', [a]), []);
+  });
+
+  test('readFields of every field (a statement written by hand) answers as the built query given every number', async () => {
+    const [a, b] = [freshNumber(), freshNumber()];
+    await define(a, b);
+    const customer = await createCustomer(s());
+    await setValues(customer, [{ number: b, value: '7' }]);
+    const every = (await repo.listDefinitions(s().store.reader)).map((d) => d.number);
+    const all = await repo.readFields(s().store.sql, s().store.reader, customer);
+    assert.ok(all.some((f) => f.number === b && f.value === '7'));
+    assert.deepEqual(all, await repo.readFields(s().store.sql, s().store.reader, customer, every));
+    assert.deepEqual(await repo.readFields(s().store.sql, s().store.reader, 'c-nobody'), []);
   });
 
   test('upsertValues replaces a stored value; deleteValues removes only the numbers given', async () => {
@@ -62,7 +74,7 @@ describeEachStore('custom-field repository', (s, backend) => {
     await setValues(customer, [{ number: a, value: '1' }, { number: b, value: '2' }]);
     await setValues(customer, [{ number: a, value: '10' }]);
     await s().write((unit) => repo.deleteValues(unit.db, customer, [b]));
-    const fields = await repo.readFields(s().store.reader, customer, [a, b]);
+    const fields = await repo.readFields(s().store.sql, s().store.reader, customer, [a, b]);
     assert.deepEqual(fields.map((f) => [f.number, f.value]), [[a, '10'], [b, null]]);
   });
 
@@ -71,9 +83,9 @@ describeEachStore('custom-field repository', (s, backend) => {
     await define(a);
     const [holder, other] = [await createCustomer(s()), await createCustomer(s())];
     await setValues(holder, [{ number: a, value: '"x"' }]);
-    const bumped = await s().write((unit) => repo.bumpVersion(unit.db, holder));
+    const bumped = await s().write((unit) => repo.bumpVersion(unit.sql, unit.db, holder));
     assert.equal(bumped?.custom_fields_version, 1);
-    assert.equal(await s().write((unit) => repo.bumpVersion(unit.db, 'c-nobody')), undefined);
+    assert.equal(await s().write((unit) => repo.bumpVersion(unit.sql, unit.db, 'c-nobody')), undefined);
     await s().write((unit) => repo.bumpCustomersWithValues(unit.db, a));
     assert.deepEqual([await versionOf(holder), await versionOf(other)], [2, 0]);
     assert.equal(await s().write((unit) => repo.hasValues(unit.db, a)), true);

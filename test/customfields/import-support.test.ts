@@ -59,7 +59,7 @@ describeEachBackend('storeCustomFieldValues (import support)', (t) => {
     const before = (await t().inject('/customer/imp-1/customfields/')).headers.etag;
     const defs = await t().store.writeTransaction(async (trx) => {
       const found = await customFieldDefinitions(trx, t().store.sql);
-      await storeCustomFieldValues(trx, [
+      await storeCustomFieldValues(t().store.sql, trx, [
         { customerId: 'imp-1', number: 41, value: parseCustomFieldText(found.get(41)!, '7') as number },
         { customerId: 'imp-1', number: 42, value: ['b'] },
         { customerId: 'imp-2', number: 41, value: 8 },
@@ -70,7 +70,7 @@ describeEachBackend('storeCustomFieldValues (import support)', (t) => {
     assert.deepEqual((await readFields(t(), 'imp-1', [41, 42])).map((f) => f.Value), [7, ['b']]);
     assert.deepEqual((await readFields(t(), 'imp-2', [41, 42])).map((f) => f.Value), [8, null]);
     assert.notEqual((await t().inject('/customer/imp-1/customfields/')).headers.etag, before);
-    await t().store.writeTransaction((trx) => storeCustomFieldValues(trx, [{ customerId: 'imp-1', number: 41, value: null }]));
+    await t().store.writeTransaction((trx) => storeCustomFieldValues(t().store.sql, trx, [{ customerId: 'imp-1', number: 41, value: null }]));
     assert.deepEqual(json(await t().inject('/customer/imp-1/customfields/41'))[0].Value, null);
     assert.equal((await customFieldDefinitions(t().store.reader)).get(41)?.Label, 'Imported');
   });

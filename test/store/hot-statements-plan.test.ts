@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import { identifierSearchSql, touchSql as customerTouchSql, updateAddressSql } from '../../src/customers/customer.statements.js';
 import { valuesSql } from '../../src/customfields/customfield.repository.js';
+import { ALL_FIELDS, BUMP_VERSION, definitionsForWriteSql, upsertValuesSql } from '../../src/customfields/customfield.statements.js';
 import { FIND_ORDER, MARK_CONFIRMED, SHOW_ORDER, touchSql as orderTouchSql } from '../../src/orders/order.statements.js';
 import { describeEachBackend, type TestApp } from '../helpers/test-app.js';
 
@@ -36,6 +37,10 @@ describeEachBackend('hot statements use indexes', (t) => {
       ['confirmation address write', updateAddressSql('first_name,city'), ['A', 'B', 'c']],
       ['identifier search', identifierSearchSql('2:1'), ['a', 'b', 'a', 'b', 0]],
       ['custom-field read', valuesSql(t().store.sql), ['c']],
+      ['custom-field definitions held', definitionsForWriteSql(t().store.sql, 2), [1, 2]],
+      ['custom-field version bump', BUMP_VERSION, ['c']],
+      ['custom-field values write', upsertValuesSql(2), ['c', 1, '"A"', 1, 'c', 2, '"B"', 1]],
+      ['custom-field fields read back', ALL_FIELDS, ['c']],
     ];
     for (const [what, text, params] of cases) assertIndexed(t(), what, await plan(t(), text, params));
   });

@@ -31,6 +31,7 @@ export const statementName = (text: string): string | undefined => statementName
 /** PostgreSQL's side of StoreSql: row locks, SHARE ROW EXCLUSIVE table locks, `$n` placeholders. */
 export const postgresSql: StoreSql = {
   lockRows: (query, mode) => (mode === 'share' ? query.forShare() : mode === 'update' ? query.forUpdate() : query.forUpdate().skipLocked()),
+  lockClause: (mode) => (mode === 'share' ? ' for share' : mode === 'update' ? ' for update' : ' for update skip locked'),
   async lockTable(trx, table) {
     await sql`lock table ${sql.table(table)} in share row exclusive mode`.execute(trx);
   },

@@ -38,6 +38,7 @@ async function runRows<R>(db: Executor, text: string, params: readonly unknown[]
  */
 export const sqliteSql: StoreSql = {
   lockRows: (query) => query,
+  lockClause: () => '',
   lockTable: async () => undefined,
   jsonPairsAgg: (key, json) => `json_group_array(json_array(${key}, json(${json})))`,
   run: (db, text, params) => db.executeQuery(CompiledQuery.raw(text, params as unknown[])),

@@ -1,0 +1,53 @@
+import type { StoreSql } from '../store/store.js';
+
+/**
+ * Custom-field statements written once by hand (run with StoreSql.run: `?` placeholders) for the
+ * write of a customer's values: the definitions held, its version bumped, the values stored, its
+ * fields read back. Texts that depend on how many values they bind are kept per count.
+ */
+
+const DEFINITION_COLUMNS = 'number, label, field_type, is_read_only, allowed_values, sort, updated_at';
+const definitionTexts = new WeakMap<StoreSql, Map<number, string>>();
+
+/** The definitions with n numbers, held against change until the transaction ends (shared lock where rows are locked). */
+export function definitionsForWriteSql(storeSql: StoreSql, n: number): string {
+  let texts = definitionTexts.get(storeSql);
+  if (!texts) definitionTexts.set(storeSql, (texts = new Map()));
+  let text = texts.get(n);
+  if (text === undefined) {
+    text = `select ${DEFINITION_COLUMNS} from custom_field_defs where number in (?${', ?'.repeat(n - 1)})${storeSql.lockClause('share')}`;
+    texts.set(n, text);
+  }
+  return text;
+}
+
+/** Bumps a customer's custom-field version (taking its row lock) and answers the ETag's parts. */
+export const BUMP_VERSION =
+  'update customers set custom_fields_version = custom_fields_version + 1 where customer_id = ? returning custom_fields_version, created_at';
+
+/** Most values one insert binds (a caller cuts longer lists). */
+export const VALUES_PER_INSERT = 500;
+
+const upsertTexts = new Map<number, string>();
+
+/** Inserts n values of one customer (customer_id, number, value, updated_at each), replacing stored ones. */
+export function upsertValuesSql(n: number): string {
+  let text = upsertTexts.get(n);
+  if (text === undefined) {
+    text =
+      `insert into custom_field_values (customer_id, number, value, updated_at) values (?, ?, ?, ?)${', (?, ?, ?, ?)'.repeat(n - 1)}` +
+      ' on conflict (customer_id, number) do update set value = excluded.value, updated_at = excluded.updated_at';
+    upsertTexts.set(n, text);
+  }
+  return text;
+}
+
+/**
+ * The customer, every defined field and the customer's value of it, in one indexed query: no row
+ * means no such customer; a row with a null number means no field is defined.
+ */
+export const ALL_FIELDS =
+  'select c.custom_fields_version as version, c.created_at, d.number, d.label, d.field_type, d.is_read_only, d.allowed_values, d.sort, v.value' +
+  ' from customers c left join custom_field_defs d on true' +
+  ' left join custom_field_values v on v.customer_id = c.customer_id and v.number = d.number' +
+  ' where c.customer_id = ? order by d.sort, d.number';
