@@ -57,7 +57,7 @@ function chunks<T>(items: readonly T[], size = IDS_PER_STATEMENT): T[][] {
 
 /** Moves the modification stamp of customers: the write door calls it once per transaction. */
 const touch: Stamper = async (storeSql, db, customerIds, stamp) => {
-  for (const ids of chunks(customerIds)) await storeSql.run(db, touchSql(String(ids.length)), [stamp, ...ids]);
+  for (const ids of chunks(customerIds)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
 };
 
 /** All SQL about customers. */
@@ -71,7 +71,7 @@ export const customerRepository = {
   /** The customers of these ids that exist (events read them after the change; imports ask which are new). */
   async findMany(storeSql: StoreSql, db: Executor, customerIds: readonly string[]): Promise<CustomerRow[]> {
     const out: CustomerRow[] = [];
-    for (const ids of chunks(customerIds)) out.push(...(await storeSql.run<CustomerRow>(db, findManySql(String(ids.length)), ids)).rows);
+    for (const ids of chunks(customerIds)) out.push(...(await storeSql.run<CustomerRow>(db, findManySql(ids.length), ids)).rows);
     return out;
   },
 

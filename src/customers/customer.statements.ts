@@ -1,3 +1,4 @@
+import { placeholders, textsByShape } from '../store/statement-texts.js';
 import { ADDRESS_COLUMNS, ROW_COLUMNS, SYNC_COLUMNS, type CustomerAddress } from './customer.columns.js';
 
 /**
@@ -19,21 +20,8 @@ export function addressColumns(address: CustomerAddress): { columns: string; val
   return { columns: names.join(','), values };
 }
 
-/** Texts by shape; shapes are few (the fields clients send, list lengths), and capped. */
-function textsByShape(build: (shape: string) => string, max = 256): (shape: string) => string {
-  const texts = new Map<string, string>();
-  return (shape) => {
-    let text = texts.get(shape);
-    if (text === undefined) {
-      text = build(shape);
-      if (texts.size < max) texts.set(shape, text);
-    }
-    return text;
-  };
-}
-
 /** `update customers set <columns> = ? … where customer_id = ?`. */
-export const updateAddressSql = textsByShape((columns) => {
+export const updateAddressSql = textsByShape((columns: string) => {
   // No column at all still has to tell whether the customer exists.
   const set = columns === '' ? 'customer_id = customer_id' : columns.split(',').map((c) => `${c} = ?`).join(', ');
   return `update customers set ${set} where customer_id = ?`;
@@ -43,7 +31,7 @@ export const updateAddressSql = textsByShape((columns) => {
  * Inserts a customer (id, external id, the columns, modified_at, created_at), or writes the columns
  * of the one holding that external id; returns the id of the row written.
  */
-export const upsertByExternalIdSql = textsByShape((columns) => {
+export const upsertByExternalIdSql = textsByShape((columns: string) => {
   const list = columns === '' ? [] : columns.split(',');
   const insert = ['customer_id', 'external_id', ...list, 'modified_at', 'created_at', 'custom_fields_version'];
   const values = [...insert.slice(0, -1).map(() => '?'), '0'];
@@ -53,13 +41,11 @@ export const upsertByExternalIdSql = textsByShape((columns) => {
     ` on conflict (external_id) do update set ${update.join(', ')} returning customer_id`;
 });
 
-const list = (n: number): string => (n === 1 ? '?' : `?${', ?'.repeat(n - 1)}`);
-
 /** Every column of the customers with n ids (the outbox reads changed customers). */
-export const findManySql = textsByShape((n) => `select ${ROW_COLUMNS.join(', ')} from customers where customer_id in (${list(Number(n))})`, 600);
+export const findManySql = textsByShape((n: number) => `select ${ROW_COLUMNS.join(', ')} from customers where customer_id in (${placeholders(n)})`, 600);
 
 /** `update customers set modified_at = ? where customer_id in (?, …)` for n ids. */
-export const touchSql = textsByShape((n) => `update customers set modified_at = ? where customer_id in (${list(Number(n))})`, 600);
+export const touchSql = textsByShape((n: number) => `update customers set modified_at = ? where customer_id in (${placeholders(n)})`, 600);
 
 /**
  * The identifier search: the committed watermark and the customers matching any of n identifiers
@@ -73,9 +59,9 @@ export const touchSql = textsByShape((n) => `update customers set modified_at = 
  * conditions are the two unique-index lookups, at most 2,000 rows, sorted in memory.
  * Shape: `<n>:<1 with a lower bound | 0>`.
  */
-export const identifierSearchSql = textsByShape((shape) => {
+export const identifierSearchSql = textsByShape((shape: string) => {
   const [n, lower] = shape.split(':');
-  const ids = list(Number(n));
+  const ids = placeholders(Number(n));
   return `select ${SYNC_COLUMNS.map((c) => `c.${c}`).join(', ')}, w.last_stamp as sync_watermark from sync_clock w left join customers c` +
     ` on (c.customer_id in (${ids}) or c.external_id in (${ids})) and c.modified_at + 0 <= w.last_stamp` +
     (lower === '1' ? ' and c.modified_at + 0 > ?' : '') +

@@ -1,3 +1,4 @@
+import { placeholders, textsByShape } from '../store/statement-texts.js';
 import type { StoreSql } from '../store/store.js';
 
 /**
@@ -7,18 +8,16 @@ import type { StoreSql } from '../store/store.js';
  */
 
 const DEFINITION_COLUMNS = 'number, label, field_type, is_read_only, allowed_values, sort, updated_at';
-const definitionTexts = new WeakMap<StoreSql, Map<number, string>>();
+const definitionTexts = new WeakMap<StoreSql, (n: number) => string>();
 
 /** The definitions with n numbers, held against change until the transaction ends (shared lock where rows are locked). */
 export function definitionsForWriteSql(storeSql: StoreSql, n: number): string {
   let texts = definitionTexts.get(storeSql);
-  if (!texts) definitionTexts.set(storeSql, (texts = new Map()));
-  let text = texts.get(n);
-  if (text === undefined) {
-    text = `select ${DEFINITION_COLUMNS} from custom_field_defs where number in (?${', ?'.repeat(n - 1)})${storeSql.lockClause('share')}`;
-    texts.set(n, text);
+  if (!texts) {
+    texts = textsByShape((count: number) => `select ${DEFINITION_COLUMNS} from custom_field_defs where number in (${placeholders(count)})${storeSql.lockClause('share')}`);
+    definitionTexts.set(storeSql, texts);
   }
-  return text;
+  return texts(n);
 }
 
 /** Bumps a customer's custom-field version (taking its row lock) and answers the ETag's parts. */
@@ -28,19 +27,13 @@ export const BUMP_VERSION =
 /** Most values one insert binds (a caller cuts longer lists). */
 export const VALUES_PER_INSERT = 500;
 
-const upsertTexts = new Map<number, string>();
-
 /** Inserts n values of one customer (customer_id, number, value, updated_at each), replacing stored ones. */
-export function upsertValuesSql(n: number): string {
-  let text = upsertTexts.get(n);
-  if (text === undefined) {
-    text =
-      `insert into custom_field_values (customer_id, number, value, updated_at) values (?, ?, ?, ?)${', (?, ?, ?, ?)'.repeat(n - 1)}` +
-      ' on conflict (customer_id, number) do update set value = excluded.value, updated_at = excluded.updated_at';
-    upsertTexts.set(n, text);
-  }
-  return text;
-}
+export const upsertValuesSql = textsByShape(
+  (n: number) =>
+    `insert into custom_field_values (customer_id, number, value, updated_at) values (?, ?, ?, ?)${', (?, ?, ?, ?)'.repeat(n - 1)}` +
+    ' on conflict (customer_id, number) do update set value = excluded.value, updated_at = excluded.updated_at',
+  VALUES_PER_INSERT,
+);
 
 /**
  * The customer, every defined field and the customer's value of it, in one indexed query: no row

@@ -1,4 +1,5 @@
 import type { OrderRow } from '../store/database.js';
+import { placeholders, textsByShape } from '../store/statement-texts.js';
 
 /**
  * Order statements written once by hand (run with StoreSql.run: `?` placeholders) for the hot
@@ -42,26 +43,8 @@ export const MARK_CONFIRMED =
 /** Most ids one stamp statement binds (the repository cuts longer lists). */
 export const IDS_PER_TOUCH = 500;
 
-const findTexts = new Map<number, string>();
-
 /** Every column of the orders with n ids (1 ≤ n ≤ IDS_PER_TOUCH): the outbox reads changed orders. */
-export function findManySql(n: number): string {
-  let text = findTexts.get(n);
-  if (text === undefined) {
-    text = `select ${ORDER_COLUMNS.join(', ')} from orders where order_id in (?${', ?'.repeat(n - 1)})`;
-    findTexts.set(n, text);
-  }
-  return text;
-}
-
-const touchTexts = new Map<number, string>();
+export const findManySql = textsByShape((n: number) => `select ${ORDER_COLUMNS.join(', ')} from orders where order_id in (${placeholders(n)})`, IDS_PER_TOUCH);
 
 /** `update orders set modified_at = ? where order_id in (?, …)` for n ids (1 ≤ n ≤ IDS_PER_TOUCH). */
-export function touchSql(n: number): string {
-  let text = touchTexts.get(n);
-  if (text === undefined) {
-    text = `update orders set modified_at = ? where order_id in (?${', ?'.repeat(n - 1)})`;
-    touchTexts.set(n, text);
-  }
-  return text;
-}
+export const touchSql = textsByShape((n: number) => `update orders set modified_at = ? where order_id in (${placeholders(n)})`, IDS_PER_TOUCH);

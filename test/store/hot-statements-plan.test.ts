@@ -33,7 +33,7 @@ describeEachBackend('hot statements use indexes', (t) => {
       ['order shown by id', SHOW_ORDER, [1]],
       ['confirmation update', MARK_CONFIRMED, ['c', 1, '{}', 'h', '{}', 1]],
       ['order stamp', orderTouchSql(2), [1, 1, 2]],
-      ['customer stamp', customerTouchSql('2'), [1, 'a', 'b']],
+      ['customer stamp', customerTouchSql(2), [1, 'a', 'b']],
       ['confirmation address write', updateAddressSql('first_name,city'), ['A', 'B', 'c']],
       ['identifier search', identifierSearchSql('2:1'), ['a', 'b', 'a', 'b', 0]],
       ['custom-field read', valuesSql(t().store.sql), ['c']],
