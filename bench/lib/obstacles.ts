@@ -22,7 +22,7 @@ const BINARY = 'The mapped node binary (41–45 MB) is shared between workers bu
 export const OBSTACLES: Readonly<Record<string, string>> = {
   floor:
     'Fastify with the service\'s hooks (request id, headers, logger, metrics) against a bare node:http server answering a constant: ' +
-    'the floor measured 19–20 µs of CPU per request where the yardstick took 12–13 µs (2026-11-25); spread over Fastify's routing and reply and the hooks, none above 2 % of the samples.',
+    'the floor measured 19–20 µs of CPU per request where the yardstick took 12–13 µs (2026-11-25); spread over Fastify\'s routing and reply and the hooks, none above 2 % of the samples.',
   'search-get':
     'The floor row is Fastify with the service hooks alone; the search adds authentication, one precompiled SQL statement (watermark and rows ' +
     'together) and the JSON writer. By `perf record` of the server (bench/perf-split.ts; 67 µs against the floor\'s 20 µs) the extra 47 µs are ' +
