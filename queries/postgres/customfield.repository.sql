@@ -9,11 +9,11 @@ select c.custom_fields_version as version, c.created_at, d.number, d.label, d.fi
 -- parameters: ["c-1"]
 
 -- customFieldRepository.readFields(customerId, numbers: 2)
-select "c"."custom_fields_version" as "version", "c"."created_at", "d"."number", "d"."label", "d"."field_type", "d"."is_read_only", "d"."allowed_values", "d"."sort", "v"."value" from "customers" as "c" left join "custom_field_defs" as "d" on "d"."number" in ($1, $2) left join "custom_field_values" as "v" on "v"."customer_id" = "c"."customer_id" and "v"."number" = "d"."number" where "c"."customer_id" = $3 order by "d"."sort", "d"."number";
+select c.custom_fields_version as version, c.created_at, d.number, d.label, d.field_type, d.is_read_only, d.allowed_values, d.sort, v.value from customers c left join custom_field_defs d on d.number in ($1, $2) left join custom_field_values v on v.customer_id = c.customer_id and v.number = d.number where c.customer_id = $3 order by d.sort, d.number;
 -- parameters: [1,2,"c-1"]
 
 -- customFieldRepository.readFields(customerId, numbers: 0)
-select "c"."custom_fields_version" as "version", "c"."created_at", "d"."number", "d"."label", "d"."field_type", "d"."is_read_only", "d"."allowed_values", "d"."sort", "v"."value" from "customers" as "c" left join "custom_field_defs" as "d" on 1 = 0 left join "custom_field_values" as "v" on "v"."customer_id" = "c"."customer_id" and "v"."number" = "d"."number" where "c"."customer_id" = $1 order by "d"."sort", "d"."number";
+select c.custom_fields_version as version, c.created_at, d.number, d.label, d.field_type, d.is_read_only, d.allowed_values, d.sort, v.value from customers c left join custom_field_defs d on false left join custom_field_values v on v.customer_id = c.customer_id and v.number = d.number where c.customer_id = $1 order by d.sort, d.number;
 -- parameters: ["c-1"]
 
 -- customFieldRepository.listDefinitions()

@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import type { CustomFieldDefRow } from '../store/database.js';
 import type { Executor, StoreSql } from '../store/store.js';
-import { ALL_FIELDS, BUMP_VERSION, VALUES_PER_INSERT, definitionsForWriteSql, upsertValuesSql } from './customfield.statements.js';
+import { BUMP_VERSION, VALUES_PER_INSERT, definitionsForWriteSql, fieldsSql, upsertValuesSql } from './customfield.statements.js';
 
 /** One row of a customer's fields read: the customer's version, then one defined field (or nulls when none is). */
 export interface FieldRow {
@@ -20,34 +19,6 @@ export interface FieldRow {
 export interface VersionRow {
   custom_fields_version: number;
   created_at: number;
-}
-
-/**
- * The customer, each defined field (all, or the given numbers) and the customer's value of it, in
- * one indexed query: no row means no such customer; a row with a null number means no field.
- */
-function fieldsQuery(db: Executor, customerId: string, numbers?: readonly number[]) {
-  return db
-    .selectFrom('customers as c')
-    .leftJoin('custom_field_defs as d', (j) => {
-      if (!numbers) return j.onTrue();
-      return numbers.length > 0 ? j.on('d.number', 'in', [...numbers]) : j.on(sql<boolean>`1 = 0`);
-    })
-    .leftJoin('custom_field_values as v', (j) => j.onRef('v.customer_id', '=', 'c.customer_id').onRef('v.number', '=', 'd.number'))
-    .select([
-      'c.custom_fields_version as version',
-      'c.created_at',
-      'd.number',
-      'd.label',
-      'd.field_type',
-      'd.is_read_only',
-      'd.allowed_values',
-      'd.sort',
-      'v.value',
-    ])
-    .where('c.customer_id', '=', customerId)
-    .orderBy('d.sort')
-    .orderBy('d.number');
 }
 
 /** The hot read's one row: the customer's version, the definitions' version, and its stored values. */
@@ -82,10 +53,10 @@ export const customFieldRepository = {
     return (await storeSql.run<ValuesRow>(db, valuesSql(storeSql), [customerId])).rows[0];
   },
 
-  /** The customer's fields (all, or the given numbers: built per call) and its values. */
+  /** The customer's fields (every one, or those of the given numbers) and its values. */
   async readFields(storeSql: StoreSql, db: Executor, customerId: string, numbers?: readonly number[]): Promise<FieldRow[]> {
-    if (numbers) return (await fieldsQuery(db, customerId, numbers).execute()) as FieldRow[];
-    return (await storeSql.run<FieldRow>(db, ALL_FIELDS, [customerId])).rows;
+    const text = fieldsSql(numbers ? numbers.length : 'all');
+    return (await storeSql.run<FieldRow>(db, text, [...(numbers ?? []), customerId])).rows;
   },
 
   listDefinitions(db: Executor): Promise<CustomFieldDefRow[]> {

@@ -4,7 +4,7 @@ import type { StoreSql } from '../store/store.js';
 /**
  * Custom-field statements written once by hand (run with StoreSql.run: `?` placeholders) for the
  * write of a customer's values: the definitions held, its version bumped, the values stored, its
- * fields read back. Texts that depend on how many values they bind are kept per count.
+ * fields read. Texts that depend on how many values they bind are kept per count.
  */
 
 const DEFINITION_COLUMNS = 'number, label, field_type, is_read_only, allowed_values, sort, updated_at';
@@ -36,11 +36,13 @@ export const upsertValuesSql = textsByShape(
 );
 
 /**
- * The customer, every defined field and the customer's value of it, in one indexed query: no row
- * means no such customer; a row with a null number means no field is defined.
+ * The customer, each defined field (every one, or those of n numbers) and the customer's value of
+ * it, in one indexed query: no row means no such customer; a row with a null number means no field.
  */
-export const ALL_FIELDS =
-  'select c.custom_fields_version as version, c.created_at, d.number, d.label, d.field_type, d.is_read_only, d.allowed_values, d.sort, v.value' +
-  ' from customers c left join custom_field_defs d on true' +
-  ' left join custom_field_values v on v.customer_id = c.customer_id and v.number = d.number' +
-  ' where c.customer_id = ? order by d.sort, d.number';
+export const fieldsSql = textsByShape((fields: number | 'all') => {
+  const defs = fields === 'all' ? 'true' : fields === 0 ? 'false' : `d.number in (${placeholders(fields)})`;
+  return 'select c.custom_fields_version as version, c.created_at, d.number, d.label, d.field_type, d.is_read_only, d.allowed_values, d.sort, v.value' +
+    ` from customers c left join custom_field_defs d on ${defs}` +
+    ' left join custom_field_values v on v.customer_id = c.customer_id and v.number = d.number' +
+    ' where c.customer_id = ? order by d.sort, d.number';
+});

@@ -55,7 +55,7 @@ describeEachStore('custom-field repository', (s, backend) => {
     assert.deepEqual(await repo.readFields(s().store.sql, s().store.reader, 'c-nobody', [a]), []);
   });
 
-  test('readFields of every field (a statement written by hand) answers as the built query given every number', async () => {
+  test('readFields of every field answers as readFields given every defined number', async () => {
     const [a, b] = [freshNumber(), freshNumber()];
     await define(a, b);
     const customer = await createCustomer(s());
