@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { CustomerRow } from '../store/database.js';
+import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { DATA_COLUMNS, SYNC_COLUMNS, type CustomerAddress, type CustomerData, type SyncRow } from './customer.columns.js';
@@ -49,15 +50,9 @@ export function feedQuery(db: Executor, f: CustomerFilter) {
   return q.orderBy('modified_at').orderBy('customer_id');
 }
 
-function chunks<T>(items: readonly T[], size = IDS_PER_STATEMENT): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /** Moves the modification stamp of customers: the write door calls it once per transaction. */
 const touch: Stamper = async (storeSql, db, customerIds, stamp) => {
-  for (const ids of chunks(customerIds)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
+  for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
 };
 
 /** All SQL about customers. */
@@ -71,7 +66,7 @@ export const customerRepository = {
   /** The customers of these ids that exist (events read them after the change; imports ask which are new). */
   async findMany(storeSql: StoreSql, db: Executor, customerIds: readonly string[]): Promise<CustomerRow[]> {
     const out: CustomerRow[] = [];
-    for (const ids of chunks(customerIds)) out.push(...(await storeSql.run<CustomerRow>(db, findManySql(ids.length), ids)).rows);
+    for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) out.push(...(await storeSql.run<CustomerRow>(db, findManySql(ids.length), ids)).rows);
     return out;
   },
 
@@ -89,7 +84,7 @@ export const customerRepository = {
   /** Which of these customer ids exist. */
   async existingIds(db: Executor, customerIds: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (const ids of chunks(customerIds)) {
+    for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) {
       for (const r of await db.selectFrom('customers').select('customer_id').where('customer_id', 'in', ids).execute()) found.add(r.customer_id);
     }
     return found;
@@ -149,7 +144,7 @@ export const customerRepository = {
    * rows get `provisionalStamp` until the door stamps them. Ids must be distinct within one call.
    */
   async writeMany(db: Executor, rows: ReadonlyArray<{ readonly customerId: string; readonly data: CustomerData }>, provisionalStamp: number): Promise<void> {
-    for (const slice of chunks(rows)) {
+    for (const slice of chunks(rows, IDS_PER_STATEMENT)) {
       await db
         .insertInto('customers')
         .values(slice.map((r) => ({ customer_id: r.customerId, ...r.data, modified_at: provisionalStamp, created_at: provisionalStamp, custom_fields_version: 0 })))
@@ -163,7 +158,7 @@ export const customerRepository = {
   /** Inserts customers whose ids do not exist yet (others are left as they are); returns the new ids. */
   async insertNew(db: Executor, rows: readonly CustomerRow[]): Promise<string[]> {
     const ids: string[] = [];
-    for (const slice of chunks(rows)) {
+    for (const slice of chunks(rows, IDS_PER_STATEMENT)) {
       const res = await db.insertInto('customers').values(slice).onConflict((oc) => oc.doNothing()).returning('customer_id').execute();
       ids.push(...res.map((r) => r.customer_id));
     }
@@ -193,7 +188,7 @@ export const customerRepository = {
   /** Which customers hold these external ids now: externalId → customerId. */
   async holdersOfExternalIds(db: Executor, externalIds: readonly string[]): Promise<Map<string, string>> {
     const holders = new Map<string, string>();
-    for (const ids of chunks(externalIds)) {
+    for (const ids of chunks(externalIds, IDS_PER_STATEMENT)) {
       const rows = await db.selectFrom('customers').select(['customer_id', 'external_id']).where('external_id', 'in', ids).execute();
       for (const r of rows) holders.set(r.external_id!, r.customer_id);
     }

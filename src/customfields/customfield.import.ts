@@ -1,3 +1,4 @@
+import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import { toDefinition } from './customfield.mapping.js';
 import { customFieldRepository as repo } from './customfield.repository.js';
@@ -52,5 +53,5 @@ export async function storeCustomFieldValues(storeSql: StoreSql, trx: Executor, 
     await repo.deleteValues(trx, customerId, clears);
   }
   const customers = [...byCustomer.keys()];
-  for (let i = 0; i < customers.length; i += ROWS_PER_STATEMENT) await repo.bumpVersions(trx, customers.slice(i, i + ROWS_PER_STATEMENT));
+  for (const slice of chunks(customers, ROWS_PER_STATEMENT)) await repo.bumpVersions(trx, slice);
 }

@@ -1,4 +1,5 @@
 import type { CustomFieldDefRow } from '../store/database.js';
+import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import { BUMP_VERSION, VALUES_PER_INSERT, definitionsForWriteSql, fieldsSql, upsertValuesSql } from './customfield.statements.js';
 
@@ -160,8 +161,7 @@ export const customFieldRepository = {
   },
 
   async upsertValues(storeSql: StoreSql, db: Executor, customerId: string, values: ReadonlyArray<{ number: number; value: string }>, now: number): Promise<void> {
-    for (let i = 0; i < values.length; i += VALUES_PER_INSERT) {
-      const slice = values.slice(i, i + VALUES_PER_INSERT);
+    for (const slice of chunks(values, VALUES_PER_INSERT)) {
       const params: unknown[] = [];
       for (const v of slice) params.push(customerId, v.number, v.value, now);
       await storeSql.run(db, upsertValuesSql(slice.length), params);

@@ -1,4 +1,5 @@
 import type { EventRow } from '../store/database.js';
+import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import { insertEventsSql } from './event.statements.js';
 import type { EventType } from '../writes/event-types.js';
@@ -14,8 +15,7 @@ const stored = (row: EventRow): EventRow => ({ ...row, sequence: Number(row.sequ
 export const eventRepository = {
   /** Appends events (a statement written once per row count: every write transaction runs it). */
   async insertMany(storeSql: StoreSql, db: Executor, rows: readonly EventRow[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      const slice = rows.slice(i, i + ROWS_PER_INSERT);
+    for (const slice of chunks(rows, ROWS_PER_INSERT)) {
       const params: unknown[] = [];
       for (const r of slice) params.push(r.sequence, r.event_id, r.type, r.occurred_at, r.customer_id, r.data);
       await storeSql.run(db, insertEventsSql(slice.length), params);

@@ -1,5 +1,6 @@
 import { sql, type SelectExpression } from 'kysely';
 import type { Database, OrderRow } from '../store/database.js';
+import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { shownConfirmation } from './order.shown-form.js';
@@ -116,10 +117,7 @@ async function insertMissing(db: Executor, rows: ReadonlyArray<ReturnType<typeof
 
 /** Moves the modification stamp of orders (ids as the door carries them: text): once per transaction. */
 const touch: Stamper = async (storeSql, db, orderIds, stamp) => {
-  for (let i = 0; i < orderIds.length; i += IDS_PER_TOUCH) {
-    const ids = orderIds.slice(i, i + IDS_PER_TOUCH).map(Number);
-    await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
-  }
+  for (const ids of chunks(orderIds.map(Number), IDS_PER_TOUCH)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
 };
 
 // The confirmation's statements and the stamp are written once (order.statements.ts); the rest is built by Kysely.
@@ -182,10 +180,7 @@ export const orderRepository = {
   /** The orders of these ids that exist (events read them after the change). */
   async findMany(storeSql: StoreSql, db: Executor, orderIds: readonly number[]): Promise<StoredOrder[]> {
     const out: StoredOrder[] = [];
-    for (let i = 0; i < orderIds.length; i += IDS_PER_TOUCH) {
-      const ids = orderIds.slice(i, i + IDS_PER_TOUCH);
-      out.push(...(await storeSql.run<OrderRow>(db, findManySql(ids.length), ids)).rows.map(stored));
-    }
+    for (const ids of chunks(orderIds, IDS_PER_TOUCH)) out.push(...(await storeSql.run<OrderRow>(db, findManySql(ids.length), ids)).rows.map(stored));
     return out;
   },
 

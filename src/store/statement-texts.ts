@@ -17,3 +17,10 @@ export function textsByShape<S extends string | number>(build: (shape: S) => str
 
 /** `?, ?, …`: n placeholders of a list. */
 export const placeholders = (n: number): string => (n === 1 ? '?' : `?${', ?'.repeat(n - 1)}`);
+
+/** A list cut into statements of at most `size` items (ids or rows a statement binds). */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
