@@ -35,7 +35,10 @@ export async function sampleWaits<T>(databaseUrl: string, work: () => Promise<T>
   const sampler = (async () => {
     while (!done) {
       const rows = (await client.query(ACTIVITY, [database])).rows;
-      for (const r of rows) counts.set(stateOf(r), (counts.get(stateOf(r)) ?? 0) + 1);
+      for (const r of rows) {
+        const state = stateOf(r);
+        counts.set(state, (counts.get(state) ?? 0) + 1);
+      }
       samples += rows.length;
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
