@@ -22,6 +22,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '009-shown-confirmation': m009,
 };
 
+const byCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 async function run(db: Kysely<Database>, disableTransactions: boolean, migrations: Readonly<Record<string, Migration>>): Promise<string[]> {
   const migrator = new Migrator({
     db,
@@ -29,6 +31,10 @@ async function run(db: Kysely<Database>, disableTransactions: boolean, migration
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
     disableTransactions,
+    // The order Kysely applies pending migrations in (code points); its default for ordering the
+    // applied ones, localeCompare, disagrees where case differs and loads ICU's collation data
+    // into every process that starts (about 6 MB of RSS).
+    nameComparator: byCodePoints,
   });
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -93,6 +93,25 @@ for (const backend of BACKENDS_WITH_PGBOUNCER) {
       }
     });
 
+    test('migrations run in the code-point order of their names, and a later run agrees (a locale would put 999-a first)', async () => {
+      const database = await createTestDatabase(backend);
+      const store = openStore(database.url, { poolSize: 2 });
+      const applied: string[] = [];
+      const noting = (name: string) => ({ up: async () => void applied.push(name) });
+      // A locale's collation puts 'a' before 'B'; code points put 'B' (66) before 'a' (97).
+      const migrations = { ...MIGRATIONS, '999-a': noting('999-a'), '999-B': noting('999-B') };
+      try {
+        const result = await migrateToLatest(store, migrations);
+        assert.deepEqual(result.slice(-2), ['999-B', '999-a']);
+        assert.deepEqual(applied, ['999-B', '999-a']);
+        // Applied in the same millisecond, the two are ordered by name when the next run checks them.
+        assert.deepEqual(await migrateToLatest(store, migrations), []);
+      } finally {
+        await store.close();
+        await database.drop();
+      }
+    });
+
     if (isPostgres(backend)) {
       test('several stores migrating at once, round after round: one applies, and no lock outlives a run (a session lock would stay on a pooled connection)', async () => {
         const database = await createTestDatabase(backend);
