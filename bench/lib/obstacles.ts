@@ -3,14 +3,18 @@ import type { RowData } from './targets.js';
 
 /** Durable writes, as the profiles of confirmations and custom field writes found them. */
 const DURABLE =
-  'Durable commits (synchronous=FULL): the write thread is busy all the time, about half of it in COMMIT (the log\'s flush, and SQLite\'s ' +
-  'automatic checkpoints), a fifth in the statements; under 10 connections a group holds at most 10 writes, so the rate follows the commit time.';
+  'Durable commits (synchronous=FULL): the write thread is busy most of the time, about half of it in COMMIT (the log\'s flush, and SQLite\'s ' +
+  'automatic checkpoints). Timed inside the write thread (2026-11-25): 4.2–5 confirmations per group, 0.78–0.93 ms per transaction, of it ' +
+  '0.41–0.51 ms in COMMIT; a one-page FULL commit takes 0.14 ms on this disk and every further page about 0.013 ms. Under 10 connections a ' +
+  'group holds at most 10 writes, so the rate follows the commit time and what other work leaves of the cores (4,704/s on a quiet machine, ' +
+  '2,591/s in a busy run of the same day).';
 
 /** Writes on PostgreSQL (`what`: one confirmation, one custom field write). */
 const pgWrites = (what: string): string =>
   `PostgreSQL on the same two cores spends about 0.6 times as much CPU per ${what} as the service (statements prepared once per connection). ` +
   'Sampled from pg_stat_activity (bench/compare.ts --pg-waits), the busy backends wait for the service\'s next statement 75 % of the time ' +
-  'and for a lock (the sync clock\'s row) 5 %: a batch of five confirmations is about 17 round trips on shared cores.';
+  'and for a lock (the sync clock\'s row) 5 %: a batch of five confirmations is about 17 round trips on shared cores (2,035 confirmations/s ' +
+  'on a quiet machine, 1,610/s in a busy run; over PostgreSQL\'s Unix socket instead of TCP one run measured +5 %).';
 
 /** Memory every worker holds from its start (its size is in the run's budget, added by measuredObstacle). */
 const BINARY = 'The mapped node binary (41–45 MB) is shared between workers but counted in each one\'s RSS.';
@@ -21,8 +25,11 @@ const BINARY = 'The mapped node binary (41–45 MB) is shared between workers bu
  */
 export const OBSTACLES: Readonly<Record<string, string>> = {
   floor:
-    'Fastify with the service\'s hooks (request id, headers, logger, metrics) against a bare node:http server answering a constant: ' +
-    'the floor measured 19–20 µs of CPU per request where the yardstick took 12–13 µs (2026-11-25); spread over Fastify\'s routing and reply and the hooks, none above 2 % of the samples.',
+    'Fastify with the service\'s hooks against a bare node:http server answering a constant. Layer by layer (bench/fastify-layers.ts, ' +
+    '2026-11-25, medians of 3 rounds): bare Fastify costs what the yardstick does (13.3 µs); the logger adds 2.6 µs (Fastify then listens ' +
+    'for every response\'s end and makes a child logger), the request id, the onRequest hook, the security headers 0.5–0.7 µs each, metrics, ' +
+    'router options, the onSend hook and form bodies 0–0.3 µs each, the rest of the service 1.6 µs: 20.2 µs, ×1.52. No layer is big enough ' +
+    'alone; a child logger made only when a line is written measured −0.2 % and dropping the metrics hook +2 % (both within noise).',
   'search-get':
     'The floor row is Fastify with the service hooks alone; the search adds authentication, one precompiled SQL statement (watermark and rows ' +
     'together) and the JSON writer. By `perf record` of the server (bench/perf-split.ts; 67 µs against the floor\'s 20 µs) the extra 47 µs are ' +
@@ -31,8 +38,10 @@ export const OBSTACLES: Readonly<Record<string, string>> = {
   'search-post': 'As search GET, plus parsing the JSON body.',
   'cf-read': 'As search GET: the floor plus the SQL of the read (customer check and values, about a quarter of the samples) and the JSON writer with its dates.',
   'search-50':
-    'SQLite executing `customer_id in (…50) or external_id in (…50)` and decoding 50 rows of 17 columns: about a third of the samples in the driver call; ' +
-    'JSON out and the JSON body in about 3 % each.',
+    'SQLite executing `customer_id in (…50) or external_id in (…50)` (a MULTI-INDEX OR: each id an index probe, then the row by rowid) and ' +
+    'handing over 49 rows of 16 values: two thirds of the samples in the driver call. Alone in a loop (better-sqlite3, 10^5 customers, ' +
+    '2026-11-25) the statement takes 106–129 µs with rows as arrays, as the service reads them (188–192 µs as objects), 75–77 µs returning ' +
+    'only the ids: 4 × the floor (64–80 µs) is about what SQLite needs to find the 49 rows.',
   'pg-vs-sqlite':
     'One round trip to PostgreSQL per request through the pg pool, with PostgreSQL itself on the same two cores; the socket writes dominate the profile ' +
     '(39 % of the samples in `writev`).',
@@ -40,13 +49,15 @@ export const OBSTACLES: Readonly<Record<string, string>> = {
   'cf-write': `${DURABLE} Per write the write thread runs four statements (savepoints only when a write of the batch failed) and reads the answer back.`,
   'pg-confirm': pgWrites('confirmation'),
   'pg-cf-write': pgWrites('custom field write'),
-  p99: 'Queueing behind 10 connections: each read waits for the ones before it, so p99 follows CPU per request (highest for the search by 50 ids) and what other work leaves of the two cores.',
+  p99: 'Queueing behind 10 connections: each read waits for the ones before it, so p99 follows CPU per request (highest for the search by 50 ids, ' +
+    'whose statement alone takes 106–129 µs) and what other work leaves of the two cores.',
   rss:
     `${BINARY} A whole-table sync leaves ~20 MB in the main malloc heap and the write thread (a second V8 isolate) leaves V8 pages behind after it stops. ` +
     'Smaller semi-spaces, MALLOC_ARENA_MAX=2 and a fixed mmap threshold were measured and did not lower the figure after the load.',
   'rss-start':
-    `${BINARY} The main isolate's new space (two semi-spaces) has grown to 32 MB during start-up. Smaller semi-spaces (\`--max-semi-space-size=4\`) ` +
-    'lowered the start from 92–110 to 93–99 MB in the profiles.',
+    `${BINARY} The main isolate's new space (two semi-spaces) has grown to 32 MB during start-up. ` +
+    'Kysely\'s migrator no longer sorts with localeCompare (ICU\'s collation data, about 6 MB of the binary\'s pages: a direct start 87–94 → ' +
+    '80–86 MB); `--max-semi-space-size=2` lowered a start by 8 MB more but promotes the feeds\' chunks again (docs/performance.md), so it is not set.',
   sync: 'Reading each 1,000-row chunk into JS objects (about half the CPU) and JSON.stringify per customer (about 11 %).',
   'sync-lookups': 'Each 1,000-row chunk is read synchronously by better-sqlite3; a lookup can wait behind one chunk and one 64 KB batch.',
   'orders-feed':

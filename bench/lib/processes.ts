@@ -142,12 +142,15 @@ export async function startService(opts: ServeOptions): Promise<ServerProcess> {
   return server;
 }
 
-/** The yardstick: a bare node:http server answering one fixed customer (bench/yardstick-server.ts). */
-export async function startYardstick(): Promise<ServerProcess> {
+/** A server script of bench/ (TypeScript, listening on PORT), ready once `readyPath` answers. */
+export async function startBenchServer(script: string, readyPath: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const { child, stderr } = spawnNode(['--import', 'tsx', join(ROOT, 'bench', 'yardstick-server.ts')], { PORT: String(port) });
+  const { child, stderr } = spawnNode(['--import', 'tsx', join(ROOT, 'bench', script)], { ...env, PORT: String(port) });
   const url = `http://127.0.0.1:${port}`;
   const server = manage(child, url, 1, stderr);
-  await waitReady(`${url}/customer/`, child, stderr, 30_000);
+  await waitReady(`${url}${readyPath}`, child, stderr, 30_000);
   return server;
 }
+
+/** The yardstick: a bare node:http server answering one fixed customer (bench/yardstick-server.ts). */
+export const startYardstick = (): Promise<ServerProcess> => startBenchServer('yardstick-server.ts', '/customer/');
