@@ -71,23 +71,23 @@ insert into "customers" ("customer_id", "external_id", "salutation", "first_name
 -- parameters: ["c-1","ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0,"c-2","ext-2","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0]
 
 -- customerRepository.updateAddress(customerId, address (every column))
-update customers set salutation = ?, first_name = ?, last_name = ?, postal_code = ?, city = ?, country = ?, street = ?, street_number = ?, company = ?, company2 = ?, addition_to_address = ? where customer_id = ?;
+update customers set salutation = ?, first_name = ?, last_name = ?, postal_code = ?, city = ?, country = ?, street = ?, street_number = ?, company = ?, company2 = ?, addition_to_address = ? where customer_id = ? returning customer_id, external_id, salutation, first_name, last_name, postal_code, city, country, street, street_number, company, company2, addition_to_address, quarter, modified_at, created_at, custom_fields_version, erased_at;
 -- parameters: ["Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,"c-1"]
 
 -- customerRepository.updateAddress(customerId, address { city, country })
-update customers set city = ?, country = ? where customer_id = ?;
+update customers set city = ?, country = ? where customer_id = ? returning customer_id, external_id, salutation, first_name, last_name, postal_code, city, country, street, street_number, company, company2, addition_to_address, quarter, modified_at, created_at, custom_fields_version, erased_at;
 -- parameters: ["Köln","DE","c-1"]
 
 -- customerRepository.updateAddress(customerId, address {})
-update customers set customer_id = customer_id where customer_id = ?;
+update customers set customer_id = customer_id where customer_id = ? returning customer_id, external_id, salutation, first_name, last_name, postal_code, city, country, street, street_number, company, company2, addition_to_address, quarter, modified_at, created_at, custom_fields_version, erased_at;
 -- parameters: ["c-1"]
 
 -- customerRepository.upsertByExternalId(newId, externalId, address (every column), now)
-insert into customers (customer_id, external_id, salutation, first_name, last_name, postal_code, city, country, street, street_number, company, company2, addition_to_address, modified_at, created_at, custom_fields_version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) on conflict (external_id) do update set salutation = excluded.salutation, first_name = excluded.first_name, last_name = excluded.last_name, postal_code = excluded.postal_code, city = excluded.city, country = excluded.country, street = excluded.street, street_number = excluded.street_number, company = excluded.company, company2 = excluded.company2, addition_to_address = excluded.addition_to_address returning customer_id;
+insert into customers (customer_id, external_id, salutation, first_name, last_name, postal_code, city, country, street, street_number, company, company2, addition_to_address, modified_at, created_at, custom_fields_version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) on conflict (external_id) do update set salutation = excluded.salutation, first_name = excluded.first_name, last_name = excluded.last_name, postal_code = excluded.postal_code, city = excluded.city, country = excluded.country, street = excluded.street, street_number = excluded.street_number, company = excluded.company, company2 = excluded.company2, addition_to_address = excluded.addition_to_address returning customer_id, external_id, salutation, first_name, last_name, postal_code, city, country, street, street_number, company, company2, addition_to_address, quarter, modified_at, created_at, custom_fields_version, erased_at;
 -- parameters: ["c-new","ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,1700000000000,1700000000000]
 
 -- customerRepository.upsertByExternalId(newId, externalId null, address {}, now)
-insert into customers (customer_id, external_id, modified_at, created_at, custom_fields_version) values (?, ?, ?, ?, 0) on conflict (external_id) do update set external_id = excluded.external_id returning customer_id;
+insert into customers (customer_id, external_id, modified_at, created_at, custom_fields_version) values (?, ?, ?, ?, 0) on conflict (external_id) do update set external_id = excluded.external_id returning customer_id, external_id, salutation, first_name, last_name, postal_code, city, country, street, street_number, company, company2, addition_to_address, quarter, modified_at, created_at, custom_fields_version, erased_at;
 -- parameters: ["c-new",null,1700000000000,1700000000000]
 
 -- customerRepository.holdersOfExternalIds(externalIds: 2)

@@ -45,7 +45,7 @@ select order_id, order_number, status, note, customer_id, created_at, confirmed_
 -- parameters: [1,2]
 
 -- orderRepository.markConfirmed(orderId, state)
-update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?, confirmation_shown = ? where order_id = ? and status = 'Open' returning order_number;
+update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?, confirmation_shown = ? where order_id = ? and status = 'Open' returning order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown;
 -- parameters: ["c-1",1700000000000,"{}","hash","{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}",1]
 
 -- orderRepository.markCancelled(orderId, at)

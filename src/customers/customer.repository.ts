@@ -166,23 +166,21 @@ export const customerRepository = {
   },
 
   /** Writes the name and address of an existing customer; false when there is no such customer. */
-  async updateAddress(storeSql: StoreSql, db: Executor, customerId: string, address: CustomerAddress): Promise<boolean> {
+  async updateAddress(storeSql: StoreSql, db: Executor, customerId: string, address: CustomerAddress): Promise<CustomerRow | undefined> {
     const { columns, values } = addressColumns(address);
-    const res = await storeSql.run(db, updateAddressSql(columns), [...values, customerId]);
-    return Number(res.numAffectedRows) === 1;
+    return (await storeSql.run<CustomerRow>(db, updateAddressSql(columns), [...values, customerId])).rows[0];
   },
 
   /**
    * Inserts a customer, or — when one already has this ExternalId — writes its address instead.
-   * Returns the id of the customer written. One statement, so concurrent confirmations naming the
+   * Returns the customer as written. One statement, so concurrent confirmations naming the
    * same new ExternalId cannot both insert (the unique index decides, without an error).
    */
-  async upsertByExternalId(storeSql: StoreSql, db: Executor, newId: string, externalId: string | null, address: CustomerAddress, now: number): Promise<string> {
+  async upsertByExternalId(storeSql: StoreSql, db: Executor, newId: string, externalId: string | null, address: CustomerAddress, now: number): Promise<CustomerRow> {
     const { columns, values } = addressColumns(address);
-    const res = await storeSql.run<{ customer_id: string }>(db, upsertByExternalIdSql(columns), [newId, externalId, ...values, now, now]);
-    const row = res.rows[0];
+    const row = (await storeSql.run<CustomerRow>(db, upsertByExternalIdSql(columns), [newId, externalId, ...values, now, now])).rows[0];
     if (!row) throw new Error('the customer upsert returned no row');
-    return row.customer_id;
+    return row;
   },
 
   /** Which customers hold these external ids now: externalId → customerId. */

@@ -20,16 +20,16 @@ export function addressColumns(address: CustomerAddress): { columns: string; val
   return { columns: names.join(','), values };
 }
 
-/** `update customers set <columns> = ? … where customer_id = ?`. */
+/** `update customers set <columns> = ? … where customer_id = ?`, returning the row as written (none: no such customer). */
 export const updateAddressSql = textsByShape((columns: string) => {
   // No column at all still has to tell whether the customer exists.
   const set = columns === '' ? 'customer_id = customer_id' : columns.split(',').map((c) => `${c} = ?`).join(', ');
-  return `update customers set ${set} where customer_id = ?`;
+  return `update customers set ${set} where customer_id = ? returning ${ROW_COLUMNS.join(', ')}`;
 });
 
 /**
  * Inserts a customer (id, external id, the columns, modified_at, created_at), or writes the columns
- * of the one holding that external id; returns the id of the row written.
+ * of the one holding that external id; returns the row as written.
  */
 export const upsertByExternalIdSql = textsByShape((columns: string) => {
   const list = columns === '' ? [] : columns.split(',');
@@ -38,7 +38,7 @@ export const upsertByExternalIdSql = textsByShape((columns: string) => {
   // `excluded` holds the values the insert proposed: the same ones, without binding them twice.
   const update = list.length === 0 ? ['external_id = excluded.external_id'] : list.map((c) => `${c} = excluded.${c}`);
   return `insert into customers (${insert.join(', ')}) values (${values.join(', ')})` +
-    ` on conflict (external_id) do update set ${update.join(', ')} returning customer_id`;
+    ` on conflict (external_id) do update set ${update.join(', ')} returning ${ROW_COLUMNS.join(', ')}`;
 });
 
 /** Every column of the customers with n ids (the outbox reads changed customers). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { customerRepository } from '../customers/customer.repository.js';
+import type { CustomerRow } from '../store/database.js';
 import { alreadyConfirmed, orderCancelled, orderNotFound, unknownCustomerId } from '../errors.js';
 import { RetryWork, defineWrite, type Unit } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
@@ -41,18 +42,19 @@ interface Stored {
  */
 async function resolveCustomer(unit: Unit, data: ConfirmationData, now: number): Promise<string | undefined> {
   const address = addressOf(data);
-  let customerId = data.CustomerId;
+  let row: CustomerRow | undefined;
   let created = false;
-  if (customerId) {
-    if (!(await customerRepository.updateAddress(unit.sql, unit.db, customerId, address))) return undefined;
+  if (data.CustomerId) {
+    row = await customerRepository.updateAddress(unit.sql, unit.db, data.CustomerId, address);
+    if (!row) return undefined;
   } else {
     const newId = newCustomerId(now);
-    customerId = await customerRepository.upsertByExternalId(unit.sql, unit.db, newId, data.ExternalCustomerId || null, address, now);
-    created = customerId === newId;
+    row = await customerRepository.upsertByExternalId(unit.sql, unit.db, newId, data.ExternalCustomerId || null, address, now);
+    created = row.customer_id === newId;
   }
-  unit.touch('customer', customerId);
-  unit.emit({ type: created ? 'customer.created' : 'customer.updated', customerId });
-  return customerId;
+  unit.touch('customer', row.customer_id);
+  unit.emit({ type: created ? 'customer.created' : 'customer.updated', customerId: row.customer_id, row });
+  return row.customer_id;
 }
 
 /**
@@ -66,11 +68,11 @@ async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Pr
   const customerId = await resolveCustomer(unit, c.data, now);
   if (customerId === undefined) throw new RetryWork('unknown customer: check the order first');
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
-  const orderNumber = await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state);
-  if (orderNumber === undefined) throw new RetryWork('order not open');
+  const row = await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state);
+  if (row === undefined) throw new RetryWork('order not open');
   unit.touch('order', String(c.orderId));
-  unit.emit({ type: 'order.confirmed', orderId: c.orderId });
-  return { OrderId: c.orderId, OrderNumber: orderNumber, Status: 'Confirmed', CustomerId: customerId, ConfirmedAt: now };
+  unit.emit({ type: 'order.confirmed', orderId: c.orderId, row });
+  return { OrderId: c.orderId, OrderNumber: row.order_number, Status: 'Confirmed', CustomerId: customerId, ConfirmedAt: now };
 }
 
 /** The order read first: unknown, cancelled, already confirmed (same data: the first answer), or open. */
@@ -87,10 +89,11 @@ async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored):
   if (customerId === undefined) throw unknownCustomerId();
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   // Another instance confirmed it since the read: run again, and answer as the order now stands.
-  if ((await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state)) === undefined) throw new RetryWork('order changed meanwhile');
+  const row = await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state);
+  if (row === undefined) throw new RetryWork('order changed meanwhile');
   unit.touch('order', String(c.orderId));
-  unit.emit({ type: 'order.confirmed', orderId: c.orderId });
-  return answerOf({ ...order, ...state, status: 'Confirmed' });
+  unit.emit({ type: 'order.confirmed', orderId: c.orderId, row });
+  return answerOf(row);
 }
 
 /**

@@ -217,10 +217,11 @@ export const orderRepository = {
     return rows.map((r) => ({ modifiedAt: Number(r.modified_at), orderId: Number(r.order_id) }));
   },
 
-  /** Open → Confirmed, returning the order number; undefined when the order is unknown or not open. */
-  async markConfirmed(storeSql: StoreSql, db: Executor, orderId: number, state: ConfirmedState): Promise<string | undefined> {
+  /** Open → Confirmed, returning the order as written; undefined when the order is unknown or not open. */
+  async markConfirmed(storeSql: StoreSql, db: Executor, orderId: number, state: ConfirmedState): Promise<StoredOrder | undefined> {
     const params = [state.customer_id, state.confirmed_at, state.confirmation, state.confirmation_hash, shownConfirmation(state.confirmation), orderId];
-    return (await storeSql.run<{ order_number: string }>(db, MARK_CONFIRMED, params)).rows[0]?.order_number;
+    const row = (await storeSql.run<OrderRow>(db, MARK_CONFIRMED, params)).rows[0];
+    return row ? stored(row) : undefined;
   },
 
   /** Open or Confirmed → Cancelled; false when there was nothing to change. */

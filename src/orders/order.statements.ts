@@ -36,9 +36,10 @@ export type ShownOrder = Pick<StoredOrder, (typeof SHOWN_COLUMNS)[number]>;
 /** GetOrder's read: the shown columns of one order. */
 export const SHOW_ORDER = `select ${SHOWN_COLUMNS.join(', ')} from orders where order_id = ?`;
 
+/** Open → Confirmed, returning the order as written (none: unknown or not open). */
 export const MARK_CONFIRMED =
   "update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?, confirmation_shown = ?" +
-  " where order_id = ? and status = 'Open' returning order_number";
+  ` where order_id = ? and status = 'Open' returning ${ORDER_COLUMNS.join(', ')}`;
 
 /** Most ids one stamp statement binds (the repository cuts longer lists). */
 export const IDS_PER_TOUCH = 500;

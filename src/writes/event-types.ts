@@ -18,12 +18,13 @@ export const isEventType = (value: string): value is EventType => (EVENT_TYPES a
 /**
  * What a unit of work tells the door about a change: the event's type and what it is about. An
  * order or customer event names the row; the outbox reads the row as the API shows it once the
- * transaction's stamp is on it (the resource after the change, `LastModified` included). Other
- * events carry their data as it is.
+ * transaction's stamp is on it (the resource after the change, `LastModified` included). A unit
+ * whose statement returned the row as it wrote it (RETURNING) hands it over (`row`), which spares
+ * the read where every emission naming that row came with one. Other events carry their data as it is.
  */
 export type Emission =
-  | { readonly type: 'order.created' | 'order.confirmed' | 'order.cancelled'; readonly orderId: number }
-  | { readonly type: 'customer.created' | 'customer.updated'; readonly customerId: string }
+  | { readonly type: 'order.created' | 'order.confirmed' | 'order.cancelled'; readonly orderId: number; readonly row?: object }
+  | { readonly type: 'customer.created' | 'customer.updated'; readonly customerId: string; readonly row?: object }
   | { readonly type: 'customer.erased'; readonly customerId: string }
   | { readonly type: 'customer.customfields_changed'; readonly customerId: string; readonly numbers: readonly number[] }
   | { readonly type: 'customfield.defined' | 'customfield.deleted'; readonly definition: object };

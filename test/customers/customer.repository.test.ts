@@ -27,7 +27,7 @@ describeEachStore('customer repository', (s, backend) => {
   const idsOf = (rows: ReadonlyArray<{ customer_id: string }>) => rows.map((r) => r.customer_id);
   const upsert = (newId: string, externalId: string | null, address: CustomerAddress) =>
     s().write(async (unit) => {
-      const id = await repo.upsertByExternalId(unit.sql, unit.db, newId, externalId, address, Date.now());
+      const { customer_id: id } = await repo.upsertByExternalId(unit.sql, unit.db, newId, externalId, address, Date.now());
       unit.touch('customer', id);
       return id;
     });
@@ -101,11 +101,12 @@ describeEachStore('customer repository', (s, backend) => {
       const first = await holdTransaction(store);
       const second = await holdTransaction(store);
       try {
-        assert.equal(await repo.upsertByExternalId(store.sql, first, `${t}-1`, `${t}-x`, { first_name: 'A' }, Date.now()), `${t}-1`);
+        assert.equal((await repo.upsertByExternalId(store.sql, first, `${t}-1`, `${t}-x`, { first_name: 'A' }, Date.now())).customer_id, `${t}-1`);
         const pending = repo.upsertByExternalId(store.sql, second, `${t}-2`, `${t}-x`, { first_name: 'B' }, Date.now());
         assert.ok(await stillWaiting(pending), 'the second insert waits for the first transaction');
         await first.commit().execute();
-        assert.equal(await pending, `${t}-1`);
+        const written = await pending;
+        assert.deepEqual([written.customer_id, written.first_name], [`${t}-1`, 'B'], 'the row as the second write left it');
         await second.commit().execute();
       } finally {
         if (!first.isCommitted) await first.rollback().execute();
@@ -115,17 +116,18 @@ describeEachStore('customer repository', (s, backend) => {
     });
   }
 
-  test('updateAddress writes the columns given, keeps the absent ones, and is false for an unknown customer', async () => {
+  test('updateAddress writes the columns given, keeps the absent ones, returns the row as written, and nothing for an unknown customer', async () => {
     const t = unique();
     await seed([{ id: `${t}-a`, external_id: `${t}-x`, first_name: 'Erika', city: 'Köln', company: 'ACME' }]);
     const update = (id: string, address: CustomerAddress) => s().write((unit) => repo.updateAddress(unit.sql, unit.db, id, address));
-    assert.equal(await update(`${t}-a`, { city: 'Bonn', company: null }), true);
+    const written = await update(`${t}-a`, { city: 'Bonn', company: null });
     const row = await find(`${t}-a`);
     assert.deepEqual([row?.external_id, row?.first_name, row?.city, row?.company], [`${t}-x`, 'Erika', 'Bonn', null]);
-    assert.equal(await update(`${t}-a`, {}), true);
+    assert.deepEqual(written, row);
+    assert.deepEqual(await update(`${t}-a`, {}), row);
     assert.deepEqual(await find(`${t}-a`), row);
-    assert.equal(await update(`${t}-nobody`, { city: 'Bonn' }), false);
-    assert.equal(await update(`${t}-nobody`, {}), false);
+    assert.equal(await update(`${t}-nobody`, { city: 'Bonn' }), undefined);
+    assert.equal(await update(`${t}-nobody`, {}), undefined);
   });
 
   test('touch and writeMany handle more than 500 customers (statements of 500 ids)', async () => {

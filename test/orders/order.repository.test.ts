@@ -43,8 +43,10 @@ describeEachStore('order repository', (s) => {
     const number = `O-${unique()}`;
     const id = await insert(number);
     const [first, second] = [await customer(), await customer()];
-    assert.equal(await confirm(id, state(first, 2000)), number);
+    const written = await confirm(id, state(first, 2000));
+    assert.equal(written?.order_number, number);
     const confirmed = await find(id);
+    assert.deepEqual(written, confirmed, 'the row as written');
     assert.deepEqual(
       confirmed && [confirmed.status, confirmed.customer_id, confirmed.confirmed_at, confirmed.confirmation, confirmed.confirmation_hash],
       ['Confirmed', first, 2000, '{"at":2000}', 'h2000'],
