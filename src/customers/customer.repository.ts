@@ -165,7 +165,7 @@ export const customerRepository = {
     return ids;
   },
 
-  /** Writes the name and address of an existing customer; false when there is no such customer. */
+  /** Writes the name and address of an existing customer and returns it as written; undefined when there is no such customer. */
   async updateAddress(storeSql: StoreSql, db: Executor, customerId: string, address: CustomerAddress): Promise<CustomerRow | undefined> {
     const { columns, values } = addressColumns(address);
     return (await storeSql.run<CustomerRow>(db, updateAddressSql(columns), [...values, customerId])).rows[0];

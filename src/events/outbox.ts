@@ -23,24 +23,35 @@ export function newEventId(now = Date.now()): string {
 /**
  * The outbox: the write door hands it a transaction's events once every unit has written. Orders
  * and customers are read in that transaction, so each event holds the resource after its change,
- * as a key without `bank` sees it; a row a unit handed over as its statement returned it
- * (a confirmation's customer and order) is not read again, which on PostgreSQL is a round trip
- * fewer per read for the whole transaction. They are read before the stamp is taken (outside the sync
- * clock's lock); an order's event means the order changed in this transaction, so the door stamps
- * it, and its `LastModified` is the stamp. The events are numbered with the stamp (commit order)
- * and take it as their time.
+ * as a key without `bank` sees it. A transaction whose every event came with the row its unit's
+ * statement returned (a batch of confirmations) reads nothing: on PostgreSQL two round trips fewer.
+ * They are read before the stamp is taken (outside the sync clock's lock); an order's event means
+ * the order changed in this transaction, so the door stamps it, and its `LastModified` is the
+ * stamp. The events are numbered with the stamp (commit order) and take it as their time.
  */
 export const outbox: Outbox = {
   async prepare(sql, db, emissions) {
-    const orders = handedOver<number, StoredOrder>(emissions.flatMap((e) => ('orderId' in e ? [[e.orderId, rowOf(e)]] : [])));
-    const customers = handedOver<string, CustomerRow>(emissions.flatMap((e) => ('customerId' in e ? [[e.customerId, rowOf(e)]] : [])));
-    const missingOrders = [...orders].flatMap(([id, row]) => (row ? [] : [id]));
-    // Customers are read for their created and updated events only (the others carry their data).
-    const missingCustomers = [...new Set(emissions.flatMap((e) => (e.type === 'customer.created' || e.type === 'customer.updated') && !customers.get(e.customerId) ? [e.customerId] : []))];
-    for (const o of await orderRepository.findMany(sql, db, missingOrders)) orders.set(o.order_id, o);
-    for (const c of await customerRepository.findMany(sql, db, missingCustomers)) customers.set(c.customer_id, c);
+    // Rows handed over are taken only when every emission of the transaction came with its row: any
+    // other change in it (an erasure, a cancellation, a custom field write) may have changed them
+    // after their unit wrote them, and then all are read as the transaction left them.
+    const handed = emissions.every((e) => 'row' in e && e.row !== undefined);
+    const orders = new Map<number, StoredOrder>();
+    const customers = new Map<string, CustomerRow>();
+    if (handed) {
+      // In unit order: the last row handed over for an id is its latest write.
+      for (const e of emissions) {
+        if ('orderId' in e) orders.set(e.orderId, e.row as StoredOrder);
+        else if (e.type === 'customer.created' || e.type === 'customer.updated') customers.set(e.customerId, e.row as CustomerRow);
+      }
+    } else {
+      const orderIds = [...new Set(emissions.flatMap((e) => ('orderId' in e ? [e.orderId] : [])))];
+      // Customers are read for their created and updated events only (the others carry their data).
+      const customerIds = [...new Set(emissions.flatMap((e) => (e.type === 'customer.created' || e.type === 'customer.updated' ? [e.customerId] : [])))];
+      for (const o of await orderRepository.findMany(sql, db, orderIds)) orders.set(o.order_id, o);
+      for (const c of await customerRepository.findMany(sql, db, customerIds)) customers.set(c.customer_id, c);
+    }
     return async (stamp, firstEvent) => {
-      for (const order of orders.values()) if (order) order.modified_at = stamp;
+      for (const order of orders.values()) order.modified_at = stamp;
       const rows = emissions.map((e, i): EventRow => {
         const { data, customerId } = dataOf(e, orders, customers);
         return { sequence: firstEvent + i, event_id: newEventId(), type: e.type, occurred_at: stamp, customer_id: customerId, data: encodeEventData(data) };
@@ -50,23 +61,10 @@ export const outbox: Outbox = {
   },
 };
 
-const rowOf = (e: Emission): object | undefined => ('row' in e ? e.row : undefined);
-
-/**
- * The rows the transaction's units handed over, by id: the last one handed over for an id (its
- * latest write), or undefined where any emission naming that id came without a row — that unit may
- * have changed the row after the others (an erasure), so it is read as the transaction left it.
- */
-function handedOver<Id, Row>(named: ReadonlyArray<readonly [Id, object | undefined]>): Map<Id, Row | undefined> {
-  const rows = new Map<Id, Row | undefined>();
-  for (const [id, row] of named) rows.set(id, rows.has(id) && rows.get(id) === undefined ? undefined : (row as Row | undefined));
-  return rows;
-}
-
 function dataOf(
   e: Emission,
-  orders: ReadonlyMap<number, StoredOrder | undefined>,
-  customers: ReadonlyMap<string, CustomerRow | undefined>,
+  orders: ReadonlyMap<number, StoredOrder>,
+  customers: ReadonlyMap<string, CustomerRow>,
 ): { data: unknown; customerId: string | null } {
   switch (e.type) {
     case 'order.created':

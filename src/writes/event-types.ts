@@ -19,8 +19,8 @@ export const isEventType = (value: string): value is EventType => (EVENT_TYPES a
  * What a unit of work tells the door about a change: the event's type and what it is about. An
  * order or customer event names the row; the outbox reads the row as the API shows it once the
  * transaction's stamp is on it (the resource after the change, `LastModified` included). A unit
- * whose statement returned the row as it wrote it (RETURNING) hands it over (`row`), which spares
- * the read where every emission naming that row came with one. Other events carry their data as it is.
+ * whose statement returned the row as it wrote it (RETURNING) hands it over (`row`): a transaction
+ * whose every emission came with its row is not read again. Other events carry their data as it is.
  */
 export type Emission =
   | { readonly type: 'order.created' | 'order.confirmed' | 'order.cancelled'; readonly orderId: number; readonly row?: object }
