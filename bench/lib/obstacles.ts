@@ -13,7 +13,7 @@ const DURABLE =
 const pgWrites = (what: string): string =>
   `PostgreSQL on the same two cores spends about 0.6 times as much CPU per ${what} as the service (statements prepared once per connection). ` +
   'Sampled from pg_stat_activity (bench/compare.ts --pg-waits), the busy backends wait for the service\'s next statement 75 % of the time ' +
-  'and for a lock (the sync clock\'s row) 5 %: a batch of five confirmations is about 15 round trips on shared cores, and fewer changed the CPU, not the rate (2,035 confirmations/s ' +
+  'and for a lock (the sync clock\'s row) 5 %: a batch of five confirmations is about 15 round trips on shared cores, and fewer changed the rate by less than the noise (2,035 confirmations/s ' +
   'on a quiet machine, 1,610/s in a busy run; over PostgreSQL\'s Unix socket instead of TCP one run measured +5 %).';
 
 /** Memory every worker holds from its start (its size is in the run's budget, added by measuredObstacle). */
