@@ -72,7 +72,7 @@ async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Pr
   if (row === undefined) throw new RetryWork('order not open');
   unit.touch('order', String(c.orderId));
   unit.emit({ type: 'order.confirmed', orderId: c.orderId, row });
-  return { OrderId: c.orderId, OrderNumber: row.order_number, Status: 'Confirmed', CustomerId: customerId, ConfirmedAt: now };
+  return answerOf(row);
 }
 
 /** The order read first: unknown, cancelled, already confirmed (same data: the first answer), or open. */
