@@ -26,10 +26,10 @@ const BINARY = 'The mapped node binary (41–45 MB) is shared between workers bu
 export const OBSTACLES: Readonly<Record<string, string>> = {
   floor:
     'Fastify with the service\'s hooks against a bare node:http server answering a constant. Layer by layer (bench/fastify-layers.ts, ' +
-    '2026-11-25, medians of 3 rounds): bare Fastify costs what the yardstick does (13.3 µs); the logger adds 2.6 µs (Fastify then listens ' +
-    'for every response\'s end and makes a child logger), the request id, the onRequest hook, the security headers 0.5–0.7 µs each, metrics, ' +
-    'router options, the onSend hook and form bodies 0–0.3 µs each, the rest of the service 1.6 µs: 20.2 µs, ×1.52. No layer is big enough ' +
-    'alone; a child logger made only when a line is written measured −0.2 % and dropping the metrics hook +2 % (both within noise).',
+    '2026-11-25, medians of 3 rounds): the yardstick 12.8 µs, bare Fastify 14.3 µs; the logger adds 1.8 µs (Fastify then listens for ' +
+    'every response\'s end and makes a child logger), metrics 2.0, router options and the URL rewrite 0.9, the onRequest hook 0.8, the ' +
+    'security headers 0.6, the request id 0.3, the rest within noise: 20.1 µs with every layer, the service 20.5 µs (×1.61). No layer is ' +
+    'big enough alone; a child logger made only when a line is written measured −0.2 % and dropping the metrics hook +2 % (both within noise).',
   'search-get':
     'The floor row is Fastify with the service hooks alone; the search adds authentication, one precompiled SQL statement (watermark and rows ' +
     'together) and the JSON writer. By `perf record` of the server (bench/perf-split.ts; 67 µs against the floor\'s 20 µs) the extra 47 µs are ' +
