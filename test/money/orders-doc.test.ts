@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { ROOT } from '../helpers/root.js';
 import { workedExampleRow } from './orders-doc-table.js';
 
-const DOC = new URL('../../docs/orders.md', import.meta.url);
+const DOC = join(ROOT, 'docs/orders.md');
 
 test("docs/orders.md's worked examples are what the calculator computes", () => {
   const section = readFileSync(DOC, 'utf8').split('## Money: lines, taxes and totals')[1] ?? '';
