@@ -15,25 +15,30 @@ const BIGINT_ORDER: OrderContent = {
 };
 const NUMBER_ITEMS = [...LINES.map(([sku, q, p, r, d]) => ({ sku, amount: q * p - d, rate: r })), { sku: '~', amount: 490, rate: 1900 }];
 
+type NumberItem = (typeof NUMBER_ITEMS)[number];
+
+/** Larger remainder first, then larger amount, then SKU: the tie rule of order-totals.ts. */
+const byRemainder = (a: { rest: number; item: NumberItem }, b: { rest: number; item: NumberItem }): number =>
+  b.rest - a.rest || b.item.amount - a.item.amount || (a.item.sku < b.item.sku ? -1 : 1);
+
 /** The rule of order-totals.ts in numbers: per-rate tax half away from zero, shares by largest remainder. */
-function numberAmounts(items: typeof NUMBER_ITEMS): { net: number; tax: number; taxes: number[] } {
+function numberAmounts(items: readonly NumberItem[]): { net: number; tax: number; taxes: number[] } {
   const taxes = items.map(() => 0);
   const rates = [...new Set(items.map((i) => i.rate))].sort((a, b) => a - b);
   let net = 0;
   let tax = 0;
   for (const rate of rates) {
-    const members = items.flatMap((item, i) => (item.rate === rate ? [i] : []));
-    const sum = members.reduce((s, i) => s + (items[i]?.amount ?? 0), 0);
+    const members = items.flatMap((item, index) => (item.rate === rate ? [{ item, index, rest: 0 }] : []));
+    const sum = members.reduce((s, m) => s + m.item.amount, 0);
     const product = sum * rate;
     const rateTax = Math.floor(product / 10_000) + (2 * (product % 10_000) >= 10_000 ? 1 : 0);
-    const rest = members.map((i) => (rateTax * (items[i]?.amount ?? 0)) % sum);
     let left = rateTax;
-    members.forEach((i) => {
-      taxes[i] = Math.floor((rateTax * (items[i]?.amount ?? 0)) / sum);
-      left -= taxes[i] ?? 0;
-    });
-    const order = members.map((_, k) => k).sort((a, b) => (rest[b] ?? 0) - (rest[a] ?? 0) || (items[members[b] ?? 0]?.amount ?? 0) - (items[members[a] ?? 0]?.amount ?? 0) || ((items[members[a] ?? 0]?.sku ?? '') < (items[members[b] ?? 0]?.sku ?? '') ? -1 : 1));
-    for (const k of order.slice(0, left)) taxes[members[k] ?? 0] = (taxes[members[k] ?? 0] ?? 0) + 1;
+    for (const m of members) {
+      taxes[m.index] = Math.floor((rateTax * m.item.amount) / sum);
+      m.rest = (rateTax * m.item.amount) % sum;
+      left -= taxes[m.index] ?? 0;
+    }
+    for (const m of members.sort(byRemainder).slice(0, left)) taxes[m.index] = (taxes[m.index] ?? 0) + 1;
     net += sum;
     tax += rateTax;
   }
@@ -61,7 +66,8 @@ console.log(`5 lines + shipping: bigint ${median(rounds.bigint).toFixed(2)} µs/
 
 const LARGEST: OrderContent = {
   Currency: 'CLF', PricesIncludeTax: true,
-  Lines: Array.from({ length: 1000 }, (_, i) => ({ Sku: `S${i}`, Name: 'n', Quantity: 1_000_000, UnitPrice: 10n ** 16n - 1n - BigInt(i), TaxRate: [0, 700, 1900, 10000][i % 4] ?? 0 })),
+  Lines: Array.from({ length: 1000 }, (_, i) =>
+    ({ Sku: `S${i}`, Name: 'n', Quantity: 1_000_000, UnitPrice: 10n ** 16n - 1n - BigInt(i), TaxRate: [0, 700, 1900, 10000][i % 4] ?? 0 })),
 };
 const largest: number[] = [];
 for (let round = 0; round < 6; round++) largest.push(microsPerOrder(() => orderAmounts(LARGEST), 50));

@@ -137,6 +137,6 @@ function readTaxRate(rules: FieldRules, field: string, value: unknown): number |
 function scalePrecision(rules: FieldRules, field: string, value: number, precision: number, scale: number): void {
   const found = exactDecimalOf(Math.abs(value));
   const digitsFound = Math.max(found.coefficient.toString().length, found.scale);
-  rules.fail(field, 'ScalePrecision',
-    `'${field}' must not be more than ${precision} digits in total, with allowance for ${scale} decimals. ${digitsFound} digits and ${found.scale} decimals were found.`);
+  rules.fail(field, 'ScalePrecision', `'${field}' must not be more than ${precision} digits in total, with allowance for ${scale} decimals. `
+    + `${digitsFound} digits and ${found.scale} decimals were found.`);
 }

@@ -21,7 +21,12 @@ test('good content in minor units; the currency defaults, prices are net unless 
     errors: {},
   });
   assert.deepEqual(read({}).content, { Currency: 'EUR', PricesIncludeTax: false, Lines: [] });
-  assert.deepEqual(read({ Currency: 'KWD', PricesIncludeTax: true, Lines: [{ ...LINE, UnitPrice: 1.255, Discount: 0.5, TaxRate: 7.25 }], Shipping: { Amount: 2, TaxRate: 0, Name: 'Post' } }).content, {
+  const kwd = read({
+    Currency: 'KWD', PricesIncludeTax: true,
+    Lines: [{ ...LINE, UnitPrice: 1.255, Discount: 0.5, TaxRate: 7.25 }],
+    Shipping: { Amount: 2, TaxRate: 0, Name: 'Post' },
+  });
+  assert.deepEqual(kwd.content, {
     Currency: 'KWD', PricesIncludeTax: true,
     Lines: [{ Sku: 'PEN', Name: 'Pen', Quantity: 3, UnitPrice: 1255n, TaxRate: 725, Discount: 500n }],
     Shipping: { Name: 'Post', Amount: 2000n, TaxRate: 0 },
@@ -56,7 +61,10 @@ test('each bad field once, named by its path, with FluentValidation\'s code', ()
 test('the limits\' edges are allowed', () => {
   const { content, errors } = read({
     Currency: 'JPY',
-    Lines: [{ Sku: 's'.repeat(64), Name: 'n'.repeat(255), Quantity: 1_000_000, UnitPrice: 999_999_999_999, TaxRate: 100, Discount: 999_999_999_999 }, { ...LINE, Quantity: 1, UnitPrice: 0, TaxRate: 0 }],
+    Lines: [
+      { Sku: 's'.repeat(64), Name: 'n'.repeat(255), Quantity: 1_000_000, UnitPrice: 999_999_999_999, TaxRate: 100, Discount: 999_999_999_999 },
+      { ...LINE, Quantity: 1, UnitPrice: 0, TaxRate: 0 },
+    ],
   });
   assert.deepEqual(errors, {});
   assert.equal(content?.Lines[0]?.UnitPrice, 999_999_999_999n);
@@ -93,7 +101,8 @@ test('the failures make the ServiceStack error body, one entry per field', () =>
     ['Lines[0].Quantity', 'InclusiveBetween'], ['Lines[0].UnitPrice', 'ScalePrecision'], ['Lines[2].Quantity', 'InclusiveBetween'],
   ]);
   assert.equal(body.ResponseStatus.ErrorCode, 'InclusiveBetween');
-  assert.match(body.ResponseStatus.Errors[1]?.Message ?? '', /'Lines\[0\]\.UnitPrice' must not be more than 14 digits in total, with allowance for 2 decimals\. 3 digits and 3 decimals were found\./);
+  assert.equal(body.ResponseStatus.Errors[1]?.Message,
+    "'Lines[0].UnitPrice' must not be more than 14 digits in total, with allowance for 2 decimals. 3 digits and 3 decimals were found.");
 });
 
 test('property: content written to the wire reads back as it was', () => {

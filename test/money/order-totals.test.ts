@@ -34,7 +34,10 @@ test('gross prices: the rate\'s gross split into net and tax; a half goes away f
   // 0.01 at 100 %: tax 0.005 → 0.01, net 0.
   assert.deepEqual(orderAmounts(order([line('A', 1, 1n, 10000)], { PricesIncludeTax: true })).Lines[0], { LineNumber: 1, Net: 0n, Tax: 1n, Gross: 1n });
   const a = orderAmounts(order([line('A', 2, 1190n, 1900), line('B', 1, 107n, 700)], { PricesIncludeTax: true }));
-  assert.deepEqual(a.Totals, { Net: 2100n, Tax: 387n, Gross: 2487n, Discount: 0n, TaxBreakdown: [{ TaxRate: 700, Net: 100n, Tax: 7n }, { TaxRate: 1900, Net: 2000n, Tax: 380n }] });
+  assert.deepEqual(a.Totals, {
+    Net: 2100n, Tax: 387n, Gross: 2487n, Discount: 0n,
+    TaxBreakdown: [{ TaxRate: 700, Net: 100n, Tax: 7n }, { TaxRate: 1900, Net: 2000n, Tax: 380n }],
+  });
 });
 
 test('a discount is taken off the line before tax; Totals.Discount sums the discounts', () => {
