@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { divideHalfAwayFromZero, largestRemainderShares } from '../../src/money/rounding.js';
-import { orderAmounts } from '../../src/money/index.js';
+import { orderAmounts, orderAmountsWire } from '../../src/money/index.js';
 import { line, order } from './order-fixtures.js';
 
 test('halves are rounded away from zero, everything else to the nearest', () => {
@@ -89,4 +89,17 @@ test('1,000 lines at the largest amounts stay exact (no overflow)', () => {
     assert.equal(a.Lines.reduce((s, l) => s + l.Tax, 0n), a.Totals.Tax);
     assert.ok(a.Totals.Gross > BigInt(Number.MAX_SAFE_INTEGER) * 1_000_000_000n, 'far beyond what a number holds exactly');
   }
+});
+
+test('the wire form: JSON numbers in the currency\'s unit, rates in percent', () => {
+  const a = orderAmounts(order([line('A', 3, 10n, 1900), line('B', 1, 1255n, 750)], { Currency: 'KWD', Shipping: { Amount: 2000n, TaxRate: 0 } }));
+  assert.equal(JSON.stringify(orderAmountsWire(a, 3)), JSON.stringify({
+    Lines: [{ LineNumber: 1, Net: 0.03, Tax: 0.006, Gross: 0.036 }, { LineNumber: 2, Net: 1.255, Tax: 0.094, Gross: 1.349 }],
+    Shipping: { Net: 2, Tax: 0, Gross: 2 },
+    Totals: {
+      Net: 3.285, Tax: 0.1, Gross: 3.385, Discount: 0,
+      TaxBreakdown: [{ TaxRate: 0, Net: 2, Tax: 0 }, { TaxRate: 7.5, Net: 1.255, Tax: 0.094 }, { TaxRate: 19, Net: 0.03, Tax: 0.006 }],
+    },
+  }));
+  assert.equal(orderAmountsWire(orderAmounts(order([])), 2).Shipping, null);
 });
