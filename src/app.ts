@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
-import { Authenticator } from './auth/authenticator.js';
+import { Authenticator } from './auth/index.js';
 import type { Config } from './config.js';
 import { registerDocs } from './docs/docs-routes.js';
 import { routeNotFound } from './errors.js';
@@ -24,10 +24,8 @@ import { registerOperations } from './wire/operation-routes.js';
 import { sendError } from './wire/responses.js';
 import { writeRegistry } from './write-registry.js';
 import { openWriteDoor, type WriteDoor } from './writes/write-door.js';
-import { startEventRetention } from './webhooks/event-retention.js';
-import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { registerWebhookMetrics, startEventRetention, WebhookDispatcher } from './webhooks/index.js';
 import { ApiLoad } from './ops/api-load.js';
-import { registerWebhookMetrics } from './webhooks/webhook-metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,13 +1,13 @@
-import { auditOperations } from './audit/audit.operations.js';
-import { customerOperations } from './customers/customer.operations.js';
-import { customFieldOperations } from './customfields/customfield.operations.js';
-import { eventOperations } from './events/event.operations.js';
-import { orderOperations } from './orders/order.operations.js';
+import { auditOperations } from './audit/index.js';
+import { customerOperations } from './customers/index.js';
+import { customFieldOperations } from './customfields/index.js';
+import { eventOperations } from './events/index.js';
+import { orderOperations } from './orders/index.js';
 import type { Config } from './config.js';
-import { privacyOperations } from './privacy/privacy.operations.js';
+import { privacyOperations } from './privacy/index.js';
 import type { Store } from './store/store.js';
 import type { AnyOperation } from './wire/operation.js';
-import { webhookOperations } from './webhooks/webhook.operations.js';
+import { webhookOperations } from './webhooks/index.js';
 import type { WriteDoor } from './writes/write-door.js';
 
 /** The operation table: every operation of the service, spec and operator alike. */

@@ -1,15 +1,11 @@
-import { auditWrites } from './audit/audit.service.js';
-import { keyWrites } from './auth/key-service.js';
-import { customerWrites } from './customers/customer.writes.js';
-import { customerRepository } from './customers/customer.repository.js';
-import { eventWrites } from './events/event.service.js';
-import { outbox } from './events/outbox.js';
-import { privacyWrites } from './privacy/erasure.js';
-import { definitionWrites } from './customfields/customfield.definitions.js';
-import { writeValuesWrite } from './customfields/customfield.writes.js';
-import { webhookWrites } from './webhooks/webhook.writes.js';
-import { orderRepository } from './orders/order.repository.js';
-import { orderWrites } from './orders/order.writes.js';
+import { auditWrites } from './audit/index.js';
+import { keyWrites } from './auth/index.js';
+import { customerEventSource, customerWrites, stampCustomers } from './customers/index.js';
+import { createOutbox, eventWrites } from './events/index.js';
+import { privacyWrites } from './privacy/index.js';
+import { definitionWrites, writeValuesWrite } from './customfields/index.js';
+import { webhookWrites } from './webhooks/index.js';
+import { orderEventSource, orderWrites, stampOrders } from './orders/index.js';
 import type { WriteRegistry } from './writes/unit.js';
 
 /**
@@ -26,6 +22,6 @@ const registryUrl = import.meta.url.endsWith('.ts') ? import.meta.url : new URL(
 export const writeRegistry: WriteRegistry = {
   module: registryUrl,
   commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...auditWrites, ...eventWrites, ...webhookWrites, ...privacyWrites],
-  stampers: { customer: customerRepository.touch, order: orderRepository.touch },
-  outbox,
+  stampers: { customer: stampCustomers, order: stampOrders },
+  outbox: createOutbox({ order: orderEventSource, customer: customerEventSource }),
 };

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { listAudit } from '../audit/audit.service.js';
+import { listAudit } from '../audit/index.js';
 import { parseWireDate } from '../wire/dates.js';
 import { UsageError, type RunCommand } from './command.js';
 import { withStore } from './with-store.js';

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { exportCustomers } from '../customers/customer.export.js';
-import { importCustomers } from '../customers/customer.import.js';
+import { exportCustomers, importCustomers } from '../customers/index.js';
 import { formatWireDate, parseWireDate } from '../wire/dates.js';
 import { UsageError, type RunCommand } from './command.js';
 import { importFile, importProgress, reportImport } from './import-report.js';

@@ -1,6 +1,4 @@
-import { defineCustomField, deleteCustomField, listDefinitions } from '../customfields/customfield.definitions.js';
-import { DefineCustomFieldRequest } from '../customfields/customfield.schemas.js';
-import { FIELD_TYPES, type CustomFieldDefinition } from '../customfields/customfield.types.js';
+import { type CustomFieldDefinition, defineCustomField, DefineCustomFieldRequest, deleteCustomField, FIELD_TYPES, listDefinitions } from '../customfields/index.js';
 import { AppError } from '../errors.js';
 import { parseJsvList } from '../wire/jsv.js';
 import { validRequest } from '../wire/request-validation.js';

@@ -1,5 +1,5 @@
-import type { ImportReport } from '../customers/customer.import.js';
-import { importFormatOf, type ImportFormat } from '../customers/import-read.js';
+import { importFormatOf, type ImportFormat } from '../bulk/import-read.js';
+import type { ImportReport } from '../bulk/import-report.js';
 import { existingFile, UsageError } from './command.js';
 import { progressBar } from './progress.js';
 

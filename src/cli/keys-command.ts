@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
-import { parsePermissions } from '../auth/api-keys.js';
-import { CLI_KEY_ID } from '../audit/audit.actions.js';
-import { recordAudit } from '../audit/audit.service.js';
-import { createKey, listKeys, revokeKey } from '../auth/key-service.js';
+import { createKey, listKeys, parsePermissions, revokeKey } from '../auth/index.js';
+import { CLI_KEY_ID, recordAudit } from '../audit/index.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { UsageError, type RunCommand } from './command.js';
 import { withStore } from './with-store.js';

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { OrderRow } from '../store/database.js';
-import { exportOrders, type OrderExportFormat } from '../orders/order.export.js';
-import { importOrders } from '../orders/order.import.js';
+import { exportOrders, importOrders, type OrderExportFormat } from '../orders/index.js';
 import { formatWireDate, parseWireDate } from '../wire/dates.js';
 import { UsageError, type RunCommand } from './command.js';
 import { importFile, importProgress, reportImport } from './import-report.js';

@@ -1,7 +1,6 @@
-import { CLI_KEY_ID } from '../audit/audit.actions.js';
-import { auditBankRead } from '../orders/bank-access.js';
-import type { BankData } from '../orders/order.mapping.js';
-import { eraseCustomer, exportCustomerData } from '../privacy/privacy.service.js';
+import { CLI_KEY_ID } from '../audit/index.js';
+import { auditBankRead, type BankData } from '../orders/index.js';
+import { eraseCustomer, exportCustomerData } from '../privacy/index.js';
 import { toJson } from '../wire/serializer.js';
 import { parseCommandArgs, refusalAsUsage, UsageError, type RunCommand } from './command.js';
 import { withStore } from './with-store.js';

@@ -1,5 +1,5 @@
-import { seedCustomers } from '../customers/customer.seed.js';
-import { seedOrders } from '../orders/order.seed.js';
+import { seedCustomers } from '../customers/index.js';
+import { seedOrders } from '../orders/index.js';
 import { parseCommandArgs, UsageError, type RunCommand } from './command.js';
 import { progressBar } from './progress.js';
 import { withStore } from './with-store.js';

@@ -1,5 +1,5 @@
-import { CLI_KEY_ID } from '../audit/audit.actions.js';
-import { createEndpoint, deleteEndpoint, listEndpoints, replay } from '../webhooks/webhook.service.js';
+import { CLI_KEY_ID } from '../audit/index.js';
+import { createEndpoint, deleteEndpoint, listEndpoints, replay } from '../webhooks/index.js';
 import { isEventType } from '../writes/event-types.js';
 import { parseCommandArgs, refusalAsUsage, UsageError, type RunCommand } from './command.js';
 import { withStore } from './with-store.js';

@@ -1,37 +1,15 @@
 import { statSync } from 'node:fs';
-import { customFieldDefinitions, type CustomFieldDefinition } from '../customfields/customfield.import.js';
+import { type CustomFieldDefinition, customFieldDefinitions } from '../customfields/index.js';
 import type { Store } from '../store/store.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { customerRepository } from './customer.repository.js';
 import { importBatchWrite, type ReadRecord } from './customer.writes.js';
-import { csvHeader, readImportFile, UnreadableFile, type ImportFormat } from './import-read.js';
+import { BATCH, KEPT_MESSAGES, type ImportOptions, type ImportReport } from '../bulk/import-report.js';
+import { csvHeader, readImportFile, UnreadableFile } from '../bulk/import-read.js';
 import { checkRow, columnOf, headerProblems } from './import-row.js';
 
-/** Rows per write transaction: each commits with one stamp; other writers get a turn in between. */
-export const BATCH = 5000;
-/** Invalid rows whose messages are kept for the report (all of them are counted). */
-export const KEPT_MESSAGES = 1000;
 /** External ids looked up in the store at once. */
 const HOLDER_LOOKUP = 1000;
-
-export interface ImportOptions {
-  readonly format: ImportFormat;
-  /** Import the valid rows of a file that has invalid ones (otherwise such a file imports nothing). */
-  readonly skipInvalid: boolean;
-  readonly onProgress?: (phase: 'check' | 'write', done: number, total: number) => void;
-}
-
-export interface ImportReport {
-  /** Problems of the file as a whole (header, broken CSV quoting): nothing was imported. */
-  readonly fileProblems: readonly string[];
-  readonly records: number;
-  readonly invalidCount: number;
-  /** The first invalid rows, by line number, each with its problems. */
-  readonly invalid: ReadonlyArray<{ readonly line: number; readonly problems: readonly string[] }>;
-  readonly imported: number;
-  /** Set when writing failed part-way (the batches before it are committed; a re-run is safe). */
-  readonly failure?: string;
-}
 
 interface Checked {
   readonly fileProblems: string[];

@@ -5,7 +5,7 @@ import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { DATA_COLUMNS, SYNC_COLUMNS, type CustomerAddress, type CustomerData, type SyncRow } from './customer.columns.js';
 import { addressColumns, identifierSearchSql, touchSql, updateAddressSql, upsertByExternalIdSql, findManySql } from './customer.statements.js';
-import type { Position } from './sync-cursor.js';
+import type { Position } from '../wire/sync-cursor.js';
 
 /** What the feed reads: the sync window (after, atMost] and a keyset range. */
 export interface CustomerFilter {
@@ -51,13 +51,13 @@ export function feedQuery(db: Executor, f: CustomerFilter) {
 }
 
 /** Moves the modification stamp of customers: the write door calls it once per transaction. */
-const touch: Stamper = async (storeSql, db, customerIds, stamp) => {
+export const stampCustomers: Stamper = async (storeSql, db, customerIds, stamp) => {
   for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
 };
 
 /** All SQL about customers. */
 export const customerRepository = {
-  touch,
+  touch: stampCustomers,
 
   findById(db: Executor, customerId: string): Promise<CustomerRow | undefined> {
     return db.selectFrom('customers').selectAll().where('customer_id', '=', customerId).executeTakeFirst();

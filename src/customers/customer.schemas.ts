@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LIST_LENGTH, NAME_LENGTH, withRules } from '../wire/request-schema.js';
 import { Nullable, WireDate } from '../wire/schema-types.js';
-import { cursorIssuedHere } from './sync-cursor.js';
+import { cursorIssuedHere } from '../wire/sync-cursor.js';
 
 /** The 14 spec fields, in the spec's order. */
 export const CUSTOMER_FIELDS = [

@@ -5,7 +5,7 @@ import { LIST_LENGTH } from '../wire/request-schema.js';
 import { customerRepository, type CustomerFilter, type SyncRow } from './customer.repository.js';
 import { toCustomer } from './customer.mapping.js';
 import type { Customer, SearchCustomersRequest } from './customer.schemas.js';
-import { decodeCursor, encodeCursor, pageWatermark, type Position } from './sync-cursor.js';
+import { decodeCursor, encodeCursor, pageWatermark, type Position } from '../wire/sync-cursor.js';
 
 /** Most identifiers of one search (the request schema's maxItems). */
 export const MAX_IDENTIFIERS = LIST_LENGTH;

@@ -1,5 +1,7 @@
+import type { Executor } from '../store/store.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { toCustomer, toCustomerData } from './customer.mapping.js';
+import { customerRepository } from './customer.repository.js';
 import type { Customer, UpsertCustomerRequest } from './customer.schemas.js';
 import { upsertCustomerWrite } from './customer.writes.js';
 
@@ -8,4 +10,10 @@ export { searchCustomers, MAX_IDENTIFIERS, type SearchResult } from './customer.
 /** Creates or replaces a customer (operator route); its modification stamp moves. */
 export async function upsertCustomer(writes: WriteDoor, req: UpsertCustomerRequest): Promise<Customer> {
   return toCustomer(await writes.run(upsertCustomerWrite, { customerId: req.CustomerId, data: toCustomerData(req) }));
+}
+
+/** A customer as the API shows it, or undefined when there is none. */
+export async function findCustomer(db: Executor, customerId: string): Promise<Customer | undefined> {
+  const row = await customerRepository.findById(db, customerId);
+  return row && toCustomer(row);
 }

@@ -1,4 +1,4 @@
-import { customFieldDefinitions, storeCustomFieldValues, type CustomFieldDefinition } from '../customfields/customfield.import.js';
+import { type CustomFieldDefinition, customFieldDefinitions, storeCustomFieldValues } from '../customfields/index.js';
 import { externalIdTaken } from '../errors.js';
 import type { CustomerRow } from '../store/database.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
@@ -6,7 +6,7 @@ import { defineWrite } from '../writes/unit.js';
 import type { CustomerData } from './customer.columns.js';
 import { customerRepository } from './customer.repository.js';
 import { checkRow, type ImportRow } from './import-row.js';
-import type { ImportFormat } from './import-read.js';
+import type { ImportFormat } from '../bulk/import-read.js';
 
 /** Creates or replaces a customer; answers the row as written. */
 export const upsertCustomerWrite = defineWrite('customer.upsert', async (unit, input: { customerId: string; data: CustomerData }): Promise<CustomerRow> => {

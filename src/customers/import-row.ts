@@ -1,10 +1,9 @@
-import { customFieldColumn, isFieldError, type CustomFieldDefinition, type CustomFieldWrite } from '../customfields/customfield.import.js';
-import { parseCustomFieldJson, parseCustomFieldText } from '../customfields/customfield.values.js';
+import { customFieldColumn, type CustomFieldDefinition, type CustomFieldWrite, isFieldError, parseCustomFieldJson, parseCustomFieldText } from '../customfields/index.js';
 import { FieldRules } from '../wire/field-rules.js';
 import { compileValidator } from '../wire/request-validation.js';
 import { toCustomerData, type CustomerData } from './customer.mapping.js';
 import { CUSTOMER_FIELDS, UpsertCustomerRequest, type CustomerField } from './customer.schemas.js';
-import type { ImportFormat } from './import-read.js';
+import type { ImportFormat } from '../bulk/import-read.js';
 
 /** What a column of an import file holds: one of the 14 customer fields or a custom field's value. */
 export type Column = { readonly field: CustomerField } | { readonly customField: number };

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { toCustomer } from '../customers/customer.mapping.js';
-import { customerRepository } from '../customers/customer.repository.js';
-import { toFeedItem } from '../orders/order.mapping.js';
-import { orderRepository } from '../orders/order.repository.js';
-import type { CustomerRow, EventRow } from '../store/database.js';
-import type { StoredOrder } from '../orders/order.statements.js';
+import type { EventRow } from '../store/database.js';
+import type { Executor, StoreSql } from '../store/store.js';
 import type { Outbox } from '../writes/unit.js';
 import type { Emission } from '../writes/event-types.js';
 import { encodeEventData } from './event-json.js';
@@ -20,6 +16,31 @@ export function newEventId(now = Date.now()): string {
   return `evt_${now.toString(16).padStart(12, '0')}${random.slice(0, 8)}${random.slice(24)}`;
 }
 
+/** An event's payload and the customer it is about (null: about none). */
+export interface EventData {
+  readonly data: unknown;
+  readonly customerId: string | null;
+}
+
+/**
+ * What the module that owns a kind of row offers the outbox: the rows, read in the transaction as it
+ * left them, and the payload of an event about one of them. Each module builds its own events' JSON.
+ */
+export interface EventSource<Id> {
+  read(sql: StoreSql, db: Executor, ids: readonly Id[]): Promise<ReadonlyMap<Id, object>>;
+  /** The payload of an event about this row (as its unit handed it over or as read), stamped with the transaction's stamp. */
+  eventData(row: object, stamp: number): EventData;
+}
+
+/** The modules whose events name a row: orders by number, customers by id. */
+export interface EventSources {
+  readonly order: EventSource<number>;
+  readonly customer: EventSource<string>;
+}
+
+const readsCustomer = (e: Emission): e is Extract<Emission, { type: 'customer.created' | 'customer.updated' }> =>
+  e.type === 'customer.created' || e.type === 'customer.updated';
+
 /**
  * The outbox: the write door hands it a transaction's events once every unit has written. Orders
  * and customers are read in that transaction, so each event holds the resource after its change,
@@ -29,63 +50,64 @@ export function newEventId(now = Date.now()): string {
  * the order changed in this transaction, so the door stamps it, and its `LastModified` is the
  * stamp. The events are numbered with the stamp (commit order) and take it as their time.
  */
-export const outbox: Outbox = {
-  async prepare(sql, db, emissions) {
-    // Rows handed over are taken only when every emission of the transaction came with its row: any
-    // other change in it (an erasure, a cancellation, a custom field write) may have changed them
-    // after their unit wrote them, and then all are read as the transaction left them.
-    const handed = emissions.every((e) => 'row' in e && e.row !== undefined);
-    const orders = new Map<number, StoredOrder>();
-    const customers = new Map<string, CustomerRow>();
-    if (handed) {
-      // In unit order: the last row handed over for an id is its latest write.
-      for (const e of emissions) {
-        if ('orderId' in e) orders.set(e.orderId, e.row as StoredOrder);
-        else if (e.type === 'customer.created' || e.type === 'customer.updated') customers.set(e.customerId, e.row as CustomerRow);
+export function createOutbox(sources: EventSources): Outbox {
+  return {
+    async prepare(sql, db, emissions) {
+      // Rows handed over are taken only when every emission of the transaction came with its row: any
+      // other change in it (an erasure, a cancellation, a custom field write) may have changed them
+      // after their unit wrote them, and then all are read as the transaction left them.
+      const handed = emissions.every((e) => 'row' in e && e.row !== undefined);
+      let orders: ReadonlyMap<number, object>;
+      let customers: ReadonlyMap<string, object>;
+      if (handed) {
+        // In unit order: the last row handed over for an id is its latest write.
+        const handedOrders = new Map<number, object>();
+        const handedCustomers = new Map<string, object>();
+        for (const e of emissions) {
+          if ('orderId' in e) handedOrders.set(e.orderId, e.row!);
+          else if (readsCustomer(e)) handedCustomers.set(e.customerId, e.row!);
+        }
+        orders = handedOrders;
+        customers = handedCustomers;
+      } else {
+        const orderIds = [...new Set(emissions.flatMap((e) => ('orderId' in e ? [e.orderId] : [])))];
+        // Customers are read for their created and updated events only (the others carry their data).
+        const customerIds = [...new Set(emissions.flatMap((e) => (readsCustomer(e) ? [e.customerId] : [])))];
+        orders = await sources.order.read(sql, db, orderIds);
+        customers = await sources.customer.read(sql, db, customerIds);
       }
-    } else {
-      const orderIds = [...new Set(emissions.flatMap((e) => ('orderId' in e ? [e.orderId] : [])))];
-      // Customers are read for their created and updated events only (the others carry their data).
-      const customerIds = [...new Set(emissions.flatMap((e) => (e.type === 'customer.created' || e.type === 'customer.updated' ? [e.customerId] : [])))];
-      for (const o of await orderRepository.findMany(sql, db, orderIds)) orders.set(o.order_id, o);
-      for (const c of await customerRepository.findMany(sql, db, customerIds)) customers.set(c.customer_id, c);
-    }
-    return async (stamp, firstEvent) => {
-      for (const order of orders.values()) order.modified_at = stamp;
-      const rows = emissions.map((e, i): EventRow => {
-        const { data, customerId } = dataOf(e, orders, customers);
-        return { sequence: firstEvent + i, event_id: newEventId(), type: e.type, occurred_at: stamp, customer_id: customerId, data: encodeEventData(data) };
-      });
-      await eventRepository.insertMany(sql, db, rows);
-    };
-  },
-};
+      return async (stamp, firstEvent) => {
+        const rows = emissions.map((e, i): EventRow => {
+          const { data, customerId } = dataOf(e, stamp);
+          return { sequence: firstEvent + i, event_id: newEventId(), type: e.type, occurred_at: stamp, customer_id: customerId, data: encodeEventData(data) };
+        });
+        await eventRepository.insertMany(sql, db, rows);
+      };
 
-function dataOf(
-  e: Emission,
-  orders: ReadonlyMap<number, StoredOrder>,
-  customers: ReadonlyMap<string, CustomerRow>,
-): { data: unknown; customerId: string | null } {
-  switch (e.type) {
-    case 'order.created':
-    case 'order.confirmed':
-    case 'order.cancelled': {
-      const order = orders.get(e.orderId);
-      if (!order) throw new Error(`event ${e.type}: order ${e.orderId} not found in its own transaction`);
-      return { data: toFeedItem(order, 'masked'), customerId: order.customer_id };
-    }
-    case 'customer.created':
-    case 'customer.updated': {
-      const customer = customers.get(e.customerId);
-      if (!customer) throw new Error(`event ${e.type}: customer not found in its own transaction`);
-      return { data: toCustomer(customer), customerId: e.customerId };
-    }
-    case 'customer.erased':
-      return { data: { CustomerId: e.customerId }, customerId: e.customerId };
-    case 'customer.customfields_changed':
-      return { data: { CustomerId: e.customerId, Numbers: [...e.numbers].sort((a, b) => a - b) }, customerId: e.customerId };
-    case 'customfield.defined':
-    case 'customfield.deleted':
-      return { data: e.definition, customerId: null };
-  }
+      function dataOf(e: Emission, stamp: number): EventData {
+        switch (e.type) {
+          case 'order.created':
+          case 'order.confirmed':
+          case 'order.cancelled': {
+            const order = orders.get(e.orderId);
+            if (!order) throw new Error(`event ${e.type}: order ${e.orderId} not found in its own transaction`);
+            return sources.order.eventData(order, stamp);
+          }
+          case 'customer.created':
+          case 'customer.updated': {
+            const customer = customers.get(e.customerId);
+            if (!customer) throw new Error(`event ${e.type}: customer not found in its own transaction`);
+            return sources.customer.eventData(customer, stamp);
+          }
+          case 'customer.erased':
+            return { data: { CustomerId: e.customerId }, customerId: e.customerId };
+          case 'customer.customfields_changed':
+            return { data: { CustomerId: e.customerId, Numbers: [...e.numbers].sort((a, b) => a - b) }, customerId: e.customerId };
+          case 'customfield.defined':
+          case 'customfield.deleted':
+            return { data: e.definition, customerId: null };
+        }
+      }
+    },
+  };
 }

@@ -1,5 +1,5 @@
-import { recordAudit } from '../audit/audit.service.js';
-import type { AuthenticatedKey } from '../auth/api-keys.js';
+import { recordAudit } from '../audit/index.js';
+import type { AuthenticatedKey } from '../auth/index.js';
 import type { WriteDoor } from '../writes/unit.js';
 import { hasBankData, type BankData } from './order.mapping.js';
 import type { ShownOrder } from './order.repository.js';

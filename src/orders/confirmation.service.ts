@@ -1,27 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { customerRepository } from '../customers/customer.repository.js';
-import type { CustomerRow } from '../store/database.js';
+import { customerOfConfirmation } from '../customers/index.js';
 import { alreadyConfirmed, orderCancelled, orderNotFound, unknownCustomerId } from '../errors.js';
 import { RetryWork, defineWrite, type Unit } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idempotency.js';
-import { addressOf, answerFromStored, answerOf, confirmationJson, sha256, storedAnswer, type ConfirmAnswer } from './order.mapping.js';
+import { sha256 } from '../digest.js';
+import { addressOf, answerFromStored, answerOf, confirmationJson, storedAnswer, type ConfirmAnswer } from './order.mapping.js';
 import { orderRepository } from './order.repository.js';
 import type { ConfirmationData, ValidConfirmation } from './order.validation.js';
 
 export const CONFIRM_OPERATION = 'ConfirmOrder';
-
-/**
- * A new customer's id: a UUID version 7 (RFC 9562) — unique without coordination, so it cannot
- * collide with imported or seeded ids, and ordered by creation time, so new ids land at the end of
- * the primary-key index instead of on a random page of it.
- */
-export function newCustomerId(now = Date.now()): string {
-  // randomUUID draws from a pooled random buffer; its version-4 random bits supply the rest.
-  const random = randomUUID();
-  const time = now.toString(16).padStart(12, '0'); // 48-bit Unix time in ms
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15, 18)}-${random.slice(19)}`;
-}
 
 export interface ConfirmOutcome {
   readonly answer: ConfirmAnswer;
@@ -36,28 +23,6 @@ interface Stored {
 }
 
 /**
- * CustomerId → that customer; else ExternalCustomerId matching an ExternalId → that customer; else a
- * new one. Either way its name and address are written from the request. Undefined: no customer
- * has that CustomerId.
- */
-async function resolveCustomer(unit: Unit, data: ConfirmationData, now: number): Promise<string | undefined> {
-  const address = addressOf(data);
-  let row: CustomerRow | undefined;
-  let created = false;
-  if (data.CustomerId) {
-    row = await customerRepository.updateAddress(unit.sql, unit.db, data.CustomerId, address);
-    if (!row) return undefined;
-  } else {
-    const newId = newCustomerId(now);
-    row = await customerRepository.upsertByExternalId(unit.sql, unit.db, newId, data.ExternalCustomerId || null, address, now);
-    created = row.customer_id === newId;
-  }
-  unit.touch('customer', row.customer_id);
-  unit.emit({ type: created ? 'customer.created' : 'customer.updated', customerId: row.customer_id, row });
-  return row.customer_id;
-}
-
-/**
  * The usual case, an open order, without reading it first: the customer is written and the order
  * marked confirmed (one statement and, on PostgreSQL, one round trip fewer). Anything else — the
  * order not open or unknown, an unknown CustomerId — rolls the unit back (RetryWork), and the next
@@ -65,7 +30,7 @@ async function resolveCustomer(unit: Unit, data: ConfirmationData, now: number):
  */
 async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Promise<ConfirmAnswer> {
   const now = Date.now();
-  const customerId = await resolveCustomer(unit, c.data, now);
+  const customerId = await customerOfConfirmation(unit, { customerId: c.data.CustomerId, externalId: c.data.ExternalCustomerId }, addressOf(c.data), now);
   if (customerId === undefined) throw new RetryWork('unknown customer: check the order first');
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   const row = await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state);
@@ -85,7 +50,7 @@ async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored):
     throw alreadyConfirmed(c.orderId);
   }
   const now = Date.now();
-  const customerId = await resolveCustomer(unit, c.data, now);
+  const customerId = await customerOfConfirmation(unit, { customerId: c.data.CustomerId, externalId: c.data.ExternalCustomerId }, addressOf(c.data), now);
   if (customerId === undefined) throw unknownCustomerId();
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   // Another instance confirmed it since the read: run again, and answer as the order now stands.

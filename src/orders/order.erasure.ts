@@ -1,3 +1,7 @@
+import { sha256 } from '../digest.js';
+import type { OrderRow } from '../store/database.js';
+import type { Unit } from '../writes/unit.js';
+import { orderRepository } from './order.repository.js';
 import { CONFIRMATION_STORAGE_NAMES, PAYMENT_STORAGE_NAMES, parseStoredConfirmation, storedConfirmationJson } from './order.stored-form.js';
 import type { ConfirmationData } from './order.validation.js';
 
@@ -51,4 +55,32 @@ export function erasedConfirmationView(view: Record<string, unknown> | null): Re
     out.Payment = kept;
   }
   return out;
+}
+
+/**
+ * The columns of an order's row that hold personal data: an erasure sets the note to null and
+ * rewrites the confirmation (its stored and shown forms, and its hash) without the personal fields.
+ */
+export const PERSONAL_ORDER_COLUMNS = ['confirmation', 'confirmation_shown', 'confirmation_hash', 'note'] as const satisfies ReadonlyArray<keyof OrderRow>;
+
+/** Scrubs the personal data of the customer's orders; answers whether anything changed. */
+export async function eraseOrdersOf(unit: Unit, customerId: string): Promise<boolean> {
+  let changed = false;
+  for (const o of await orderRepository.personalDataOfCustomer(unit.db, customerId)) {
+    const confirmation = o.confirmation === null ? null : erasedConfirmationJson(o.confirmation);
+    if (confirmation === o.confirmation && o.note === null) continue;
+    // The hash of the data it replaced would still tell the data to whoever guesses it: rehash.
+    await orderRepository.replaceConfirmation(unit.db, o.order_id, confirmation, confirmation === null ? null : sha256(confirmation));
+    unit.touch('order', String(o.order_id));
+    changed = true;
+  }
+  return changed;
+}
+
+/** An order event's payload with the personal fields of its confirmation null. */
+export function erasedOrderEventData(type: string, data: Record<string, unknown>): Record<string, unknown> {
+  if (type.startsWith('order.') && data.Confirmation !== undefined) {
+    data.Confirmation = erasedConfirmationView(data.Confirmation as Record<string, unknown> | null);
+  }
+  return data;
 }

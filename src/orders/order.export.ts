@@ -1,8 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { TSchema } from '@sinclair/typebox';
-import { CLI_KEY_ID } from '../audit/audit.actions.js';
-import { recordAudit } from '../audit/audit.service.js';
-import { writeLines } from '../customers/customer.export.js';
+import { CLI_KEY_ID, recordAudit } from '../audit/index.js';
+import { writeLines } from '../bulk/write-lines.js';
 import type { OrderRow } from '../store/database.js';
 import { formatWireDate } from '../wire/dates.js';
 import { toJson, WireDateValue } from '../wire/serializer.js';

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { wireDate, type DateWriter, type WireDateValue } from '../wire/serializer.js';
-import type { CustomerAddress } from '../customers/customer.columns.js';
+import type { CustomerAddress } from '../customers/index.js';
 import type { ShownOrder, StoredOrder } from './order.statements.js';
 import { CONFIRMATION_TEXT_FIELDS, type ConfirmationTextField } from './order.schemas.js';
 import { CONFIRMATION_STORAGE_NAMES, fromStoredAnswer, PAYMENT_STORAGE_NAMES, storedConfirmationJson, toStoredAnswer } from './order.stored-form.js';
@@ -36,8 +35,6 @@ export const storedAnswer = (a: ConfirmAnswer): Record<string, unknown> => toSto
 
 /** A stored answer as the wire shows it again: the same names, in the same order, as the first time. */
 export const answerFromStored = (stored: unknown): ConfirmAnswer => fromStoredAnswer(stored) as unknown as ConfirmAnswer;
-
-export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** `DE89370400440532013000` → `DE89********3000`: country and check digits, then the last four. */
 export function maskIban(iban: string): string {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { SYNC_WATERMARK_HEADER } from '../customers/customer.operations.js';
+import { SYNC_WATERMARK_HEADER } from '../wire/sync-cursor.js';
 import { routeRead } from '../store/read-replica.js';
 import type { Store } from '../store/store.js';
 import { formatWireDate } from '../wire/dates.js';

@@ -8,7 +8,7 @@ import {
   FIND_ORDER, IDS_PER_TOUCH, MARK_CONFIRMED, SHOW_ORDER, SHOWN_COLUMNS, findManySql, touchSql, type ShownOrder, type StoredOrder,
 } from './order.statements.js';
 
-export type { CustomerAddress } from '../customers/customer.columns.js';
+export type { CustomerAddress } from '../customers/index.js';
 
 export type { ShownOrder, StoredOrder } from './order.statements.js';
 
@@ -116,7 +116,7 @@ async function insertMissing(db: Executor, rows: ReadonlyArray<ReturnType<typeof
 }
 
 /** Moves the modification stamp of orders (ids as the door carries them: text): once per transaction. */
-const touch: Stamper = async (storeSql, db, orderIds, stamp) => {
+export const stampOrders: Stamper = async (storeSql, db, orderIds, stamp) => {
   for (const ids of chunks(orderIds.map(Number), IDS_PER_TOUCH)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
 };
 
@@ -124,7 +124,7 @@ const touch: Stamper = async (storeSql, db, orderIds, stamp) => {
 
 /** All SQL about orders. */
 export const orderRepository = {
-  touch,
+  touch: stampOrders,
 
   async insert(db: Executor, row: NewOrder): Promise<number> {
     const res = await db

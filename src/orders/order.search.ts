@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import { pageWatermark, type Position } from '../customers/sync-cursor.js';
+import { pageWatermark, type Position } from '../wire/sync-cursor.js';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
 import { orderRepository, type OrderFilter, type OrderPosition, type OrderRead, type ShownOrder } from './order.repository.js';
@@ -100,4 +100,11 @@ export async function exportOrderFeed(store: Store, req: Pick<SearchOrdersReques
     total: await orderRepository.count(store.reader, filter),
     confirmedIds: () => orderRepository.confirmedIds(store.reader, filter),
   };
+}
+
+/** Every order of a customer, in sync order (a customer's data export). */
+export async function ordersOfCustomer(store: Store, customerId: string): Promise<ShownOrder[]> {
+  const orders: ShownOrder[] = [];
+  for await (const chunk of (await searchOrders(store, { CustomerIds: [customerId] })).orders()) orders.push(...chunk);
+  return orders;
 }

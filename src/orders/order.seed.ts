@@ -1,7 +1,8 @@
-import { demoCustomer } from '../customers/customer.seed.js';
+import { demoCustomer } from '../customers/index.js';
 import { defineWrite } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
-import { confirmationJson, sha256 } from './order.mapping.js';
+import { sha256 } from '../digest.js';
+import { confirmationJson } from './order.mapping.js';
 import { orderRepository, type NewConfirmedOrder, type NewOrder } from './order.repository.js';
 import type { ConfirmationData } from './order.validation.js';
 

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { Customer } from '../customers/customer.schemas.js';
-import { CustomField } from '../customfields/customfield.schemas.js';
-import { EventSchema } from '../events/event.operations.js';
-import { auditBankRead, bankDataFor } from '../orders/bank-access.js';
-import { OrderFeedItem } from '../orders/order.schemas.js';
+import { Customer } from '../customers/index.js';
+import { CustomField } from '../customfields/index.js';
+import { EventSchema } from '../events/index.js';
+import { auditBankRead, bankDataFor, OrderFeedItem } from '../orders/index.js';
 import type { Store } from '../store/store.js';
 import { NAME_LENGTH } from '../wire/request-schema.js';
 import { defineOperation, type AnyOperation } from '../wire/operation.js';

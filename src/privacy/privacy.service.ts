@@ -1,14 +1,9 @@
-import { recordAudit } from '../audit/audit.service.js';
-import { toCustomer } from '../customers/customer.mapping.js';
-import { customerRepository } from '../customers/customer.repository.js';
-import { customFieldReader } from '../customfields/customfield.service.js';
+import { recordAudit } from '../audit/index.js';
+import { findCustomer } from '../customers/index.js';
+import { customFieldReader } from '../customfields/index.js';
 import { customerNotFound } from '../errors.js';
-import { eventRepository } from '../events/event.repository.js';
-import { toEvent } from '../events/event.service.js';
-import type { BankData } from '../orders/order.mapping.js';
-import { toFeedItem } from '../orders/order.mapping.js';
-import type { ShownOrder } from '../orders/order.repository.js';
-import { searchOrders } from '../orders/order.search.js';
+import { customerEvents } from '../events/index.js';
+import { ordersOfCustomer, toFeedItem, type BankData, type ShownOrder } from '../orders/index.js';
 import type { Store } from '../store/store.js';
 import type { WriteDoor } from '../writes/unit.js';
 import { eraseCustomerWrite, type ErasureAnswer } from './erasure.js';
@@ -26,19 +21,18 @@ export interface Requester {
 
 /** Everything held about a customer (Art. 15/20): the customer, its custom fields, orders and events. */
 export async function exportCustomerData(store: Store, writes: WriteDoor, customerId: string, who: Requester) {
-  const row = await customerRepository.findById(store.reader, customerId);
-  if (!row) throw customerNotFound(customerId);
+  const customer = await findCustomer(store.reader, customerId);
+  if (!customer) throw customerNotFound(customerId);
   await recordAudit(writes, { keyId: who.keyId, action: 'customer.export', resourceType: 'customer', resourceIds: [customerId] });
   const { fields } = await customFieldReader()(store, customerId);
-  const orders: ShownOrder[] = [];
-  for await (const chunk of (await searchOrders(store, { CustomerIds: [customerId] })).orders()) orders.push(...chunk);
+  const orders = await ordersOfCustomer(store, customerId);
   await who.auditBankRead(orders);
-  const events = await eventRepository.ofCustomer(store.reader, customerId);
+  const events = await customerEvents(store.reader, customerId);
   return {
-    Customer: toCustomer(row),
+    Customer: customer,
     CustomFields: fields,
     Orders: orders.map((o) => toFeedItem(o, who.bank)),
-    Events: events.map(toEvent),
+    Events: events,
   };
 }
 

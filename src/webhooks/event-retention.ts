@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { purgeEventsWrite } from '../events/event.service.js';
-import { eventRepository } from '../events/event.repository.js';
+import { oldestEvent, purgeEventsWrite } from '../events/index.js';
 import type { Store } from '../store/store.js';
 import type { WriteDoor } from '../writes/unit.js';
 import { purgeDeliveriesWrite } from './webhook.writes.js';
@@ -15,7 +14,7 @@ const EVERY_MS = 60 * 60 * 1000;
  */
 export async function purgeExpiredEvents(store: Store, writes: WriteDoor, days: number, stop: () => boolean = () => false): Promise<number> {
   const cutoff = Date.now() - days * DAY_MS;
-  const [oldest] = await eventRepository.oldest(store.reader, 1);
+  const oldest = await oldestEvent(store.reader);
   if (oldest === undefined || oldest.occurred_at >= cutoff) return 0;
   let deleted = 0;
   for (let n: number; !stop() && (n = await writes.run(purgeEventsWrite, cutoff)) > 0; ) deleted += n;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { eventRepository } from '../events/event.repository.js';
-import { toEvent } from '../events/event.service.js';
+import { eventsBySequence, toEvent } from '../events/index.js';
 import type { EventRow } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import type { DateStyle } from '../wire/dates.js';
@@ -132,7 +131,7 @@ export class WebhookDispatcher {
     const leaseMs = this.settings.timeoutMs + LEASE_MARGIN_MS;
     const jobs = await this.writes.run(claimWrite, { owner: this.#owner, now, leaseMs, limit: room, skip: full });
     if (jobs.length === 0) return false;
-    const events = new Map((await eventRepository.bySequences(this.store.reader, [...new Set(jobs.map((j) => j.event_sequence))])).map((e) => [e.sequence, e]));
+    const events = new Map((await eventsBySequence(this.store.reader, [...new Set(jobs.map((j) => j.event_sequence))])).map((e) => [e.sequence, e]));
     const endpoints = new Map((await repo.endpointsByIds(this.store.reader, [...new Set(jobs.map((j) => j.endpoint_id))])).map((e) => [e.endpoint_id, e]));
     for (const job of jobs) this.#begin(job, endpoints.get(job.endpoint_id), events.get(job.event_sequence));
     // A full claim likely left more due work; room is made again as attempts end (#wake).

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { recordAuditWrite } from '../audit/audit.service.js';
+import { recordAuditWrite } from '../audit/index.js';
 import { webhookNotFound } from '../errors.js';
 import type { WebhookEndpointRow } from '../store/database.js';
 import { defineWrite } from '../writes/unit.js';

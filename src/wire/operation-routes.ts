@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Authenticator, presentedKey, requirePermission } from '../auth/authenticator.js';
+import { Authenticator, presentedKey, requirePermission } from '../auth/index.js';
 import { AppError, SerializationError, methodNotAllowed, unknownOperation } from '../errors.js';
 import type { AccessGuard } from '../ops/rate-limit.js';
 import { compileBinder, type Binder, type BindSources } from './binder.js';

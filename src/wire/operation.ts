@@ -1,6 +1,6 @@
 import type { TObject, TSchema, Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthenticatedKey, Permission } from '../auth/api-keys.js';
+import type { AuthenticatedKey, Permission } from '../auth/index.js';
 import type { DateStyle } from './dates.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '../errors.js';
-import { REALM } from '../auth/authenticator.js';
+import { REALM } from '../auth/index.js';
 import { isInternal, responseStatusBody, statusOf, toAppError } from './error-response.js';
 import { negotiateForError, type WireDefaults, type WireFormat } from './negotiation.js';
 import { contentTypeOf, toJson, wrapJsonp } from './serializer.js';

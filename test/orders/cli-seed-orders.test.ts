@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sha256 } from '../../src/orders/order.mapping.js';
+import { sha256 } from '../../src/digest.js';
 import { demoConfirmation, seedOrderNumber } from '../../src/orders/order.seed.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { describeEachBackend, describeOnce, json } from '../helpers/test-app.js';

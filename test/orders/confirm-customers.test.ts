@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newCustomerId } from '../../src/orders/confirmation.service.js';
+import { newCustomerId } from '../../src/customers/customer.confirmation.js';
 import { describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
 import { confirm, confirmation, createOrder, fieldErrors, unique } from './order-fixtures.js';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { confirmationJson, sha256 } from '../../src/orders/order.mapping.js';
+import { sha256 } from '../../src/digest.js';
+import { confirmationJson } from '../../src/orders/order.mapping.js';
 import { ConfirmOrderRequest, OrderPayment } from '../../src/orders/order.schemas.js';
 import { CONFIRMATION_STORAGE_NAMES, PAYMENT_STORAGE_NAMES, parseStoredConfirmation } from '../../src/orders/order.stored-form.js';
 import type { ConfirmationData } from '../../src/orders/order.validation.js';

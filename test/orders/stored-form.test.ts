@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sha256 } from '../../src/orders/order.mapping.js';
+import { sha256 } from '../../src/digest.js';
 import { CONFIRMATION_STORAGE_NAMES, PAYMENT_STORAGE_NAMES } from '../../src/orders/order.stored-form.js';
 import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../../src/store/migrate.js';

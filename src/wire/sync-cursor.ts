@@ -1,4 +1,7 @@
-import type { FieldRule } from '../wire/request-schema.js';
+import type { FieldRule } from './request-schema.js';
+
+/** The response header that carries a feed's watermark (customers, orders). */
+export const SYNC_WATERMARK_HEADER = 'X-Sync-Watermark';
 
 /** A place in the sync order: customers sort by (modification stamp, CustomerId). */
 export interface Position {

@@ -1,0 +1,16 @@
+/**
+ * The orders module as the rest of the service sees it: its operations and writes, the rows it
+ * stamps, its events' payloads, what an erasure asks of it, and its bank-data rule.
+ */
+export { auditBankRead, bankDataFor } from './bank-access.js';
+export { eraseOrdersOf, erasedOrderEventData, PERSONAL_ORDER_COLUMNS } from './order.erasure.js';
+export { orderEventSource } from './order.events.js';
+export { exportOrders, type OrderExportFormat } from './order.export.js';
+export { importOrders } from './order.import.js';
+export { toFeedItem, type BankData } from './order.mapping.js';
+export { orderOperations } from './order.operations.js';
+export { stampOrders, type ShownOrder } from './order.repository.js';
+export { OrderFeedItem } from './order.schemas.js';
+export { ordersOfCustomer } from './order.search.js';
+export { seedOrders } from './order.seed.js';
+export { orderWrites } from './order.writes.js';
