@@ -45,6 +45,15 @@ export async function prepareStore(config: Config): Promise<void> {
   }
 }
 
+/** A failure to listen, named by the port and the setting that chose it. */
+function listenFailure(err: unknown, config: Config): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE') return new Error(`port ${config.port} on ${config.host} is in use (another ordergate or another server): stop it, or set PORT to a free port`);
+  if (code === 'EACCES') return new Error(`port ${config.port} on ${config.host} may not be opened by this user: set PORT to one above 1023`);
+  if (code === 'EADDRNOTAVAIL') return new Error(`${config.host} is not an address of this machine: correct HOST`);
+  return err;
+}
+
 /** One serving process: app on the shared port, closed gracefully on SIGTERM/SIGINT. */
 export async function runWorker(config: Config): Promise<FastifyInstance> {
   const store = openConfiguredStore(config, true);
@@ -73,7 +82,7 @@ export async function runWorker(config: Config): Promise<FastifyInstance> {
   } catch (err) {
     await app.close().catch(() => undefined);
     await store.close().catch(() => undefined);
-    throw err;
+    throw listenFailure(err, config);
   }
   return app;
 }
