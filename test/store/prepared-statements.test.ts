@@ -97,7 +97,7 @@ if (BACKENDS_WITH_PGBOUNCER.includes('pgbouncer')) {
         other = await takeServerConnection(made.database.url);
         assert.equal(await committedWatermark(made.store.sql, made.store.db), before);
         assert.equal(made.said.length, 1);
-        assert.equal((made.said[0] as Error & { code?: string }).code, '26000');
+        assert.equal((made.said[0] as (Error & { code?: string }) | undefined)?.code, '26000');
         await other.query('commit');
         // Whichever server connection each statement meets now, nothing named is sent: no error, nothing more said.
         await other.query('begin');
