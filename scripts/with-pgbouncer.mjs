@@ -114,8 +114,17 @@ logfile = ${join(dir, 'pgbouncer.log')}
   // PgBouncer refuses to run as root: then it runs as the PostgreSQL package's user, who must read the folder.
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    const id = (flag) => {
+      try {
+        return Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+      } catch {
+        process.stderr.write('with-pgbouncer: PgBouncer refuses to run as root, and there is no user postgres to run it as: run the tests as another user.\n');
+        rmSync(dir, { recursive: true, force: true });
+        process.exit(1);
+      }
+    };
+    const uid = id('-u');
+    const gid = id('-g');
     for (const path of [dir, join(dir, 'userlist.txt'), join(dir, 'pgbouncer.ini')]) chownSync(path, uid, gid);
   }
   const proc = spawn(bin, [...(asRoot ? ['-u', 'postgres'] : []), join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'ignore', 'pipe'] });
