@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PREPARED_STATEMENTS_OFF } from '../../src/store/prepared-statements-off.js';
 import { confirmation } from '../orders/order-fixtures.js';
 import { call, PROCESS_KEY, type HttpAnswer } from '../orders/server-processes.js';
@@ -7,6 +8,14 @@ import { startServer, type ServerProcess } from '../helpers/spawn-server.js';
 import { BACKENDS_WITH_PGBOUNCER, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
 
 const CLIENTS = 8;
+
+const answers = async (port: number): Promise<boolean> => {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/health/live`)).ok;
+  } catch {
+    return false;
+  }
+};
 const ROUNDS = 3;
 
 // The most common PostgreSQL deployment: DATABASE_URL at PgBouncer in transaction mode and no other
@@ -26,6 +35,9 @@ if (BACKENDS_WITH_PGBOUNCER.includes('pgbouncer')) {
         WORKERS: '2',
         ORDERGATE_BOOTSTRAP_KEY: PROCESS_KEY,
       });
+      // Two workers migrating and starting through PgBouncer on a busy machine may take longer than
+      // startServer waits: the clients start once one answers (a hang guard, not a speed limit).
+      for (let i = 0; i < 1200 && !(await answers(server.port)); i++) await sleep(100);
     });
     after(async () => {
       await server?.stop('SIGKILL');
