@@ -8,15 +8,17 @@ import { serveClusterMetrics } from './ops/cluster-metrics.js';
 import { sessionDatabaseUrl, type Config } from './config.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore } from './store/open-store.js';
+import { PREPARED_STATEMENTS_OFF, warnPreparedStatementsOff } from './store/prepared-statements-off.js';
 import { createStoreIfMissing } from './store/store-presence.js';
 import type { Store } from './store/store.js';
 import { writeRegistry } from './write-registry.js';
 import { openWriteDoor } from './writes/write-door.js';
 
-const openConfiguredStore = (config: Config, withReplica = false): Store =>
+const openConfiguredStore = (config: Config, withReplica = false, onPreparedStatementsOff: (err: Error) => void = warnPreparedStatementsOff): Store =>
   openStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     preparedStatements: config.databasePreparedStatements,
+    onPreparedStatementsOff,
     onPoolError: (err) => process.stderr.write(`ordergate: store connection lost: ${err.message}\n`),
     ...(withReplica && config.databaseReadUrl
       ? { replica: { url: config.databaseReadUrl, onError: (err: Error) => process.stderr.write(`ordergate: read replica failed, its reads go to the primary for now: ${err.message}\n`) } }
@@ -56,8 +58,11 @@ function listenFailure(err: unknown, config: Config): unknown {
 
 /** One serving process: app on the shared port, closed gracefully on SIGTERM/SIGINT. */
 export async function runWorker(config: Config): Promise<FastifyInstance> {
-  const store = openConfiguredStore(config, true);
+  let log: FastifyInstance['log'] | undefined;
+  // Before the app's logger exists (its first queries), the warning goes to stderr.
+  const store = openConfiguredStore(config, true, (err) => (log ? log.warn({ err }, PREPARED_STATEMENTS_OFF) : warnPreparedStatementsOff(err)));
   const app = await buildApp({ config, store });
+  log = app.log;
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (closing) return;
