@@ -8,15 +8,17 @@ import { serveClusterMetrics } from './ops/cluster-metrics.js';
 import { sessionDatabaseUrl, type Config } from './config.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore } from './store/open-store.js';
+import { PREPARED_STATEMENTS_OFF, warnPreparedStatementsOff } from './store/prepared-statements-off.js';
 import { createStoreIfMissing } from './store/store-presence.js';
 import type { Store } from './store/store.js';
 import { writeRegistry } from './write-registry.js';
 import { openWriteDoor } from './writes/write-door.js';
 
-const openConfiguredStore = (config: Config, withReplica = false): Store =>
+const openConfiguredStore = (config: Config, withReplica = false, onPreparedStatementsOff: (err: Error) => void = warnPreparedStatementsOff): Store =>
   openStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     preparedStatements: config.databasePreparedStatements,
+    onPreparedStatementsOff,
     onPoolError: (err) => process.stderr.write(`ordergate: store connection lost: ${err.message}\n`),
     ...(withReplica && config.databaseReadUrl
       ? { replica: { url: config.databaseReadUrl, onError: (err: Error) => process.stderr.write(`ordergate: read replica failed, its reads go to the primary for now: ${err.message}\n`) } }
@@ -45,10 +47,22 @@ export async function prepareStore(config: Config): Promise<void> {
   }
 }
 
+/** A failure to listen, named by the port and the setting that chose it. */
+function listenFailure(err: unknown, config: Config): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE') return new Error(`port ${config.port} on ${config.host} is in use (another ordergate or another server): stop it, or set PORT to a free port`);
+  if (code === 'EACCES') return new Error(`port ${config.port} on ${config.host} may not be opened by this user: set PORT to one above 1023`);
+  if (code === 'EADDRNOTAVAIL') return new Error(`${config.host} is not an address of this machine: correct HOST`);
+  return err;
+}
+
 /** One serving process: app on the shared port, closed gracefully on SIGTERM/SIGINT. */
 export async function runWorker(config: Config): Promise<FastifyInstance> {
-  const store = openConfiguredStore(config, true);
+  let log: FastifyInstance['log'] | undefined;
+  // Before the app's logger exists (its first queries), the warning goes to stderr.
+  const store = openConfiguredStore(config, true, (err) => (log ? log.warn({ err }, PREPARED_STATEMENTS_OFF) : warnPreparedStatementsOff(err)));
   const app = await buildApp({ config, store });
+  log = app.log;
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (closing) return;
@@ -73,7 +87,7 @@ export async function runWorker(config: Config): Promise<FastifyInstance> {
   } catch (err) {
     await app.close().catch(() => undefined);
     await store.close().catch(() => undefined);
-    throw err;
+    throw listenFailure(err, config);
   }
   return app;
 }

@@ -29,7 +29,7 @@ export const isPostgres = (backend: Backend): boolean => backend !== 'sqlite';
 
 export const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** PgBouncer in transaction mode in front of PG_TEST_URL's server (`.ci/pgbouncer` starts one). */
+/** PgBouncer in transaction mode in front of PG_TEST_URL's server (`npm test` starts one and sets it: scripts/with-pgbouncer.mjs). */
 export const PGBOUNCER_TEST_URL = process.env.PGBOUNCER_TEST_URL ?? 'postgres://postgres@127.0.0.1:6432/test';
 
 export interface TestDatabase {
@@ -60,8 +60,9 @@ export function requirePgBouncer(): Promise<void> {
       const { host } = new URL(PGBOUNCER_TEST_URL);
       throw new Error(
         `no PgBouncer answers at ${host} (PGBOUNCER_TEST_URL): ${err instanceof Error ? err.message : String(err)}. ` +
-          'The suites marked for it also run through PgBouncer in transaction mode: start one with `.ci/pgbouncer` ' +
-          '(installs the Debian package if missing; `.ci/run` does it too), or leave them out with BACKENDS=sqlite,postgres.',
+          'The suites marked for it also run through PgBouncer in transaction mode: `npm test` and `npm run test:only` ' +
+          'start one of their own (scripts/with-pgbouncer.mjs, from the installed `pgbouncer` package); run through ' +
+          'them, point PGBOUNCER_TEST_URL at a running one, or leave those suites out with BACKENDS=sqlite,postgres.',
       );
     } finally {
       await client.end().catch(() => undefined);
