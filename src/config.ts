@@ -224,6 +224,15 @@ function webhook(env: Env): Config['webhook'] {
   }
 }
 
+/** What `ordergate serve` adds to the environment of the workers it forks. */
+export const SERVE_WORKER_ENV: Readonly<Record<string, string>> = { ORDERGATE_CLUSTER_WORKER: '1' };
+
+/**
+ * True when the environment is that of a worker forked by `ordergate serve`: only then is its
+ * primary ours to ask (another cluster manager's primary would not answer).
+ */
+export const forkedByServe = (env: Env = process.env): boolean => env.ORDERGATE_CLUSTER_WORKER === SERVE_WORKER_ENV.ORDERGATE_CLUSTER_WORKER;
+
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const rate = integer(env, 'RATE_LIMIT_PER_SECOND', 1000, 0, 1_000_000);

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { forkedByServe, SERVE_WORKER_ENV } from '../config.js';
 
 // Workers and the primary talk over node:cluster's IPC channel (a pipe per worker, JSON per
 // message). A topic is one question a worker may ask: `<topic>:ask` {id, body} goes to the primary,
@@ -44,10 +45,10 @@ export function tellWorkers(topic: string, body: unknown): void {
 }
 
 /** The environment `ordergate serve` forks its workers with: only such a worker's primary answers. */
-export const WORKER_ENV: Readonly<Record<string, string>> = { ORDERGATE_CLUSTER_WORKER: '1' };
+export const WORKER_ENV = SERVE_WORKER_ENV;
 
 /** True in a worker forked by `ordergate serve` (not by another cluster manager), which can ask its primary. */
-export const inClusterWorker = (): boolean => cluster.isWorker && typeof process.send === 'function' && process.env.ORDERGATE_CLUSTER_WORKER === '1';
+export const inClusterWorker = (): boolean => cluster.isWorker && typeof process.send === 'function' && forkedByServe();
 
 /**
  * In a cluster worker: a function that asks the primary on `topic` and resolves with its answer,
