@@ -8,7 +8,7 @@ import type { Store } from '../../src/store/store.js';
 import { committedWatermark } from '../../src/store/sync-clock.js';
 import { describeEachStore } from '../helpers/store-suite.js';
 import pg from 'pg';
-import { BACKENDS, BACKENDS_WITH_PGBOUNCER, createTestDatabase, openMigrated } from '../helpers/test-store.js';
+import { createTestDatabase, openMigrated, leftOut } from '../helpers/test-store.js';
 
 /** The columns of a table as the database lists them. */
 async function tableColumns(store: Store, backend: string, table: string): Promise<string[]> {
@@ -31,62 +31,58 @@ describeEachStore('statements that read whole rows', (s, backend) => {
 const prepared = async (store: Store): Promise<string[]> =>
   (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(store.db)).rows.map((r) => r.statement);
 
-if (BACKENDS.includes('postgres')) {
-  describe('PostgreSQL prepared statements', () => {
-    const opened: Array<{ close(): Promise<void> }> = [];
-    const open = async (preparedStatements: boolean): Promise<Store> => {
-      const made = await openMigrated(await createTestDatabase('postgres'), { poolSize: 1, preparedStatements });
-      opened.push(made);
-      return made.store;
-    };
-    after(async () => Promise.all(opened.map((o) => o.close())));
+describe('PostgreSQL prepared statements', { skip: leftOut('postgres') }, () => {
+  const opened: Array<{ close(): Promise<void> }> = [];
+  const open = async (preparedStatements: boolean): Promise<Store> => {
+    const made = await openMigrated(await createTestDatabase('postgres'), { poolSize: 1, preparedStatements });
+    opened.push(made);
+    return made.store;
+  };
+  after(async () => Promise.all(opened.map((o) => o.close())));
 
-    let store: Store;
-    before(async () => (store = await open(true)));
+  let store: Store;
+  before(async () => (store = await open(true)));
 
-    test('the hand-written statements are prepared once per connection; builder queries are not', async () => {
-      await committedWatermark(store.sql, store.db);
-      await committedWatermark(store.sql, store.db);
-      const statements = await prepared(store);
-      assert.equal(statements.filter((t) => t.includes('from sync_clock')).length, 1, statements.join('\n'));
-      // The query above (Kysely's template) and the migrations' were not prepared.
-      assert.ok(statements.every((t) => !t.includes('pg_prepared_statements') && !t.includes('kysely_migration')), statements.join('\n'));
-    });
-
-    test('without the option nothing is prepared', async () => {
-      const plain = await open(false);
-      await committedWatermark(plain.sql, plain.db);
-      assert.deepEqual(await prepared(plain), []);
-    });
-
-    test('a prepared read of a whole order still answers after a migration adds a column', async () => {
-      const id = (await sql<{ order_id: number }>`insert into orders (order_number, status, created_at, modified_at) values ('P-1', 'Open', 1, 1) returning order_id`.execute(store.db)).rows[0]!.order_id;
-      assert.equal((await orderRepository.find(store.sql, store.db, Number(id)))?.order_number, 'P-1');
-      await sql`alter table orders add column added_later text`.execute(store.db);
-      assert.equal((await orderRepository.find(store.sql, store.db, Number(id)))?.order_number, 'P-1');
-    });
+  test('the hand-written statements are prepared once per connection; builder queries are not', async () => {
+    await committedWatermark(store.sql, store.db);
+    await committedWatermark(store.sql, store.db);
+    const statements = await prepared(store);
+    assert.equal(statements.filter((t) => t.includes('from sync_clock')).length, 1, statements.join('\n'));
+    // The query above (Kysely's template) and the migrations' were not prepared.
+    assert.ok(statements.every((t) => !t.includes('pg_prepared_statements') && !t.includes('kysely_migration')), statements.join('\n'));
   });
-}
 
-if (BACKENDS_WITH_PGBOUNCER.includes('pgbouncer')) {
-  describe('prepared statements through PgBouncer in transaction mode', () => {
-    test('a statement missing on the next server connection fails saying to turn them off', async () => {
-      const made = await openMigrated(await createTestDatabase('pgbouncer'), { poolSize: 1, preparedStatements: true });
-      const other = new pg.Client({ connectionString: made.database.url });
-      try {
-        await committedWatermark(made.store.sql, made.store.db); // prepared on the pool's one server connection
-        // Another client holds that server connection in a transaction: the next statement gets a new one.
-        await other.connect();
-        await other.query('begin');
-        await other.query('select 1');
-        await assert.rejects(committedWatermark(made.store.sql, made.store.db), (err: Error) => {
-          assert.match(err.message, /DATABASE_PREPARED_STATEMENTS=false/);
-          return true;
-        });
-      } finally {
-        await other.end();
-        await made.close();
-      }
-    });
+  test('without the option nothing is prepared', async () => {
+    const plain = await open(false);
+    await committedWatermark(plain.sql, plain.db);
+    assert.deepEqual(await prepared(plain), []);
   });
-}
+
+  test('a prepared read of a whole order still answers after a migration adds a column', async () => {
+    const id = (await sql<{ order_id: number }>`insert into orders (order_number, status, created_at, modified_at) values ('P-1', 'Open', 1, 1) returning order_id`.execute(store.db)).rows[0]!.order_id;
+    assert.equal((await orderRepository.find(store.sql, store.db, Number(id)))?.order_number, 'P-1');
+    await sql`alter table orders add column added_later text`.execute(store.db);
+    assert.equal((await orderRepository.find(store.sql, store.db, Number(id)))?.order_number, 'P-1');
+  });
+});
+
+describe('prepared statements through PgBouncer in transaction mode', { skip: leftOut('pgbouncer') }, () => {
+  test('a statement missing on the next server connection fails saying to turn them off', async () => {
+    const made = await openMigrated(await createTestDatabase('pgbouncer'), { poolSize: 1, preparedStatements: true });
+    const other = new pg.Client({ connectionString: made.database.url });
+    try {
+      await committedWatermark(made.store.sql, made.store.db); // prepared on the pool's one server connection
+      // Another client holds that server connection in a transaction: the next statement gets a new one.
+      await other.connect();
+      await other.query('begin');
+      await other.query('select 1');
+      await assert.rejects(committedWatermark(made.store.sql, made.store.db), (err: Error) => {
+        assert.match(err.message, /DATABASE_PREPARED_STATEMENTS=false/);
+        return true;
+      });
+    } finally {
+      await other.end();
+      await made.close();
+    }
+  });
+});
