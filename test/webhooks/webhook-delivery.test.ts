@@ -127,7 +127,11 @@ describeEachBackend(
       assert.ok(!bodies.some((e) => e.Data.OrderId === earlier));
       assert.ok(!got.some((r) => r.body.includes(IBAN)));
       assert.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(got[0]!.body, headersOf(got[0]!)));
-      const list = await deliveries(t(), endpoint.Id);
+      // The receiver has the sentinel before the dispatcher records its answer.
+      const list = await eventually('three settled deliveries', async () => {
+        const l = await deliveries(t(), endpoint.Id);
+        return l.some((d) => d.Status === 'Pending') ? undefined : l;
+      });
       assert.deepEqual(list.map((d) => [d.Status, d.Attempt, d.ResponseCode]), [['Delivered', 1, 200], ['Delivered', 1, 200], ['Delivered', 1, 200]]);
       const metrics = (await t().inject({ url: '/metrics', headers: { authorization: undefined as unknown as string } })).body;
       assert.match(metrics, /^ordergate_webhook_attempts_total\{result="Delivered"\} [1-9]/m);
