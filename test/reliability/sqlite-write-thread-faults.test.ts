@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -22,6 +22,15 @@ import { confirmation } from '../orders/order-fixtures.js';
 // make the database file itself unwritable, so that the worker's connection meets the fault.
 
 const ORDERS = 200;
+
+/** How many of this process's file descriptors are open on `file` (Linux: /proc/self/fd). */
+const descriptorsOf = (file: string): number => readdirSync('/proc/self/fd').filter((fd) => {
+  try {
+    return readlinkSync(join('/proc/self/fd', fd)) === file;
+  } catch {
+    return false; // closed while listed
+  }
+}).length;
 
 interface Rig {
   app: FastifyInstance;
@@ -158,8 +167,11 @@ describe('SQLite write thread: the database file made immutable under the runnin
     assert.equal((await putCustomer(rig, 'wt-cf-1')).statusCode, 200);
     assert.equal((await putField(rig, 'wt-cf-1', 'before')).statusCode, 200);
     // The write thread stops after 5 idle seconds; the next write starts a new one, which opens
-    // its own connection to the file.
-    await sleep(5_500);
+    // its own connection to the file. Its stop shows as one descriptor of the file fewer.
+    const withThread = descriptorsOf(file);
+    for (const until = Date.now() + 60_000; descriptorsOf(file) >= withThread; await sleep(100)) {
+      if (Date.now() > until) throw new Error(`the write thread kept its connection to the file (${withThread} descriptors)`);
+    }
     execFileSync('chattr', ['+i', ...files()]);
     try {
       const answers = await Promise.all([confirm(rig, 20), confirm(rig, 21), putField(rig, 'wt-cf-1', 'during')]);
