@@ -66,7 +66,8 @@ async function startOnce(env: Record<string, string>, options: { scheme?: 'http'
   const ready = options.ready ?? (async (p: number) => {
     if (options.scheme === 'https') return false;
     try {
-      return (await fetch(`http://127.0.0.1:${p}/health/live`)).ok;
+      // Bounded: a port can accept a connection and never answer (a process still holding it).
+      return (await fetch(`http://127.0.0.1:${p}/health/live`, { signal: AbortSignal.timeout(2000) })).ok;
     } catch {
       return false;
     }
