@@ -160,7 +160,7 @@ describe('ordergate serve with WORKERS=2', () => {
       const results = await Promise.all(
         ['1', '2'].map(async (workers) => {
           const s = await startServer({ DATABASE_URL: `sqlite:${join(dir, `inuse-${workers}.sqlite`)}`, WORKERS: workers, PORT: port });
-          const code = await Promise.race([s.exited, sleep(15_000).then(() => 'still running')]);
+          const code = await Promise.race([s.exited, sleep(60_000).then(() => 'still running')]); // a hang guard: a cold start on a busy machine takes seconds
           await s.kill();
           return { workers, code, stderr: s.stderr() };
         }),
