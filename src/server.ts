@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { ensureBootstrapKey } from './auth/key-service.js';
+import { ensureBootstrapKey } from './keys/key.writes.js';
 import { WORKER_ENV } from './ops/cluster-channel.js';
 import { serveClusterLimits } from './ops/cluster-limits.js';
 import { serveClusterMetrics } from './ops/cluster-metrics.js';
