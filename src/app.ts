@@ -146,7 +146,7 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   const writeWatermark = store.replica ? { writeWatermark: primaryWatermark(store) } : {};
   await app.register(
     async (scope) => {
-      registerHealth(scope, store);
+      registerHealth(scope, store, guard.scope);
       scope.get('/metrics', metrics.handler);
       const ops = operations ? operations(writes) : allOperations(store, writes, config);
       registerOperations(scope, ops, { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery, guard, ...writeWatermark });

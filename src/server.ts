@@ -96,7 +96,8 @@ export async function serve(config: Config): Promise<void> {
     return;
   }
   serveClusterMetrics();
-  // Without REDIS_URL the workers count their limits here, so that they hold for the host.
+  // The workers count their limits here without REDIS_URL, and while Redis is unreachable, so that
+  // they hold for the host.
   serveClusterLimits();
   let stopping = false;
   const listening = new Set<number>();
