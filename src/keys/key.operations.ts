@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { ApiKeyRow } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { defineOperation, type AnyOperation } from '../wire/operation.js';
+import { withRules } from '../wire/request-schema.js';
 import { WireDate } from '../wire/schema-types.js';
 import { wireDate } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/unit.js';
@@ -10,7 +11,8 @@ import { listKeys } from '../auth/key-service.js';
 import { createKeyAs, revokeKeyAs } from './key.writes.js';
 
 // As `keys create --name`: `keys list` prints a name as one word.
-const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._@-]+$', description: '1 to 64 letters, digits or . _ @ -' });
+const NAME = /^[A-Za-z0-9._@-]+$/;
+const Name = Type.String({ minLength: 1, maxLength: 64, pattern: NAME.source, description: '1 to 64 letters, digits or . _ @ -' });
 const Permissions = Type.Array(Type.Union(PERMISSIONS.map((p) => Type.Literal(p))), { minItems: 1, maxItems: 10, description: `Any of ${PERMISSIONS.join(', ')}.` });
 const Id = Type.String({ minLength: 1, maxLength: 100, description: 'The id `keys list` prints: the key’s first 12 characters.' });
 
@@ -56,7 +58,11 @@ export function keyOperations(store: Store, writes: WriteDoor): AnyOperation[] {
       summary: 'Create an API key (operator); the answer shows the Key, once. It works at once, on every instance.',
       routes: [{ method: 'POST', path: '/keys' }],
       permission: 'admin',
-      request: Type.Object({ Name, Permissions }, { $id: 'CreateKey' }),
+      request: withRules(Type.Object({ Name, Permissions }, { $id: 'CreateKey' }), {
+        Name: (rules, field, value) => {
+          if (typeof value === 'string' && !NAME.test(value)) rules.fail(field, 'RegularExpression', `'${field}' takes only letters, digits and . _ @ -`);
+        },
+      }),
       response: ApiKeyWithKey,
       successStatus: 201,
       example: { Name: 'erp', Permissions: ['all'] },
