@@ -30,6 +30,9 @@ export const ApiKey = Type.Object(
 
 export const ApiKeyWithKey = Type.Object({ ...ApiKey.properties, Key: Type.String({ description: 'The key itself: shown only in this answer, stored only as a hash.' }) }, { $id: 'ApiKeyWithKey' });
 
+/** The key the revocation example names (a key's Id is its first 12 characters). */
+export const EXAMPLE_KEY_ID = 'og_012345678';
+
 const toKey = (k: ApiKeyRow) => ({
   Id: k.id,
   Name: k.name,
@@ -80,7 +83,7 @@ export function keyOperations(store: Store, writes: WriteDoor): AnyOperation[] {
       permission: 'admin',
       request: Type.Object({ Id }, { $id: 'RevokeKey' }),
       response: ApiKey,
-      example: { Id: 'og_0123456789' },
+      example: { Id: EXAMPLE_KEY_ID },
       notFound: 'No API key with this Id.',
       handle: async (req, call) => toKey(await revokeKeyAs(writes, call.key.id, req.Id)),
     }),
