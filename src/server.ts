@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { ensureBootstrapKey } from './auth/key-service.js';
+import { ensureBootstrapKey } from './keys/key.writes.js';
 import { WORKER_ENV } from './ops/cluster-channel.js';
 import { serveClusterLimits } from './ops/cluster-limits.js';
 import { serveClusterMetrics } from './ops/cluster-metrics.js';
@@ -122,7 +122,8 @@ export async function serve(config: Config): Promise<void> {
     return;
   }
   serveClusterMetrics();
-  // Without REDIS_URL the workers count their limits here, so that they hold for the host.
+  // The workers count their limits here without REDIS_URL, and while Redis is unreachable, so that
+  // they hold for the host.
   serveClusterLimits();
   let stopping = false;
   const listening = new Set<number>();

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ensureBootstrapKey, listKeys } from '../../src/auth/key-service.js';
+import { listAudit } from '../../src/audit/audit.service.js';
+import { listKeys } from '../../src/auth/key-service.js';
+import { ensureBootstrapKey } from '../../src/keys/key.writes.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createTestDatabase, openTestWrites, allBackends, leftOut } from '../helpers/test-store.js';
@@ -22,6 +24,8 @@ for (const backend of allBackends()) {
         const keys = await listKeys(store);
         assert.equal(keys.length, 1);
         assert.deepEqual([keys[0]!.name, keys[0]!.permissions, keys[0]!.id], ['bootstrap', 'all,admin', first.key!.slice(0, 12)]);
+        const audit = (await listAudit(store, 0, 10)).map((e) => [e.key_id, e.action, e.resource_type, e.resource_ids]);
+        assert.deepEqual(audit, [['bootstrap', 'key.create', 'key', JSON.stringify([keys[0]!.id])]], 'the first key is in the audit log once');
       } finally {
         await store.close();
         await database.drop();
