@@ -1,5 +1,5 @@
-import { CompiledQuery, sql } from 'kysely';
-import type { Executor, StoreSql } from '../store.js';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import type { Executor, StoreSql, TextIndex } from '../store.js';
 
 // Texts by their `?` form. Callers pass constant texts or texts cached by shape, so the map stays
 // small; beyond the limit new shapes are numbered on each use instead of kept.
@@ -28,6 +28,21 @@ function numbered(text: string): string {
  */
 export const statementName = (text: string): string | undefined => statementNames.get(text);
 
+/**
+ * The words table's GIN index is on this expression (migration 011): its words as lexemes, taken
+ * as they are (no parser, no dictionary: they are folded already).
+ */
+export const WORDS_VECTOR = "array_to_tsvector(string_to_array(words, ' '))";
+
+/**
+ * Each word a prefix (`'mull':* & 'koln':*`), cast to tsquery, which takes quoted lexemes as
+ * they are; the words are letters and digits only, so quoting needs no escape.
+ */
+function textMatch(index: TextIndex, words: readonly string[]): RawBuilder<boolean> {
+  const query = words.map((w) => `'${w}':*`).join(' & ');
+  return sql<boolean>`${sql.ref(index.key)} in (select ${sql.ref(index.key)} from ${sql.table(index.table)} where ${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery)`;
+}
+
 /** PostgreSQL's side of StoreSql: row locks, SHARE ROW EXCLUSIVE table locks, `$n` placeholders. */
 export const postgresSql: StoreSql = {
   lockRows: (query, mode) => (mode === 'share' ? query.forShare() : mode === 'update' ? query.forUpdate() : query.forUpdate().skipLocked()),
@@ -41,4 +56,5 @@ export const postgresSql: StoreSql = {
   // node-postgres makes the objects as it parses each row: arrays would save nothing.
   rows: async <R>(db: Executor, query: CompiledQuery) => (await db.executeQuery<R>(query)).rows as R[],
   runRows: async <R>(db: Executor, text: string, params: readonly unknown[]) => (await db.executeQuery<R>(CompiledQuery.raw(numbered(text), params as unknown[]))).rows as R[],
+  textMatch,
 };

@@ -1,5 +1,5 @@
-import { CompiledQuery } from 'kysely';
-import type { Executor, StoreSql } from '../store.js';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import type { Executor, StoreSql, TextIndex } from '../store.js';
 import { ARRAY_ROWS } from './sqlite-statement-cache.js';
 
 type RowOf = (values: readonly unknown[]) => Record<string, unknown>;
@@ -33,6 +33,18 @@ async function runRows<R>(db: Executor, text: string, params: readonly unknown[]
 }
 
 /**
+ * The FTS5 table over a words table is named after it (`customer_words` → `customer_text`), with
+ * the words table's integer primary key as its rowid. An FTS5 query of quoted words, each a
+ * prefix (`"mull"* "koln"*`: all of them); the words are letters and digits only, so quoting
+ * needs no escape.
+ */
+function textMatch(index: TextIndex, words: readonly string[]): RawBuilder<boolean> {
+  const fts = sql.table(index.table.replace(/_words$/, '_text'));
+  const query = words.map((w) => `"${w}"*`).join(' ');
+  return sql<boolean>`${sql.ref(index.key)} in (select w.${sql.ref(index.key)} from ${sql.table(index.table)} w where w.rowid in (select rowid from ${fts} where ${fts} match ${query}))`;
+}
+
+/**
  * SQLite's side of StoreSql. A write transaction (BEGIN IMMEDIATE) holds the whole database, so
  * row and table locks have nothing left to do.
  */
@@ -44,4 +56,5 @@ export const sqliteSql: StoreSql = {
   run: (db, text, params) => db.executeQuery(CompiledQuery.raw(text, params as unknown[])),
   rows: (db, query, columns) => runRows(db, query.sql, query.parameters, columns),
   runRows,
+  textMatch,
 };
