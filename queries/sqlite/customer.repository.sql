@@ -55,6 +55,8 @@ select * from "customers" where "external_id" = ?;
 -- parameters: [1700000000000,9007199254740991,200]
 
 -- customerRepository.search({ modifiedAtMost, match: text words 2 }, limit)
+select count(*) as n from (select rowid from "customer_text" where "customer_text" match ? limit ?);
+-- parameters: ["\"mull\"* \"koln\"*",1000]
 /* rows as arrays */ select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= ? and "customer_id" in (select w."customer_id" from "customer_words" w where w.rowid in (select rowid from "customer_text" where "customer_text" match ?)) order by "modified_at", "customer_id" limit ?;
 -- parameters: [1700000000000,"\"mull\"* \"koln\"*",1000]
 
@@ -63,6 +65,8 @@ select "modified_at", "customer_id" from "customers" where "modified_at" <= ? an
 -- parameters: [1700000000000,1699999999000,2,1000]
 
 -- customerRepository.positionsAt({ modifiedAtMost, match: text words 1 }, offset, count)
+select count(*) as n from (select rowid from "customer_text" where "customer_text" match ? limit ?);
+-- parameters: ["\"mull\"*",1000]
 select "modified_at", "customer_id" from "customers" where "modified_at" <= ? and "customer_id" in (select w."customer_id" from "customer_words" w where w.rowid in (select rowid from "customer_text" where "customer_text" match ?)) order by "modified_at", "customer_id" limit ? offset ?;
 -- parameters: [1700000000000,"\"mull\"*",2,19]
 

@@ -39,13 +39,13 @@ export const customerCalls: SnapshotSource = {
       call('{ modifiedAfter, modifiedAtMost, after (tighter), through }, limit, offset', ({ sql, db }) =>
         customerRepository.search(sql, db, { ...WINDOW, after: { modifiedAt: STAMP - 500, customerId: 'c-1' }, through: { modifiedAt: STAMP, customerId: 'c-9' } }, 100, 200)),
       call('{ modifiedAtMost }, offset without limit', ({ sql, db }) => customerRepository.search(sql, db, { modifiedAtMost: STAMP }, undefined, 200)),
-      call('{ modifiedAtMost, match: text words 2 }, limit', ({ sql, db }) =>
-        customerRepository.search(sql, db, { modifiedAtMost: STAMP, match: sql.textMatch(CUSTOMER_TEXT, ['mull', 'koln']) }, 1000)),
+      call('{ modifiedAtMost, match: text words 2 }, limit', async ({ sql, db }) =>
+        customerRepository.search(sql, db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, CUSTOMER_TEXT, ['mull', 'koln']) }, 1000)),
     ],
     positionsAt: [
       call('{ modifiedAfter, modifiedAtMost }, offset, count', ({ db }) => customerRepository.positionsAt(db, WINDOW, 1000, 2)),
-      call('{ modifiedAtMost, match: text words 1 }, offset, count', ({ sql, db }) =>
-        customerRepository.positionsAt(db, { modifiedAtMost: STAMP, match: sql.textMatch(CUSTOMER_TEXT, ['mull']) }, 19, 2)),
+      call('{ modifiedAtMost, match: text words 1 }, offset, count', async ({ sql, db }) =>
+        customerRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, CUSTOMER_TEXT, ['mull']) }, 19, 2)),
     ],
     writeData: [call('customerId, data (all 13 columns), provisionalStamp; no such row yet', ({ db }) => customerRepository.writeData(db, 'c-1', DATA, STAMP))],
     writeMany: [

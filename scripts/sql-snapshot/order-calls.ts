@@ -38,7 +38,7 @@ export const orderCalls: SnapshotSource = {
     search: [
       call('window, limit', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAtMost: STAMP }, 1000)),
       call('every filter, after, limit, offset', ({ sql, db }) => orderRepository.search(sql, db, FILTERED, 1000, 20)),
-      call('window, match: text words 1, limit', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAtMost: STAMP, match: sql.textMatch(ORDER_TEXT, ['anna']) }, 1000)),
+      call('window, match: text words 1, limit', async ({ sql, db }) => orderRepository.search(sql, db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, ORDER_TEXT, ['anna']) }, 1000)),
       call('modifiedAfter, keyset after, through', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAfter: STAMP - 1000, modifiedAtMost: STAMP, after: { modifiedAt: STAMP - 10, orderId: 7 }, through: { modifiedAt: STAMP, orderId: 9 } }, 1000)),
     ],
     count: [call('every filter', ({ db }) => orderRepository.count(db, FILTERED))],
@@ -46,8 +46,8 @@ export const orderCalls: SnapshotSource = {
     takenOrderNumbers: [call('orderNumbers: 2', ({ db }) => orderRepository.takenOrderNumbers(db, ['O-1', 'O-2']))],
     positionsAt: [
       call('filter, offset, count', ({ db }) => orderRepository.positionsAt(db, FILTERED, 99, 2)),
-      call('window, match: text words 2, offset, count', ({ sql, db }) =>
-        orderRepository.positionsAt(db, { modifiedAtMost: STAMP, match: sql.textMatch(ORDER_TEXT, ['anna', 'mull']) }, 19, 2)),
+      call('window, match: text words 2, offset, count', async ({ sql, db }) =>
+        orderRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, ORDER_TEXT, ['anna', 'mull']) }, 19, 2)),
     ],
   }),
 };

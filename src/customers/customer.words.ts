@@ -8,7 +8,7 @@ import { indexedWords } from '../store/text-words.js';
  * write of the columns they come from, in the same transaction, so that a search never finds a
  * customer by a value it no longer holds (an erasure included).
  */
-export const CUSTOMER_TEXT: TextIndex = { table: 'customer_words', key: 'customer_id' };
+export const CUSTOMER_TEXT: TextIndex = { table: 'customer_words', key: 'customer_id', rows: 'customers' };
 
 /** The columns a text search looks in (design.md: CustomerId, ExternalId, FirstName, LastName, Company, PostalCode, City). */
 export const WORD_COLUMNS = ['customer_id', 'external_id', 'first_name', 'last_name', 'company', 'postal_code', 'city'] as const;

@@ -64,7 +64,7 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
   const filter: OrderFilter = {
     orderIds: req.OrderIds, orderNumbers: req.OrderNumbers, customerIds: req.CustomerIds, statuses: req.Statuses,
     modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed,
-    match: req.Query === undefined ? undefined : store.sql.textMatch(ORDER_TEXT, queryWords(req.Query)),
+    match: req.Query === undefined ? undefined : await store.sql.textMatch(store.reader, ORDER_TEXT, queryWords(req.Query)),
   };
   const skip = req.Skip ?? 0;
   const base = { committed, modifiedAfter: req.LastModifiedAfter, skipped: skip > 0 };

@@ -8,7 +8,7 @@ import { parseStoredConfirmation } from './order.stored-form.js';
  * what they come from, in the same transaction, so that a search never finds an order by a value
  * it no longer holds (an erasure included).
  */
-export const ORDER_TEXT: TextIndex = { table: 'order_words', key: 'order_id' };
+export const ORDER_TEXT: TextIndex = { table: 'order_words', key: 'order_id', rows: 'orders' };
 
 /** What an order's words come from: its number, its customer and its stored confirmation (text or null). */
 export interface OrderWordSource {

@@ -11,6 +11,8 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 export interface TextIndex {
   readonly table: 'customer_words' | 'order_words';
   readonly key: 'customer_id' | 'order_id';
+  /** The table of the rows the words describe (the searched one), joined on `key`. */
+  readonly rows: 'customers' | 'orders';
 }
 
 /**
@@ -48,10 +50,12 @@ export interface StoreSql {
    */
   rows<R>(db: Executor, query: CompiledQuery, columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
   /**
-   * A condition on the indexed table's `key` column: the row has, for each of `words` (folded by
-   * store/text-words.ts, at least one), a word starting with it. Read through the text index.
+   * A condition on the searched table (`index.rows`): the row has, for each of `words` (folded by
+   * store/text-words.ts, at least one), a word starting with it. Where the backend's planner
+   * cannot tell a rare match from a frequent one, the store asks its index first (`db`) and picks
+   * the way to read: the matches by the index when few, else the rows in their order, each checked.
    */
-  textMatch(index: TextIndex, words: readonly string[]): RawBuilder<boolean>;
+  textMatch(db: Executor, index: TextIndex, words: readonly string[]): Promise<RawBuilder<boolean>>;
   /** `run`'s statement with `rows`' way of making rows: a hand-written select of many rows (the identifier search). */
   runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
 }

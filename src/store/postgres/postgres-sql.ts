@@ -38,7 +38,7 @@ export const WORDS_VECTOR = "array_to_tsvector(string_to_array(words, ' '))";
  * Each word a prefix (`'mull':* & 'koln':*`), cast to tsquery, which takes quoted lexemes as
  * they are; the words are letters and digits only, so quoting needs no escape.
  */
-function textMatch(index: TextIndex, words: readonly string[]): RawBuilder<boolean> {
+async function textMatch(_db: Executor, index: TextIndex, words: readonly string[]): Promise<RawBuilder<boolean>> {
   const query = words.map((w) => `'${w}':*`).join(' & ');
   return sql<boolean>`${sql.ref(index.key)} in (select ${sql.ref(index.key)} from ${sql.table(index.table)} where ${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery)`;
 }
