@@ -55,6 +55,8 @@ select "customer_id", "external_id", "salutation", "first_name", "last_name", "p
 -- parameters: [1700000000000,9007199254740991,200]
 
 -- customerRepository.search({ modifiedAtMost, match: text words 2 }, limit)
+select count(*) as n from (select 1 from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
+-- parameters: ["'mull':* & 'koln':*",1000]
 select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 and "customer_id" in (select "customer_id" from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "customer_id" limit $3;
 -- parameters: [1700000000000,"'mull':* & 'koln':*",1000]
 
@@ -63,6 +65,8 @@ select "modified_at", "customer_id" from "customers" where "modified_at" <= $1 a
 -- parameters: [1700000000000,1699999999000,2,1000]
 
 -- customerRepository.positionsAt({ modifiedAtMost, match: text words 1 }, offset, count)
+select count(*) as n from (select 1 from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
+-- parameters: ["'mull':*",1000]
 select "modified_at", "customer_id" from "customers" where "modified_at" <= $1 and "customer_id" in (select "customer_id" from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "customer_id" limit $3 offset $4;
 -- parameters: [1700000000000,"'mull':*",2,19]
 

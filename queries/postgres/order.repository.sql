@@ -65,6 +65,8 @@ select "order_id", "order_number", "status", "customer_id", "created_at", "confi
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
 
 -- orderRepository.search(window, match: text words 1, limit)
+select count(*) as n from (select 1 from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
+-- parameters: ["'anna':*",1000]
 select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and "order_id" in (select "order_id" from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "order_id" limit $3;
 -- parameters: [1700000000000,"'anna':*",1000]
 
@@ -89,5 +91,7 @@ select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "mo
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",2,99]
 
 -- orderRepository.positionsAt(window, match: text words 2, offset, count)
+select count(*) as n from (select 1 from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
+-- parameters: ["'anna':* & 'mull':*",1000]
 select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "order_id" in (select "order_id" from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "order_id" limit $3 offset $4;
 -- parameters: [1700000000000,"'anna':* & 'mull':*",2,19]
