@@ -173,6 +173,18 @@ export interface WebhookAttemptRow {
   next_attempt_at: number | null;
 }
 
+/** A customer's folded words for the text search (migration 011; SQLite adds an integer key of its own). */
+export interface CustomerWordsRow {
+  customer_id: string;
+  words: string;
+}
+
+/** An order's folded words for the text search (migration 011). */
+export interface OrderWordsRow {
+  order_id: number;
+  words: string;
+}
+
 export interface Database {
   customers: CustomerRow;
   orders: OrderRow;
@@ -187,4 +199,6 @@ export interface Database {
   webhook_endpoints: WebhookEndpointRow;
   webhook_deliveries: WebhookDeliveryRow;
   webhook_attempts: WebhookAttemptRow;
+  customer_words: CustomerWordsRow;
+  order_words: OrderWordsRow;
 }
