@@ -15,7 +15,7 @@ import { circles, groupGraph, importGraph, topLevelEntry, type ImportGraph } fro
  * The resource modules of src/: each offers the rest of the service one file, its `index.ts`. A new
  * resource module is added here.
  */
-export const RESOURCE_MODULES: readonly string[] = ['audit', 'auth', 'customers', 'customfields', 'events', 'money', 'orders', 'privacy', 'webhooks'];
+export const RESOURCE_MODULES: readonly string[] = ['audit', 'auth', 'customers', 'customfields', 'events', 'keys', 'money', 'orders', 'privacy', 'webhooks'];
 
 /** The one file that reads the environment: everything else is given its configuration. */
 const ENV_READER = 'config.ts';

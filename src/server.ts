@@ -1,7 +1,8 @@
 import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { ensureBootstrapKey } from './auth/index.js';
+import { ensureBootstrapKey } from './keys/index.js';
 import { WORKER_ENV } from './ops/cluster-channel.js';
 import { serveClusterLimits } from './ops/cluster-limits.js';
 import { serveClusterMetrics } from './ops/cluster-metrics.js';
@@ -89,7 +90,18 @@ export async function runWorker(config: Config): Promise<FastifyInstance> {
     await store.close().catch(() => undefined);
     throw listenFailure(err, config);
   }
+  // With WORKERS > 1 the primary says it, once for all workers (they share the port it took).
+  if (cluster.isPrimary) announcePort(config, app.server.address());
   return app;
+}
+
+/**
+ * PORT=0 takes a port the system picks: the process says which on stderr, whatever LOG_LEVEL is, so
+ * that whoever started it can reach it.
+ */
+function announcePort(config: Config, address: AddressInfo | string | null): void {
+  if (config.port !== 0 || address === null || typeof address === 'string') return;
+  process.stderr.write(`ordergate: listening on port ${address.port}\n`);
 }
 
 /** `ordergate serve`: migrate once, then WORKERS processes share the port (cluster). */
@@ -110,13 +122,20 @@ export async function serve(config: Config): Promise<void> {
     return;
   }
   serveClusterMetrics();
-  // Without REDIS_URL the workers count their limits here, so that they hold for the host.
+  // The workers count their limits here without REDIS_URL, and while Redis is unreachable, so that
+  // they hold for the host.
   serveClusterLimits();
   let stopping = false;
   const listening = new Set<number>();
   const fork = (): void => void cluster.fork(WORKER_ENV);
   for (let i = 0; i < config.workers; i++) fork();
-  cluster.on('listening', (worker) => listening.add(worker.id));
+  let announced = false;
+  cluster.on('listening', (worker, address) => {
+    listening.add(worker.id);
+    if (announced) return;
+    announced = true;
+    announcePort(config, { address: address.address, family: String(address.addressType), port: address.port });
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     if (!listening.has(worker.id)) {

@@ -1,5 +1,6 @@
 import { auditWrites } from './audit/index.js';
 import { keyWrites } from './auth/index.js';
+import { keyApiWrites } from './keys/index.js';
 import { customerEventSource, customerWrites, stampCustomers } from './customers/index.js';
 import { createOutbox, eventWrites } from './events/index.js';
 import { privacyWrites } from './privacy/index.js';
@@ -21,7 +22,7 @@ const registryUrl = import.meta.url.endsWith('.ts') ? import.meta.url : new URL(
  */
 export const writeRegistry: WriteRegistry = {
   module: registryUrl,
-  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...auditWrites, ...eventWrites, ...webhookWrites, ...privacyWrites],
+  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...keyApiWrites, ...auditWrites, ...eventWrites, ...webhookWrites, ...privacyWrites],
   stampers: { customer: stampCustomers, order: stampOrders },
   outbox: createOutbox({ order: orderEventSource, customer: customerEventSource }),
 };

@@ -2,12 +2,13 @@ import { customerScenarios } from './customers.js';
 import { customFieldScenarios } from './customfields.js';
 import { floor } from './floor.js';
 import { orderScenarios } from './orders.js';
+import { textSearchScenarios } from './text-search.js';
 import { webhookScenarios } from './webhooks.js';
 import { SCENARIO_FILTER } from '../lib/settings.js';
 import type { Scenario } from './scenario.js';
 
 /** Every scenario in run order: reads first, then the writes (they change what the reads see). */
-export const ALL_SCENARIOS: readonly Scenario[] = [floor, ...customerScenarios, ...customFieldScenarios, ...orderScenarios, ...webhookScenarios];
+export const ALL_SCENARIOS: readonly Scenario[] = [floor, ...customerScenarios, ...textSearchScenarios, ...customFieldScenarios, ...orderScenarios, ...webhookScenarios];
 
 export function scenarioById(id: string): Scenario {
   const s = ALL_SCENARIOS.find((x) => x.id === id);

@@ -19,6 +19,8 @@ select * from "customers" where "customer_id" = $1 for update;
 -- customerRepository.blank(customerId, erasedAt)
 update "customers" set "external_id" = $1, "salutation" = $2, "first_name" = $3, "last_name" = $4, "postal_code" = $5, "city" = $6, "country" = $7, "street" = $8, "street_number" = $9, "company" = $10, "company2" = $11, "addition_to_address" = $12, "quarter" = $13, "erased_at" = $14 where "customer_id" = $15;
 -- parameters: [null,null,null,null,null,null,null,null,null,null,null,null,null,1700000000000,"c-1"]
+insert into "customer_words" ("customer_id", "words") values ($1, $2) on conflict ("customer_id") do update set "words" = "excluded"."words" where "customer_words"."words" <> "excluded"."words";
+-- parameters: ["c-1","c 1"]
 
 -- customerRepository.existingIds(customerIds: 2)
 select "customer_id" from "customers" where "customer_id" in ($1, $2);
@@ -52,19 +54,35 @@ select "customer_id", "external_id", "salutation", "first_name", "last_name", "p
 select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 order by "modified_at", "customer_id" limit $2 offset $3;
 -- parameters: [1700000000000,9007199254740991,200]
 
+-- customerRepository.search({ modifiedAtMost, match: text words 2 }, limit)
+select count(*) as n from (select 1 from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
+-- parameters: ["'mull':* & 'koln':*",1000]
+select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 and "customer_id" in (select "customer_id" from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "customer_id" limit $3;
+-- parameters: [1700000000000,"'mull':* & 'koln':*",1000]
+
 -- customerRepository.positionsAt({ modifiedAfter, modifiedAtMost }, offset, count)
 select "modified_at", "customer_id" from "customers" where "modified_at" <= $1 and "modified_at" > $2 order by "modified_at", "customer_id" limit $3 offset $4;
 -- parameters: [1700000000000,1699999999000,2,1000]
+
+-- customerRepository.positionsAt({ modifiedAtMost, match: text words 1 }, offset, count)
+select count(*) as n from (select 1 from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
+-- parameters: ["'mull':*",1000]
+select "modified_at", "customer_id" from "customers" where "modified_at" <= $1 and "customer_id" in (select "customer_id" from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "customer_id" limit $3 offset $4;
+-- parameters: [1700000000000,"'mull':*",2,19]
 
 -- customerRepository.writeData(customerId, data (all 13 columns), provisionalStamp; no such row yet)
 update "customers" set "external_id" = $1, "salutation" = $2, "first_name" = $3, "last_name" = $4, "postal_code" = $5, "city" = $6, "country" = $7, "street" = $8, "street_number" = $9, "company" = $10, "company2" = $11, "addition_to_address" = $12, "quarter" = $13 where "customer_id" = $14;
 -- parameters: ["ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,"c-1"]
 insert into "customers" ("customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at", "created_at", "custom_fields_version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) on conflict ("customer_id") do update set "external_id" = $18, "salutation" = $19, "first_name" = $20, "last_name" = $21, "postal_code" = $22, "city" = $23, "country" = $24, "street" = $25, "street_number" = $26, "company" = $27, "company2" = $28, "addition_to_address" = $29, "quarter" = $30;
 -- parameters: ["c-1","ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0,"ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null]
+insert into "customer_words" ("customer_id", "words") values ($1, $2) on conflict ("customer_id") do update set "words" = "excluded"."words" where "customer_words"."words" <> "excluded"."words";
+-- parameters: ["c-1","c 1 ext erika mustermann 50667 koln"]
 
 -- customerRepository.writeMany(rows: 2, provisionalStamp)
 insert into "customers" ("customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at", "created_at", "custom_fields_version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17), ($18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34) on conflict ("customer_id") do update set "external_id" = "excluded"."external_id", "salutation" = "excluded"."salutation", "first_name" = "excluded"."first_name", "last_name" = "excluded"."last_name", "postal_code" = "excluded"."postal_code", "city" = "excluded"."city", "country" = "excluded"."country", "street" = "excluded"."street", "street_number" = "excluded"."street_number", "company" = "excluded"."company", "company2" = "excluded"."company2", "addition_to_address" = "excluded"."addition_to_address", "quarter" = "excluded"."quarter";
 -- parameters: ["c-1","ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0,"c-2","ext-2","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0]
+insert into "customer_words" ("customer_id", "words") values ($1, $2), ($3, $4) on conflict ("customer_id") do update set "words" = "excluded"."words" where "customer_words"."words" <> "excluded"."words";
+-- parameters: ["c-1","c 1 ext erika mustermann 50667 koln","c-2","c 2 ext erika mustermann 50667 koln"]
 
 -- customerRepository.insertNew(rows: 2)
 insert into "customers" ("customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at", "created_at", "custom_fields_version") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17), ($18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34) on conflict do nothing returning "customer_id";

@@ -9,16 +9,18 @@ insert into "orders" ("order_number", "note", "created_at", "status", "customer_
 -- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.insertNew(rows: 2)
-insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12) on conflict ("order_number") do nothing returning "order_id";
+insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12) on conflict ("order_number") do nothing returning "order_id", "order_number";
 -- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000,"O-2",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.insertNewConfirmed(rows: 1)
-insert into "orders" ("order_number", "note", "created_at", "customer_id", "confirmed_at", "confirmation", "confirmation_hash", "status", "modified_at", "confirmation_shown") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict ("order_number") do nothing returning "order_id";
+insert into "orders" ("order_number", "note", "created_at", "customer_id", "confirmed_at", "confirmation", "confirmation_hash", "status", "modified_at", "confirmation_shown") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) on conflict ("order_number") do nothing returning "order_id", "order_number";
 -- parameters: ["O-1",null,1700000000000,"c-1",1700000000000,"{}","hash","Confirmed",1700000000000,"{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}"]
 
 -- orderRepository.setOrderNumber(orderId, orderNumber)
 update "orders" set "order_number" = $1 where "order_id" = $2;
 -- parameters: ["O-1",1]
+select "order_id", "order_number", "customer_id", "confirmation" from "orders" where "order_id" in ($1);
+-- parameters: [1]
 
 -- orderRepository.orderNumberTaken(orderNumber)
 select "order_id" from "orders" where "order_number" = $1;
@@ -39,6 +41,8 @@ select "order_id", "confirmation", "note" from "orders" where "customer_id" = $1
 -- orderRepository.replaceConfirmation(orderId, confirmation, hash)
 update "orders" set "confirmation" = $1, "confirmation_hash" = $2, "confirmation_shown" = $3, "note" = $4 where "order_id" = $5;
 -- parameters: ["{}","hash","{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}",null,1]
+select "order_id", "order_number", "customer_id", "confirmation" from "orders" where "order_id" in ($1);
+-- parameters: [1]
 
 -- orderRepository.findMany(orderIds: 2)
 select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown from orders where order_id in ($1, $2);
@@ -60,6 +64,12 @@ select "order_id", "order_number", "status", "customer_id", "created_at", "confi
 select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
 
+-- orderRepository.search(window, match: text words 1, limit)
+select count(*) as n from (select 1 from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
+-- parameters: ["'anna':*",1000]
+select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and "order_id" in (select "order_id" from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "order_id" limit $3;
+-- parameters: [1700000000000,"'anna':*",1000]
+
 -- orderRepository.search(modifiedAfter, keyset after, through)
 select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and (modified_at, order_id) > ($2, $3) and (modified_at, order_id) <= ($4, $5) order by "modified_at", "order_id" limit $6;
 -- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
@@ -79,3 +89,9 @@ select "order_number" from "orders" where "order_number" in ($1, $2);
 -- orderRepository.positionsAt(filter, offset, count)
 select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",2,99]
+
+-- orderRepository.positionsAt(window, match: text words 2, offset, count)
+select count(*) as n from (select 1 from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
+-- parameters: ["'anna':* & 'mull':*",1000]
+select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "order_id" in (select "order_id" from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "order_id" limit $3 offset $4;
+-- parameters: [1700000000000,"'anna':* & 'mull':*",2,19]

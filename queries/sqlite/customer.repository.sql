@@ -19,6 +19,8 @@ select * from "customers" where "customer_id" = ?;
 -- customerRepository.blank(customerId, erasedAt)
 update "customers" set "external_id" = ?, "salutation" = ?, "first_name" = ?, "last_name" = ?, "postal_code" = ?, "city" = ?, "country" = ?, "street" = ?, "street_number" = ?, "company" = ?, "company2" = ?, "addition_to_address" = ?, "quarter" = ?, "erased_at" = ? where "customer_id" = ?;
 -- parameters: [null,null,null,null,null,null,null,null,null,null,null,null,null,1700000000000,"c-1"]
+insert into "customer_words" ("customer_id", "words") values (?, ?) on conflict ("customer_id") do update set "words" = "excluded"."words" where "customer_words"."words" <> "excluded"."words";
+-- parameters: ["c-1","c 1"]
 
 -- customerRepository.existingIds(customerIds: 2)
 select "customer_id" from "customers" where "customer_id" in (?, ?);
@@ -52,19 +54,35 @@ select * from "customers" where "external_id" = ?;
 /* rows as arrays */ select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= ? order by "modified_at", "customer_id" limit ? offset ?;
 -- parameters: [1700000000000,9007199254740991,200]
 
+-- customerRepository.search({ modifiedAtMost, match: text words 2 }, limit)
+select count(*) as n from (select rowid from "customer_text" where "customer_text" match ? limit ?);
+-- parameters: ["\"mull\"* \"koln\"*",1000]
+/* rows as arrays */ select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= ? and "customer_id" in (select w."customer_id" from "customer_words" w where w.rowid in (select rowid from "customer_text" where "customer_text" match ?)) order by "modified_at", "customer_id" limit ?;
+-- parameters: [1700000000000,"\"mull\"* \"koln\"*",1000]
+
 -- customerRepository.positionsAt({ modifiedAfter, modifiedAtMost }, offset, count)
 select "modified_at", "customer_id" from "customers" where "modified_at" <= ? and "modified_at" > ? order by "modified_at", "customer_id" limit ? offset ?;
 -- parameters: [1700000000000,1699999999000,2,1000]
+
+-- customerRepository.positionsAt({ modifiedAtMost, match: text words 1 }, offset, count)
+select count(*) as n from (select rowid from "customer_text" where "customer_text" match ? limit ?);
+-- parameters: ["\"mull\"*",1000]
+select "modified_at", "customer_id" from "customers" where "modified_at" <= ? and "customer_id" in (select w."customer_id" from "customer_words" w where w.rowid in (select rowid from "customer_text" where "customer_text" match ?)) order by "modified_at", "customer_id" limit ? offset ?;
+-- parameters: [1700000000000,"\"mull\"*",2,19]
 
 -- customerRepository.writeData(customerId, data (all 13 columns), provisionalStamp; no such row yet)
 update "customers" set "external_id" = ?, "salutation" = ?, "first_name" = ?, "last_name" = ?, "postal_code" = ?, "city" = ?, "country" = ?, "street" = ?, "street_number" = ?, "company" = ?, "company2" = ?, "addition_to_address" = ?, "quarter" = ? where "customer_id" = ?;
 -- parameters: ["ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,"c-1"]
 insert into "customers" ("customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at", "created_at", "custom_fields_version") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("customer_id") do update set "external_id" = ?, "salutation" = ?, "first_name" = ?, "last_name" = ?, "postal_code" = ?, "city" = ?, "country" = ?, "street" = ?, "street_number" = ?, "company" = ?, "company2" = ?, "addition_to_address" = ?, "quarter" = ?;
 -- parameters: ["c-1","ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0,"ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null]
+insert into "customer_words" ("customer_id", "words") values (?, ?) on conflict ("customer_id") do update set "words" = "excluded"."words" where "customer_words"."words" <> "excluded"."words";
+-- parameters: ["c-1","c 1 ext erika mustermann 50667 koln"]
 
 -- customerRepository.writeMany(rows: 2, provisionalStamp)
 insert into "customers" ("customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at", "created_at", "custom_fields_version") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("customer_id") do update set "external_id" = "excluded"."external_id", "salutation" = "excluded"."salutation", "first_name" = "excluded"."first_name", "last_name" = "excluded"."last_name", "postal_code" = "excluded"."postal_code", "city" = "excluded"."city", "country" = "excluded"."country", "street" = "excluded"."street", "street_number" = "excluded"."street_number", "company" = "excluded"."company", "company2" = "excluded"."company2", "addition_to_address" = "excluded"."addition_to_address", "quarter" = "excluded"."quarter";
 -- parameters: ["c-1","ext-1","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0,"c-2","ext-2","Frau","Erika","Mustermann","50667","Köln","DE","Domkloster","4",null,null,null,null,1700000000000,1700000000000,0]
+insert into "customer_words" ("customer_id", "words") values (?, ?), (?, ?) on conflict ("customer_id") do update set "words" = "excluded"."words" where "customer_words"."words" <> "excluded"."words";
+-- parameters: ["c-1","c 1 ext erika mustermann 50667 koln","c-2","c 2 ext erika mustermann 50667 koln"]
 
 -- customerRepository.insertNew(rows: 2)
 insert into "customers" ("customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at", "created_at", "custom_fields_version") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing returning "customer_id";

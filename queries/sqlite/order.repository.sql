@@ -9,16 +9,18 @@ insert into "orders" ("order_number", "note", "created_at", "status", "customer_
 -- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.insertNew(rows: 2)
-insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id";
+insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id", "order_number";
 -- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000,"O-2",null,1700000000000,"Open",null,1700000000000]
 
 -- orderRepository.insertNewConfirmed(rows: 1)
-insert into "orders" ("order_number", "note", "created_at", "customer_id", "confirmed_at", "confirmation", "confirmation_hash", "status", "modified_at", "confirmation_shown") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id";
+insert into "orders" ("order_number", "note", "created_at", "customer_id", "confirmed_at", "confirmation", "confirmation_hash", "status", "modified_at", "confirmation_shown") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id", "order_number";
 -- parameters: ["O-1",null,1700000000000,"c-1",1700000000000,"{}","hash","Confirmed",1700000000000,"{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}"]
 
 -- orderRepository.setOrderNumber(orderId, orderNumber)
 update "orders" set "order_number" = ? where "order_id" = ?;
 -- parameters: ["O-1",1]
+select "order_id", "order_number", "customer_id", "confirmation" from "orders" where "order_id" in (?);
+-- parameters: [1]
 
 -- orderRepository.orderNumberTaken(orderNumber)
 select "order_id" from "orders" where "order_number" = ?;
@@ -39,6 +41,8 @@ select "order_id", "confirmation", "note" from "orders" where "customer_id" = ? 
 -- orderRepository.replaceConfirmation(orderId, confirmation, hash)
 update "orders" set "confirmation" = ?, "confirmation_hash" = ?, "confirmation_shown" = ?, "note" = ? where "order_id" = ?;
 -- parameters: ["{}","hash","{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}",null,1]
+select "order_id", "order_number", "customer_id", "confirmation" from "orders" where "order_id" in (?);
+-- parameters: [1]
 
 -- orderRepository.findMany(orderIds: 2)
 select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown from orders where order_id in (?, ?);
@@ -60,6 +64,12 @@ update "orders" set "status" = ?, "cancelled_at" = ? where "order_id" = ? and "s
 /* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
 
+-- orderRepository.search(window, match: text words 1, limit)
+select count(*) as n from (select rowid from "order_text" where "order_text" match ? limit ?);
+-- parameters: ["\"anna\"*",1000]
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= ? and "order_id" in (select w."order_id" from "order_words" w where w.rowid in (select rowid from "order_text" where "order_text" match ?)) order by "modified_at", "order_id" limit ?;
+-- parameters: [1700000000000,"\"anna\"*",1000]
+
 -- orderRepository.search(modifiedAfter, keyset after, through)
 /* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= ? and (modified_at, order_id) > (?, ?) and (modified_at, order_id) <= (?, ?) order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
@@ -79,3 +89,9 @@ select "order_number" from "orders" where "order_number" in (?, ?);
 -- orderRepository.positionsAt(filter, offset, count)
 select "modified_at", "order_id" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",2,99]
+
+-- orderRepository.positionsAt(window, match: text words 2, offset, count)
+select count(*) as n from (select rowid from "order_text" where "order_text" match ? limit ?);
+-- parameters: ["\"anna\"* \"mull\"*",1000]
+select "modified_at", "order_id" from "orders" where "modified_at" <= ? and "order_id" in (select w."order_id" from "order_words" w where w.rowid in (select rowid from "order_text" where "order_text" match ?)) order by "modified_at", "order_id" limit ? offset ?;
+-- parameters: [1700000000000,"\"anna\"* \"mull\"*",2,19]

@@ -1,9 +1,11 @@
 import type { CustomerAddress, CustomerData } from '../../src/customers/customer.columns.js';
 import * as customerModule from '../../src/customers/customer.repository.js';
+import * as customerWordsModule from '../../src/customers/customer.words.js';
 import type { CustomerRow } from '../../src/store/database.js';
 import { call, objectCalls, STAMP, type SnapshotSource } from './snapshot-calls.js';
 
 const { customerRepository } = customerModule;
+const { CUSTOMER_TEXT, customerWordsRepository } = customerWordsModule;
 
 /** Every address column set: the widest shape of the hand-written customer statements. */
 const ADDRESS: Required<CustomerAddress> = {
@@ -37,8 +39,14 @@ export const customerCalls: SnapshotSource = {
       call('{ modifiedAfter, modifiedAtMost, after (tighter), through }, limit, offset', ({ sql, db }) =>
         customerRepository.search(sql, db, { ...WINDOW, after: { modifiedAt: STAMP - 500, customerId: 'c-1' }, through: { modifiedAt: STAMP, customerId: 'c-9' } }, 100, 200)),
       call('{ modifiedAtMost }, offset without limit', ({ sql, db }) => customerRepository.search(sql, db, { modifiedAtMost: STAMP }, undefined, 200)),
+      call('{ modifiedAtMost, match: text words 2 }, limit', async ({ sql, db }) =>
+        customerRepository.search(sql, db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, CUSTOMER_TEXT, ['mull', 'koln']) }, 1000)),
     ],
-    positionsAt: [call('{ modifiedAfter, modifiedAtMost }, offset, count', ({ db }) => customerRepository.positionsAt(db, WINDOW, 1000, 2))],
+    positionsAt: [
+      call('{ modifiedAfter, modifiedAtMost }, offset, count', ({ db }) => customerRepository.positionsAt(db, WINDOW, 1000, 2)),
+      call('{ modifiedAtMost, match: text words 1 }, offset, count', async ({ sql, db }) =>
+        customerRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, CUSTOMER_TEXT, ['mull']) }, 19, 2)),
+    ],
     writeData: [call('customerId, data (all 13 columns), provisionalStamp; no such row yet', ({ db }) => customerRepository.writeData(db, 'c-1', DATA, STAMP))],
     writeMany: [
       call('rows: 2, provisionalStamp', ({ db }) =>
@@ -55,5 +63,16 @@ export const customerCalls: SnapshotSource = {
       call('newId, externalId null, address {}, now', ({ sql, db }) => customerRepository.upsertByExternalId(sql, db, 'c-new', null, {}, STAMP)),
     ],
     holdersOfExternalIds: [call('externalIds: 2', ({ db }) => customerRepository.holdersOfExternalIds(db, ['ext-1', 'ext-2']))],
+  }),
+};
+
+/** customers/customer.words.ts: the customers' text index. */
+export const customerWordsCalls: SnapshotSource = {
+  source: 'src/customers/customer.words.ts',
+  exports: customerWordsModule,
+  builders: { customerWords: 'no SQL of its own: the words customerWordsRepository writes' },
+  calls: objectCalls('customerWordsRepository', customerWordsRepository, {
+    writeOne: [call('row', ({ sql, db }) => customerWordsRepository.writeOne(sql, db, ROW))],
+    write: [call('rows: 2', ({ db }) => customerWordsRepository.write(db, [ROW, { ...ROW, customer_id: 'c-2' }]))],
   }),
 };

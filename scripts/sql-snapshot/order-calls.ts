@@ -1,9 +1,11 @@
 import * as idempotencyModule from '../../src/orders/idempotency.repository.js';
 import * as orderModule from '../../src/orders/order.repository.js';
+import * as orderWordsModule from '../../src/orders/order.words.js';
 import { call, objectCalls, STAMP, type SnapshotSource } from './snapshot-calls.js';
 
 const { orderRepository } = orderModule;
 const { idempotencyRepository } = idempotencyModule;
+const { ORDER_TEXT, orderWordsRepository } = orderWordsModule;
 
 const ORDER = { order_number: 'O-1', note: null, created_at: STAMP };
 const FILTERED = {
@@ -36,12 +38,29 @@ export const orderCalls: SnapshotSource = {
     search: [
       call('window, limit', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAtMost: STAMP }, 1000)),
       call('every filter, after, limit, offset', ({ sql, db }) => orderRepository.search(sql, db, FILTERED, 1000, 20)),
+      call('window, match: text words 1, limit', async ({ sql, db }) => orderRepository.search(sql, db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, ORDER_TEXT, ['anna']) }, 1000)),
       call('modifiedAfter, keyset after, through', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAfter: STAMP - 1000, modifiedAtMost: STAMP, after: { modifiedAt: STAMP - 10, orderId: 7 }, through: { modifiedAt: STAMP, orderId: 9 } }, 1000)),
     ],
     count: [call('every filter', ({ db }) => orderRepository.count(db, FILTERED))],
     confirmedIds: [call('every filter', ({ db }) => orderRepository.confirmedIds(db, FILTERED))],
     takenOrderNumbers: [call('orderNumbers: 2', ({ db }) => orderRepository.takenOrderNumbers(db, ['O-1', 'O-2']))],
-    positionsAt: [call('filter, offset, count', ({ db }) => orderRepository.positionsAt(db, FILTERED, 99, 2))],
+    positionsAt: [
+      call('filter, offset, count', ({ db }) => orderRepository.positionsAt(db, FILTERED, 99, 2)),
+      call('window, match: text words 2, offset, count', async ({ sql, db }) =>
+        orderRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, ORDER_TEXT, ['anna', 'mull']) }, 19, 2)),
+    ],
+  }),
+};
+
+/** orders/order.words.ts: the orders' text index. */
+export const orderWordsCalls: SnapshotSource = {
+  source: 'src/orders/order.words.ts',
+  exports: orderWordsModule,
+  builders: { orderWords: 'no SQL of its own: the words orderWordsRepository writes' },
+  calls: objectCalls('orderWordsRepository', orderWordsRepository, {
+    writeOne: [call('order', ({ sql, db }) => orderWordsRepository.writeOne(sql, db, { order_id: 1, order_number: 'O-1', customer_id: 'c-1', confirmation: '{}' }))],
+    write: [call('orders: 2', ({ db }) => orderWordsRepository.write(db, [{ order_id: 1, order_number: 'O-1', customer_id: null, confirmation: null }, { order_id: 2, order_number: 'O-2', customer_id: null, confirmation: null }]))],
+    refresh: [call('orderIds: 2', ({ db }) => orderWordsRepository.refresh(db, [1, 2]))],
   }),
 };
 

@@ -1,16 +1,16 @@
 import { basename } from 'node:path';
 import { auditCalls } from './audit-calls.js';
-import { customerCalls } from './customer-calls.js';
+import { customerCalls, customerWordsCalls } from './customer-calls.js';
 import { customFieldCalls } from './customfield-calls.js';
 import { eventCalls } from './event-calls.js';
 import { webhookCalls } from './webhook-calls.js';
 import { keyCalls, syncClockCalls } from './key-and-clock-calls.js';
-import { idempotencyCalls, orderCalls } from './order-calls.js';
+import { idempotencyCalls, orderCalls, orderWordsCalls } from './order-calls.js';
 import { openRecordingStore, SNAPSHOT_BACKENDS, type RecordingStore, type SnapshotBackend } from './recording-store.js';
 import { exportedFunctions, type SnapshotCall, type SnapshotSource } from './snapshot-calls.js';
 
 /** Every module that runs SQL, in the order the snapshot lists them. */
-export const SNAPSHOT_SOURCES: readonly SnapshotSource[] = [customerCalls, orderCalls, idempotencyCalls, customFieldCalls, keyCalls, syncClockCalls, auditCalls, eventCalls, webhookCalls];
+export const SNAPSHOT_SOURCES: readonly SnapshotSource[] = [customerCalls, customerWordsCalls, orderCalls, orderWordsCalls, idempotencyCalls, customFieldCalls, keyCalls, syncClockCalls, auditCalls, eventCalls, webhookCalls];
 
 /** The folder of the checked-in snapshot, from the project root. */
 export const SNAPSHOT_DIR = 'queries';

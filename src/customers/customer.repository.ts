@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { CustomerRow } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
@@ -6,6 +6,7 @@ import type { Stamper } from '../writes/unit.js';
 import { DATA_COLUMNS, SYNC_COLUMNS, type CustomerAddress, type CustomerData, type SyncRow } from './customer.columns.js';
 import { addressColumns, identifierSearchSql, touchSql, updateAddressSql, upsertByExternalIdSql, findManySql } from './customer.statements.js';
 import type { Position } from '../wire/sync-cursor.js';
+import { customerWordsRepository } from './customer.words.js';
 
 /** What the feed reads: the sync window (after, atMost] and a keyset range. */
 export interface CustomerFilter {
@@ -17,6 +18,8 @@ export interface CustomerFilter {
   readonly after?: Position;
   /** Only rows at or before this position. */
   readonly through?: Position;
+  /** Only rows this text-index condition holds for (StoreSql.textMatch). */
+  readonly match?: RawBuilder<boolean>;
 }
 
 export type { SyncRow } from './customer.columns.js';
@@ -47,6 +50,7 @@ export function feedQuery(db: Executor, f: CustomerFilter) {
     q = q.where('modified_at', '>', f.modifiedAfter);
   }
   if (through) q = q.where(sql<boolean>`(modified_at, customer_id) <= (${through.modifiedAt}, ${through.customerId})`);
+  if (f.match) q = q.where(f.match);
   return q.orderBy('modified_at').orderBy('customer_id');
 }
 
@@ -79,6 +83,7 @@ export const customerRepository = {
   async blank(db: Executor, customerId: string, erasedAt: number): Promise<void> {
     const nulls = Object.fromEntries(DATA_COLUMNS.map((c) => [c, null])) as Record<keyof CustomerData, null>;
     await db.updateTable('customers').set({ ...nulls, erased_at: erasedAt }).where('customer_id', '=', customerId).execute();
+    await customerWordsRepository.write(db, [{ customer_id: customerId, ...nulls }]);
   },
 
   /** Which of these customer ids exist. */
@@ -130,13 +135,17 @@ export const customerRepository = {
    */
   async writeData(db: Executor, customerId: string, data: CustomerData, provisionalStamp: number): Promise<'created' | 'updated'> {
     const updated = await db.updateTable('customers').set(data).where('customer_id', '=', customerId).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) > 0) return 'updated';
-    await db
-      .insertInto('customers')
-      .values({ customer_id: customerId, ...data, modified_at: provisionalStamp, created_at: provisionalStamp, custom_fields_version: 0 })
-      .onConflict((oc) => oc.column('customer_id').doUpdateSet(data))
-      .execute();
-    return 'created';
+    const outcome = Number(updated.numUpdatedRows) > 0 ? 'updated' : 'created';
+    if (outcome === 'created') {
+      await db
+        .insertInto('customers')
+        .values({ customer_id: customerId, ...data, modified_at: provisionalStamp, created_at: provisionalStamp, custom_fields_version: 0 })
+        .onConflict((oc) => oc.column('customer_id').doUpdateSet(data))
+        .execute();
+    }
+    // After the customer's row, as every writer does: one lock order, no deadlock between them.
+    await customerWordsRepository.write(db, [{ customer_id: customerId, ...data }]);
+    return outcome;
   },
 
   /**
@@ -153,6 +162,7 @@ export const customerRepository = {
         )
         .execute();
     }
+    await customerWordsRepository.write(db, rows.map((r) => ({ customer_id: r.customerId, ...r.data })));
   },
 
   /** Inserts customers whose ids do not exist yet (others are left as they are); returns the new ids. */
@@ -162,13 +172,17 @@ export const customerRepository = {
       const res = await db.insertInto('customers').values(slice).onConflict((oc) => oc.doNothing()).returning('customer_id').execute();
       ids.push(...res.map((r) => r.customer_id));
     }
+    const inserted = new Set(ids);
+    await customerWordsRepository.write(db, rows.filter((r) => inserted.has(r.customer_id)));
     return ids;
   },
 
   /** Writes the name and address of an existing customer and returns it as written; undefined when there is no such customer. */
   async updateAddress(storeSql: StoreSql, db: Executor, customerId: string, address: CustomerAddress): Promise<CustomerRow | undefined> {
     const { columns, values } = addressColumns(address);
-    return (await storeSql.run<CustomerRow>(db, updateAddressSql(columns), [...values, customerId])).rows[0];
+    const row = (await storeSql.run<CustomerRow>(db, updateAddressSql(columns), [...values, customerId])).rows[0];
+    if (row) await customerWordsRepository.writeOne(storeSql, db, row);
+    return row;
   },
 
   /**
@@ -180,6 +194,7 @@ export const customerRepository = {
     const { columns, values } = addressColumns(address);
     const row = (await storeSql.run<CustomerRow>(db, upsertByExternalIdSql(columns), [newId, externalId, ...values, now, now])).rows[0];
     if (!row) throw new Error('the customer upsert returned no row');
+    await customerWordsRepository.writeOne(storeSql, db, row);
     return row;
   },
 

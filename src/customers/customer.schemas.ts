@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LIST_LENGTH, NAME_LENGTH, withRules } from '../wire/request-schema.js';
 import { Nullable, WireDate } from '../wire/schema-types.js';
+import { TextQuery, textQueryRule } from '../wire/text-query.js';
 import { cursorIssuedHere } from '../wire/sync-cursor.js';
 
 /** The 14 spec fields, in the spec's order. */
@@ -44,10 +45,11 @@ export const SearchCustomersRequest = withRules(
       Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default). When rows remain, the X-Sync-Cursor header continues after this page.' })),
       Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip before the page (for browsing; a sync pages with Cursor, as Skip does not advance the watermark).' })),
       Cursor: Type.Optional(Type.String({ description: 'The X-Sync-Cursor header of the previous page: continue right after its last row.' })),
+      Query: TextQuery('the CustomerId, ExternalId, FirstName, LastName, Company, PostalCode or City'),
     },
     { $id: 'SearchCustomers' },
   ),
-  { Cursor: cursorIssuedHere },
+  { Cursor: cursorIssuedHere, Query: textQueryRule },
 );
 export type SearchCustomersRequest = Static<typeof SearchCustomersRequest>;
 

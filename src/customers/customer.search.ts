@@ -1,11 +1,13 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Store } from '../store/store.js';
 import { committedWatermark } from '../store/sync-clock.js';
+import { queryWords } from '../store/text-words.js';
 import { LIST_LENGTH } from '../wire/request-schema.js';
 import { customerRepository, type CustomerFilter, type SyncRow } from './customer.repository.js';
 import { toCustomer } from './customer.mapping.js';
 import type { Customer, SearchCustomersRequest } from './customer.schemas.js';
 import { decodeCursor, encodeCursor, pageWatermark, type Position } from '../wire/sync-cursor.js';
+import { CUSTOMER_TEXT, customerWords } from './customer.words.js';
 
 /** Most identifiers of one search (the request schema's maxItems). */
 export const MAX_IDENTIFIERS = LIST_LENGTH;
@@ -59,7 +61,9 @@ const positionOf = (row: { modified_at: number; customer_id: string }): Position
  */
 async function byIdentifiers(store: Store, req: SearchCustomersRequest, identifiers: string[], after: Position | undefined, skip: number): Promise<SearchResult> {
   const found = await customerRepository.findByIdentifiers(store.sql, store.reader, identifiers, req.LastModifiedAfter);
-  const rows = after ? rowsAfter(found.rows, after) : found.rows;
+  const words = req.Query === undefined ? undefined : queryWords(req.Query);
+  const matching = words ? found.rows.filter((r) => hasWords(r, words)) : found.rows;
+  const rows = after ? rowsAfter(matching, after) : matching;
   const base = { committed: found.committed, modifiedAfter: req.LastModifiedAfter, after, skipped: skip > 0 };
   if (req.Take === undefined) return { watermark: pageWatermark(base), customers: rows.slice(skip).map(toCustomer) };
   const end = skip + req.Take;
@@ -70,6 +74,15 @@ async function byIdentifiers(store: Store, req: SearchCustomersRequest, identifi
     cursor: cut?.last && encodeCursor(cut.last),
     customers: rows.slice(skip, end).map(toCustomer),
   };
+}
+
+/**
+ * Whether a customer holds a word starting with each query word: the text index's match, on the
+ * few rows an identifier search found (their words are those the index holds for them).
+ */
+function hasWords(row: SyncRow, words: readonly string[]): boolean {
+  const own = customerWords(row).split(' ');
+  return words.every((w) => own.some((o) => o.startsWith(w)));
 }
 
 /**
@@ -94,7 +107,9 @@ export async function searchCustomers(store: Store, req: SearchCustomersRequest)
   if (identifiers !== undefined && identifiers.length > 0) return byIdentifiers(store, req, identifiers, after, skip);
 
   const committed = await committedWatermark(store.sql, store.reader);
-  const filter: CustomerFilter = { modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed, after };
+  const words = req.Query === undefined ? undefined : queryWords(req.Query);
+  const match = words && (await store.sql.textMatch(store.reader, CUSTOMER_TEXT, words));
+  const filter: CustomerFilter = { modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed, after, match };
   const base = { committed, modifiedAfter: req.LastModifiedAfter, after, skipped: skip > 0 };
   if (req.Take === undefined) return { watermark: pageWatermark(base), customers: keysetChunks(store, filter, skip) };
 

@@ -1,9 +1,10 @@
-import { sql, type SelectExpression } from 'kysely';
+import { sql, type RawBuilder, type SelectExpression } from 'kysely';
 import type { Database, OrderRow } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { shownConfirmation } from './order.shown-form.js';
+import { orderWordsRepository } from './order.words.js';
 import {
   FIND_ORDER, IDS_PER_TOUCH, MARK_CONFIRMED, SHOW_ORDER, SHOWN_COLUMNS, findManySql, touchSql, type ShownOrder, type StoredOrder,
 } from './order.statements.js';
@@ -54,6 +55,8 @@ export interface OrderFilter {
   readonly after?: OrderPosition;
   /** Only orders at or before this position (the end of a page). */
   readonly through?: OrderPosition;
+  /** Only orders this text-index condition holds for (StoreSql.textMatch). */
+  readonly match?: RawBuilder<boolean>;
 }
 
 const some = <T>(list: readonly T[] | undefined): list is readonly T[] => list !== undefined && list.length > 0;
@@ -76,6 +79,7 @@ function feedQuery(db: Executor, f: OrderFilter) {
   if (some(f.orderNumbers)) q = q.where('order_number', 'in', f.orderNumbers);
   if (some(f.customerIds)) q = q.where('customer_id', 'in', f.customerIds);
   if (some(f.statuses)) q = q.where('status', 'in', f.statuses);
+  if (f.match) q = q.where(f.match);
   return q.orderBy('modified_at').orderBy('order_id');
 }
 
@@ -110,8 +114,13 @@ async function insertMissing(db: Executor, rows: ReadonlyArray<ReturnType<typeof
     .insertInto('orders')
     .values(rows)
     .onConflict((oc) => oc.column('order_number').doNothing())
-    .returning('order_id')
+    .returning(['order_id', 'order_number'])
     .execute();
+  const byNumber = new Map(rows.map((r) => [r.order_number, r]));
+  await orderWordsRepository.write(db, res.map((r) => {
+    const row = byNumber.get(r.order_number)!;
+    return { order_id: Number(r.order_id), order_number: r.order_number, customer_id: row.customer_id, confirmation: 'confirmation' in row ? row.confirmation : null };
+  }));
   return res.map((r) => Number(r.order_id));
 }
 
@@ -132,7 +141,9 @@ export const orderRepository = {
       .values(newRow(row))
       .returning('order_id')
       .executeTakeFirstOrThrow();
-    return Number(res.order_id);
+    const orderId = Number(res.order_id);
+    await orderWordsRepository.write(db, [{ order_id: orderId, order_number: row.order_number, customer_id: null, confirmation: null }]);
+    return orderId;
   },
 
   /** Inserts open orders whose numbers do not exist yet (the others are left as they are); returns the new ids. */
@@ -143,6 +154,7 @@ export const orderRepository = {
 
   async setOrderNumber(db: Executor, orderId: number, orderNumber: string): Promise<void> {
     await db.updateTable('orders').set({ order_number: orderNumber }).where('order_id', '=', orderId).execute();
+    await orderWordsRepository.refresh(db, [orderId]);
   },
 
   async orderNumberTaken(db: Executor, orderNumber: string): Promise<boolean> {
@@ -175,6 +187,7 @@ export const orderRepository = {
   async replaceConfirmation(db: Executor, orderId: number, confirmation: string | null, hash: string | null): Promise<void> {
     const shown = confirmation === null ? null : shownConfirmation(confirmation);
     await db.updateTable('orders').set({ confirmation, confirmation_hash: hash, confirmation_shown: shown, note: null }).where('order_id', '=', orderId).execute();
+    await orderWordsRepository.refresh(db, [orderId]);
   },
 
   /** The orders of these ids that exist (events read them after the change). */
@@ -221,7 +234,10 @@ export const orderRepository = {
   async markConfirmed(storeSql: StoreSql, db: Executor, orderId: number, state: ConfirmedState): Promise<StoredOrder | undefined> {
     const params = [state.customer_id, state.confirmed_at, state.confirmation, state.confirmation_hash, shownConfirmation(state.confirmation), orderId];
     const row = (await storeSql.run<OrderRow>(db, MARK_CONFIRMED, params)).rows[0];
-    return row ? stored(row) : undefined;
+    if (!row) return undefined;
+    const order = stored(row);
+    await orderWordsRepository.writeOne(storeSql, db, order);
+    return order;
   },
 
   /** Open or Confirmed → Cancelled; false when there was nothing to change. */

@@ -1,9 +1,11 @@
 import { setImmediate } from 'node:timers/promises';
 import { pageWatermark, type Position } from '../wire/sync-cursor.js';
 import type { Store } from '../store/store.js';
+import { queryWords } from '../store/text-words.js';
 import { committedWatermark } from '../store/sync-clock.js';
 import { orderRepository, type OrderFilter, type OrderPosition, type OrderRead, type ShownOrder } from './order.repository.js';
 import type { SearchOrdersRequest } from './order.schemas.js';
+import { ORDER_TEXT } from './order.words.js';
 
 /** Orders per keyset query while streaming: big enough to amortise a query, small enough to yield often. */
 export const CHUNK = 1000;
@@ -62,6 +64,7 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
   const filter: OrderFilter = {
     orderIds: req.OrderIds, orderNumbers: req.OrderNumbers, customerIds: req.CustomerIds, statuses: req.Statuses,
     modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed,
+    match: req.Query === undefined ? undefined : await store.sql.textMatch(store.reader, ORDER_TEXT, queryWords(req.Query)),
   };
   const skip = req.Skip ?? 0;
   const base = { committed, modifiedAfter: req.LastModifiedAfter, skipped: skip > 0 };

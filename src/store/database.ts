@@ -91,7 +91,13 @@ export interface ApiKeyRow {
   key_hash: string;
   permissions: string;
   created_at: number;
+  /**
+   * The instant (epoch ms) from which every process refuses the key: the revocation's time plus
+   * REVOCATION_DELAY_MS (auth/api-keys.ts). Null while the key is valid.
+   */
   revoked_at: number | null;
+  /** When the key last authenticated (epoch ms), written at most once a minute per key. */
+  last_used_at: number | null;
 }
 
 export interface AuditRow {
@@ -167,6 +173,18 @@ export interface WebhookAttemptRow {
   next_attempt_at: number | null;
 }
 
+/** A customer's folded words for the text search (migration 011; SQLite adds an integer key of its own). */
+export interface CustomerWordsRow {
+  customer_id: string;
+  words: string;
+}
+
+/** An order's folded words for the text search (migration 011). */
+export interface OrderWordsRow {
+  order_id: number;
+  words: string;
+}
+
 export interface Database {
   customers: CustomerRow;
   orders: OrderRow;
@@ -181,4 +199,6 @@ export interface Database {
   webhook_endpoints: WebhookEndpointRow;
   webhook_deliveries: WebhookDeliveryRow;
   webhook_attempts: WebhookAttemptRow;
+  customer_words: CustomerWordsRow;
+  order_words: OrderWordsRow;
 }

@@ -14,7 +14,7 @@ import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { BIN as CLI } from '../helpers/root.js';
-import { BACKENDS_WITH_PGBOUNCER, createTestDatabase, openTestWrites, type TestDatabase } from '../helpers/test-store.js';
+import { createTestDatabase, openTestWrites, type TestDatabase, allBackends, leftOut } from '../helpers/test-store.js';
 import { storeDigest } from '../helpers/store-snapshot.js';
 
 const exec = promisify(execFile);
@@ -27,8 +27,8 @@ async function allCustomers(store: Store): Promise<Customer[]> {
   return out;
 }
 
-for (const backend of BACKENDS_WITH_PGBOUNCER) {
-  describe(`backup and restore through the CLI [${backend}]`, () => {
+for (const backend of allBackends(true)) {
+  describe(`backup and restore through the CLI [${backend}]`, { skip: leftOut(backend) }, () => {
     let database: TestDatabase;
     let store: Store;
     let dir: string;

@@ -24,6 +24,17 @@ export const BACKENDS: readonly Backend[] = ENABLED.filter((s): s is Backend => 
 /** BACKENDS, and `pgbouncer` unless BACKENDS leaves it out: for the suites that also run through PgBouncer. */
 export const BACKENDS_WITH_PGBOUNCER: readonly Backend[] = ENABLED.includes('pgbouncer') ? [...BACKENDS, 'pgbouncer'] : BACKENDS;
 
+/**
+ * The backends a suite covers, whether BACKENDS names them or not: sqlite and postgres, and pgbouncer
+ * for the suites of the pooled subset. A suite loops over these and passes `{ skip: leftOut(backend) }`,
+ * so that a backend left out shows in the run as skipped (and fails a CI run) instead of vanishing.
+ */
+export const allBackends = (pgbouncer = false): readonly Backend[] => (pgbouncer ? ['sqlite', 'postgres', 'pgbouncer'] : ['sqlite', 'postgres']);
+
+/** Why a suite on `backend` does not run here (BACKENDS leaves it out), or false when it runs. */
+export const leftOut = (backend: Backend): string | false =>
+  (backend === 'pgbouncer' ? BACKENDS_WITH_PGBOUNCER : BACKENDS).includes(backend) ? false : `BACKENDS=${ENABLED.join(',')} leaves ${backend} out`;
+
 /** Whether the backend is PostgreSQL (directly or through PgBouncer). */
 export const isPostgres = (backend: Backend): boolean => backend !== 'sqlite';
 

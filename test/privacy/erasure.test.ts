@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { composeIBAN } from 'ibantools';
 import { sql } from 'kysely';
 import { createKey } from '../../src/auth/key-service.js';
+import { foldedWords } from '../../src/store/text-words.js';
 import { define, errorOf, freshNumber, setValue } from '../customfields/cf-helpers.js';
 import { bearer, describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
 import { confirm, confirmation, createOrder, unique } from '../orders/order-fixtures.js';
@@ -32,10 +33,18 @@ function person() {
     DeliveryAddressFirstName: values.deliveryFirst, DeliveryAddressStreet: values.deliveryStreet,
     Payment: { Amount: 42.5, Name: values.payName, Date: '2024-03-01T10:00:00Z', ReferenceNumber: values.ref, FinancialAccountNumber: values.fan, Type: 'PayPal' },
   });
-  return { values, body, iban: IBAN, secrets: [...Object.values(values), IBAN, BIC] };
+  const secrets = [...Object.values(values), IBAN, BIC];
+  // The text search's index holds the values folded (lower case, split into words): those words of
+  // them that hold the person's unique part are secrets too.
+  const folded = foldedWords(secrets).filter((w) => w.includes(u.toLowerCase()));
+  assert.ok(folded.length >= 10);
+  return { values, body, iban: IBAN, secrets: [...secrets, ...folded] };
 }
 
-/** Every text the store holds, as one string: the raw files of SQLite (database and log), every row of PostgreSQL. */
+/**
+ * Every text the store holds, as one string: the raw files of SQLite (database and log: the text
+ * index's FTS5 tables included), every row of every table of PostgreSQL (the words tables included).
+ */
 async function storeText(t: TestApp): Promise<string> {
   if (t.backend === 'sqlite') {
     const file = new URL(t.config.databaseUrl.replace(/^sqlite:/, 'file://')).pathname;

@@ -10,7 +10,7 @@ import { describeEachStore } from '../helpers/store-suite.js';
 import pg from 'pg';
 import { writeRegistry } from '../../src/write-registry.js';
 import { GroupCommit } from '../../src/writes/group-commit.js';
-import { BACKENDS, BACKENDS_WITH_PGBOUNCER, createTestDatabase, openMigrated } from '../helpers/test-store.js';
+import { createTestDatabase, leftOut, openMigrated } from '../helpers/test-store.js';
 
 /** The columns of a table as the database lists them. */
 async function tableColumns(store: Store, backend: string, table: string): Promise<string[]> {
@@ -33,8 +33,7 @@ describeEachStore('statements that read whole rows', (s, backend) => {
 const prepared = async (store: Store): Promise<string[]> =>
   (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(store.db)).rows.map((r) => r.statement);
 
-if (BACKENDS.includes('postgres')) {
-  describe('PostgreSQL prepared statements', () => {
+describe('PostgreSQL prepared statements', { skip: leftOut('postgres') }, () => {
     const opened: Array<{ close(): Promise<void> }> = [];
     const open = async (preparedStatements: boolean): Promise<Store> => {
       const made = await openMigrated(await createTestDatabase('postgres'), { poolSize: 1, preparedStatements });
@@ -67,11 +66,9 @@ if (BACKENDS.includes('postgres')) {
       await sql`alter table orders add column added_later text`.execute(store.db);
       assert.equal((await orderRepository.find(store.sql, store.db, Number(id)))?.order_number, 'P-1');
     });
-  });
-}
+});
 
-if (BACKENDS_WITH_PGBOUNCER.includes('pgbouncer')) {
-  describe('prepared statements through PgBouncer in transaction mode', () => {
+describe('prepared statements through PgBouncer in transaction mode', { skip: leftOut('pgbouncer') }, () => {
     /** A store through PgBouncer with one client connection, preparing, and what it said when it stopped naming. */
     const open = async () => {
       const said: Error[] = [];
@@ -135,5 +132,4 @@ if (BACKENDS_WITH_PGBOUNCER.includes('pgbouncer')) {
         await made.close();
       }
     });
-  });
-}
+});

@@ -1,5 +1,5 @@
-import { CompiledQuery } from 'kysely';
-import type { Executor, StoreSql } from '../store.js';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import type { Executor, StoreSql, TextIndex } from '../store.js';
 import { ARRAY_ROWS } from './sqlite-statement-cache.js';
 
 type RowOf = (values: readonly unknown[]) => Record<string, unknown>;
@@ -33,6 +33,36 @@ async function runRows<R>(db: Executor, text: string, params: readonly unknown[]
 }
 
 /**
+ * Matches at which reading the rows in their own order beats reading the matches by the index.
+ * Read by the index, each match costs an FTS5 row and a lookup of its row, all of them before the
+ * first can be sent (the result is sorted); read in order, each row costs an index step and a look
+ * at its words, and a page stops after its last match. A few thousand matches cost tens of
+ * milliseconds either way; far fewer favour the index, far more the order.
+ */
+const FEW_MATCHES = 1000;
+
+/**
+ * The FTS5 table over a words table is named after it (`customer_words` → `customer_text`), with
+ * the words table's integer primary key as its rowid. An FTS5 query of quoted words, each a
+ * prefix (`"mull"* "koln"*`: all of them); the words are letters and digits only, so quoting
+ * needs no escape. SQLite's planner knows nothing of how many rows a MATCH finds, so the index is
+ * asked first, up to FEW_MATCHES of them. Many: each row in the search's order has its words row
+ * looked at, a word starting with w being ` w` in ` ` + the words (`like`: no `%` or `_` in a word;
+ * the words are lower case already).
+ */
+async function textMatch(db: Executor, index: TextIndex, words: readonly string[]): Promise<RawBuilder<boolean>> {
+  const [table, key] = [sql.table(index.table), sql.ref(index.key)];
+  const fts = sql.table(index.table.replace(/_words$/, '_text'));
+  const query = words.map((w) => `"${w}"*`).join(' ');
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select rowid from ${fts} where ${fts} match ${query} limit ${FEW_MATCHES})`.execute(db);
+  if (Number(rows[0]?.n ?? 0) < FEW_MATCHES) {
+    return sql<boolean>`${key} in (select w.${key} from ${table} w where w.rowid in (select rowid from ${fts} where ${fts} match ${query}))`;
+  }
+  const starts = sql.join(words.map((w) => sql`(' ' || w.words) like ${`% ${w}%`}`), sql` and `);
+  return sql<boolean>`exists (select 1 from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${starts})`;
+}
+
+/**
  * SQLite's side of StoreSql. A write transaction (BEGIN IMMEDIATE) holds the whole database, so
  * row and table locks have nothing left to do.
  */
@@ -44,4 +74,5 @@ export const sqliteSql: StoreSql = {
   run: (db, text, params) => db.executeQuery(CompiledQuery.raw(text, params as unknown[])),
   rows: (db, query, columns) => runRows(db, query.sql, query.parameters, columns),
   runRows,
+  textMatch,
 };
