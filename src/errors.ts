@@ -30,7 +30,7 @@ export type ErrorKind =
 
 /**
  * Every error code the service answers with, each with its kind. Validation failures carry the
- * code of their first field failure instead (NotEmpty, Length, …; see wire/field-failures.ts).
+ * code of their first field failure instead (NotEmpty, Length, …; see wire/field-rules.ts).
  */
 const CODES = {
   ValidationException: 'validation',

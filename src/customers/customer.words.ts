@@ -10,7 +10,7 @@ import { indexedWords } from '../store/text-words.js';
  */
 export const CUSTOMER_TEXT: TextIndex = { table: 'customer_words', key: 'customer_id', rows: 'customers' };
 
-/** The columns a text search looks in (design.md: CustomerId, ExternalId, FirstName, LastName, Company, PostalCode, City). */
+/** The columns a text search looks in (docs/customers.md, "Text search": CustomerId, ExternalId, FirstName, LastName, Company, PostalCode, City). */
 export const WORD_COLUMNS = ['customer_id', 'external_id', 'first_name', 'last_name', 'company', 'postal_code', 'city'] as const;
 export type WordSource = Pick<CustomerRow, (typeof WORD_COLUMNS)[number]>;
 

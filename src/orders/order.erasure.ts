@@ -9,7 +9,7 @@ type ConfirmationField = keyof typeof CONFIRMATION_STORAGE_NAMES;
 type PaymentField = keyof typeof PAYMENT_STORAGE_NAMES;
 
 /**
- * What an erasure does to a confirmation (design.md, "Privacy"): a person's name, addresses,
+ * What an erasure does to a confirmation (docs/privacy.md, "What remains, and where"): a person's name, addresses,
  * contact, bank data and free text go; what accounting must keep stays. Every field is in one of
  * the two lists (a test checks it), so a new field needs a decision.
  */

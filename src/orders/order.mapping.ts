@@ -44,7 +44,7 @@ export function maskIban(iban: string): string {
 /** `COBADEFFXXX` → `COBA****XXX`: the bank code stays, country and location go, a branch code stays. */
 export const maskBic = (bic: string): string => `${bic.slice(0, 4)}****${bic.slice(8)}`;
 
-/** Bank data as a key without the permission `bank` sees it: masked when present (design.md, "Orders out"). */
+/** Bank data as a key without the permission `bank` sees it: masked when present (docs/orders.md, "Bank data and the audit log"). */
 const BANK_MASKS: ReadonlyArray<[ConfirmationTextField, (value: string) => string]> = [
   ['CustomerIban', maskIban],
   ['CustomerBic', maskBic],

@@ -18,7 +18,7 @@ export interface OrderWordSource {
   readonly confirmation: string | null;
 }
 
-/** design.md: OrderNumber, CustomerId, the confirmed customer name, e-mail and ExternalCustomerId. */
+/** What a text search finds an order by (docs/orders.md): OrderNumber, CustomerId, the confirmed customer name, e-mail and ExternalCustomerId. */
 export function orderWords(o: OrderWordSource): string {
   const c = o.confirmation === null ? undefined : parseStoredConfirmation(o.confirmation);
   return indexedWords([o.order_number, o.customer_id, c?.CustomerFirstName, c?.CustomerLastName, c?.CustomerEMail, c?.ExternalCustomerId]);

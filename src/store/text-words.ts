@@ -1,5 +1,5 @@
 /**
- * The words a text search matches (design.md, "Finding customers and orders by text"), folded
+ * The words a text search matches (docs/customers.md, "Text search"), folded
  * once here, in JavaScript, so that both backends index and match the very same words: the store
  * keeps each row's folded words and matches query words as prefixes of them (SQLite FTS5,
  * PostgreSQL full text search), and needs no extension such as `unaccent`.

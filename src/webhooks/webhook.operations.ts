@@ -10,7 +10,7 @@ import { createEndpoint, deleteEndpoint, deliveries, getEndpoint, listEndpoints,
 
 export const DELIVERIES_TAKE = 100;
 export const MAX_DELIVERIES_TAKE = 1000;
-// As every string field but Note (design.md, "Lengths").
+// As every string field but Note: the same length limit (docs/wire.md).
 const URL_LENGTH = 255;
 
 const EventTypes = Type.Array(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))), { maxItems: EVENT_TYPES.length, description: 'Event types to receive; empty: every type.' });

@@ -32,7 +32,7 @@ function sendJson(reply: FastifyReply, format: WireFormat, status: number, json:
 /**
  * Items written by one JSON.stringify: the text of an array of them is the items' texts joined by
  * commas, and one call for many items costs less than one call each (and one pass that escapes
- * dates): the order feed's server CPU per order fell by about 15 %.
+ * dates).
  */
 const ITEMS_PER_CALL = 32;
 

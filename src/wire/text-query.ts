@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { queryWords } from '../store/text-words.js';
 import type { FieldRule } from './request-schema.js';
 
-/** Shortest and longest text query (design.md: 2–100 characters). */
+/** Shortest and longest text query (2–100 characters: shorter matches too much to be useful). */
 export const QUERY_MIN_LENGTH = 2;
 export const QUERY_MAX_LENGTH = 100;
 

@@ -1,4 +1,4 @@
-/** Every event type, as design.md names them (webhook filters and the pull feed's `Types`). */
+/** Every event type, as docs/events.md names them (webhook filters and the pull feed's `Types`). */
 export const EVENT_TYPES = [
   'order.created',
   'order.confirmed',

@@ -1,8 +1,8 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { indexedWords } from '../text-words.js';
 
-// Frozen once released. The text search's index (design.md, "Finding customers and orders by
-// text"): each customer's and each order's folded words (store/text-words.ts), one row each, written
+// Frozen once released. The text search's index (docs/customers.md, "Text search"):
+// each customer's and each order's folded words (store/text-words.ts), one row each, written
 // by the repositories in the same transaction as the row they describe.
 //
 // SQLite: an FTS5 table over each words table (external content, so the words are stored once),
