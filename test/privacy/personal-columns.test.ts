@@ -19,13 +19,19 @@ describeEachStore('an erasure reaches every column a module marks personal', (s)
     const id = await createCustomer(s());
     const secret = (column: string) => `secret-${column}-${id}`.slice(0, 60);
     const values = Object.fromEntries(PERSONAL_CUSTOMER_COLUMNS.map((c) => [c, secret(c)]));
-    await s().write((unit) => unit.db.updateTable('customers').set(values).where('customer_id', '=', id).execute());
+    await s().write(async (unit) => {
+      await unit.db.updateTable('customers').set(values).where('customer_id', '=', id).execute();
+      // The text index holds words of those columns: written as a write of them would.
+      await unit.db.updateTable('customer_words').set({ words: `secretword${id.replace(/\W/g, '')}` }).where('customer_id', '=', id).execute();
+    });
     const before = await s().store.db.selectFrom('customers').selectAll().where('customer_id', '=', id).executeTakeFirstOrThrow();
     for (const c of PERSONAL_CUSTOMER_COLUMNS) assert.equal(before[c], secret(c), `${c} written`);
 
     await erase(id);
     const after = await s().store.db.selectFrom('customers').selectAll().where('customer_id', '=', id).executeTakeFirstOrThrow();
     for (const c of PERSONAL_CUSTOMER_COLUMNS) assert.equal(after[c], null, `customers.${c} after the erasure`);
+    const words = await s().store.db.selectFrom('customer_words').select('words').where('customer_id', '=', id).executeTakeFirst();
+    assert.doesNotMatch(words?.words ?? '', /secretword/, 'the text index after the erasure');
   });
 
   test('orders: no personal column of the customer\'s order holds the personal data afterwards', async () => {
@@ -41,7 +47,10 @@ describeEachStore('an erasure reaches every column a module marks personal', (s)
       confirmation_hash: `${secret}-hash`,
       note: `${secret}-note`,
     };
-    await s().write((unit) => unit.db.updateTable('orders').set({ ...values, customer_id: customerId, confirmed_at: 2000 }).where('order_id', '=', orderId).execute());
+    await s().write(async (unit) => {
+      await unit.db.updateTable('orders').set({ ...values, customer_id: customerId, confirmed_at: 2000 }).where('order_id', '=', orderId).execute();
+      await unit.db.updateTable('order_words').set({ words: `secretword${orderId}` }).where('order_id', '=', orderId).execute();
+    });
     const before = await s().store.db.selectFrom('orders').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
     for (const c of PERSONAL_ORDER_COLUMNS) assert.match(String(before[c]), new RegExp(secret), `${c} written`);
 
@@ -49,6 +58,8 @@ describeEachStore('an erasure reaches every column a module marks personal', (s)
     const after = await s().store.db.selectFrom('orders').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
     for (const c of PERSONAL_ORDER_COLUMNS) assert.doesNotMatch(String(after[c]), new RegExp(secret), `orders.${c} after the erasure`);
     assert.equal(after.note, null);
+    const words = await s().store.db.selectFrom('order_words').select('words').where('order_id', '=', orderId).executeTakeFirst();
+    assert.doesNotMatch(words?.words ?? '', /secretword/, 'the text index after the erasure');
     assert.equal(after.confirmation_hash, sha256(after.confirmation!), 'the erased confirmation is hashed anew');
   });
 });
