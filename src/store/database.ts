@@ -165,6 +165,8 @@ export interface WebhookAttemptRow {
   duration_ms: number;
   at: number;
   next_attempt_at: number | null;
+  /** Why the attempt failed, in a few words; null when it succeeded. */
+  error: string | null;
 }
 
 export interface Database {
