@@ -88,7 +88,7 @@ if (BACKENDS.includes('postgres')) {
       const port = server!.port;
       assert.equal((await call(port, 'PUT', '/customfields/1', { Label: 'Load', FieldType: 'Text' })).status, 201);
       const cfCustomers = Array.from({ length: PER_KIND * CF_CUSTOMERS_PER_WRITER }, (_, i) => `pgl-cf-${i}`);
-      for (const c of cfCustomers) assert.equal((await call(port, 'PUT', `/customer/${c}`, { FirstName: 'cf' })).status, 200);
+      for (const c of cfCustomers) assert.equal((await call(port, 'PUT', `/customer/${c}`, { FirstName: 'cf' })).status, 201);
 
       let phase: Phase = 'before';
       let stop = false;
