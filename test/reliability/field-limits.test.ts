@@ -86,6 +86,7 @@ const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = 
   UpdateWebhook: async (t) => ({ Id: await webhook(t), Url: 'https://erp.example.com/hooks/other', Description: 'ERP' }),
   DeleteWebhook: async (t) => ({ Id: await webhook(t) }),
   RotateWebhookSecret: async (t) => ({ Id: await webhook(t) }),
+  TestWebhook: async (t) => ({ Id: await webhook(t) }),
   GetWebhookDeliveries: async (t) => ({ Id: await webhook(t), Take: 10 }),
   ReplayWebhook: async (t) => ({ Id: await webhook(t), EventIds: ['evt_00000000000000000000000000000000'] }),
   ExportCustomerData: async () => ({ CustomerId: 'limits-c1' }),
