@@ -181,6 +181,7 @@ describeEachBackend(
     });
   },
   ENV,
+  { pgbouncer: true },
 );
 
 describeEachBackend(
