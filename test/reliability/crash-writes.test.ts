@@ -34,7 +34,8 @@ async function writeUntilKilled(port: number, kill: () => void, killAfterAcks: n
             headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
             body: JSON.stringify({ FirstName: token, LastName: token, City: 'Crashburg' }),
           });
-          if (res.status === 200) {
+          // 201: each id is new, so each acknowledged PUT created its customer.
+          if (res.status === 201) {
             acks.push({ id, token });
             // Killed while the other loops still have writes in flight.
             if (acks.length === killAfterAcks) die();
