@@ -331,6 +331,7 @@ export class WebhookDelivery {
   public DurationMs!: number | null;
   public At!: string | null;
   public NextAttemptAt!: string | null;
+  public Error!: string | null;
 }
 
 export class ReplayWebhookResponse {
@@ -405,6 +406,15 @@ export class GetWebhookDeliveries implements IReturn<WebhookDelivery[]> {
   public getTypeName() { return 'GetWebhookDeliveries'; }
   public getMethod() { return 'GET'; }
   public createResponse() { return new Array<WebhookDelivery>(); }
+}
+
+// @Route("/webhooks/{Id}/test", "POST")
+export class TestWebhook implements IReturn<WebhookDelivery> {
+  public Id?: string;
+  public constructor(init?: Partial<TestWebhook>) { Object.assign(this, init); }
+  public getTypeName() { return 'TestWebhook'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new WebhookDelivery(); }
 }
 
 // @Route("/webhooks/{Id}/replay", "POST")
