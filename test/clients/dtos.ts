@@ -92,6 +92,7 @@ export class SearchCustomers implements IReturn<Customer[]> {
   public Take?: number;
   public Skip?: number;
   public Cursor?: string;
+  public Query?: string;
   public constructor(init?: Partial<SearchCustomers>) { Object.assign(this, init); }
   public getTypeName() { return 'SearchCustomers'; }
   public getMethod() { return 'GET'; }
@@ -193,6 +194,7 @@ export class SearchOrders implements IReturn<OrderFeedItem[]> {
   public LastModifiedAfter?: string;
   public Take?: number;
   public Skip?: number;
+  public Query?: string;
   public constructor(init?: Partial<SearchOrders>) { Object.assign(this, init); }
   public getTypeName() { return 'SearchOrders'; }
   public getMethod() { return 'GET'; }
