@@ -77,8 +77,12 @@ update "webhook_deliveries" set "state" = $1, "attempts" = $2, "failures" = $3, 
 -- parameters: ["Delivered",1,0,1700000000000,null,null,"wh_1",7,"d-1"]
 
 -- webhookRepository.logAttempts(rows: 2)
-insert into "webhook_attempts" ("endpoint_id", "event_sequence", "event_id", "attempt", "status", "response_code", "duration_ms", "at", "next_attempt_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9), ($10, $11, $12, $13, $14, $15, $16, $17, $18);
--- parameters: ["wh_1",7,"evt_1",1,"Delivered",200,12,1700000000000,null,"wh_1",8,"evt_2",1,"Delivered",200,12,1700000000000,null]
+insert into "webhook_attempts" ("endpoint_id", "event_sequence", "event_id", "attempt", "status", "response_code", "duration_ms", "at", "next_attempt_at", "error") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10), ($11, $12, $13, $14, $15, $16, $17, $18, $19, $20);
+-- parameters: ["wh_1",7,"evt_1",1,"Delivered",200,12,1700000000000,null,null,"wh_1",8,"evt_2",1,"Failed",null,12,1700000000000,null,"connection refused"]
+
+-- webhookRepository.logUnfedAttempt(row)
+insert into "webhook_attempts" ("endpoint_id", "event_id", "attempt", "status", "response_code", "duration_ms", "at", "next_attempt_at", "error", "event_sequence") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, (select last_event from sync_clock where id = 1));
+-- parameters: ["wh_1","evt_3",1,"Failed",null,3,1700000000000,null,"connection refused"]
 
 -- webhookRepository.attempts(endpointId, take)
 select * from "webhook_attempts" where "endpoint_id" = $1 order by "attempt_id" desc limit $2;

@@ -37,9 +37,14 @@ export const webhookCalls: SnapshotSource = {
     settle: [call('job, owner, state', ({ db }) => repo.settle(db, JOB, 'd-1', { state: 'Delivered', attempts: 1, failures: 0, next_attempt_at: STAMP }))],
     logAttempts: [
       call('rows: 2', ({ db }) => {
-        const row = { endpoint_id: 'wh_1', event_sequence: 7, event_id: 'evt_1', attempt: 1, status: 'Delivered' as const, response_code: 200, duration_ms: 12, at: STAMP, next_attempt_at: null };
-        return repo.logAttempts(db, [row, { ...row, event_sequence: 8, event_id: 'evt_2' }]);
+        const row = { endpoint_id: 'wh_1', event_sequence: 7, event_id: 'evt_1', attempt: 1, status: 'Delivered' as const, response_code: 200, duration_ms: 12, at: STAMP, next_attempt_at: null, error: null };
+        return repo.logAttempts(db, [row, { ...row, event_sequence: 8, event_id: 'evt_2', status: 'Failed' as const, response_code: null, error: 'connection refused' }]);
       }),
+    ],
+    logUnfedAttempt: [
+      call('row', ({ db }) =>
+        repo.logUnfedAttempt(db, { endpoint_id: 'wh_1', event_id: 'evt_3', attempt: 1, status: 'Failed', response_code: null, duration_ms: 3, at: STAMP, next_attempt_at: null, error: 'connection refused' }),
+      ),
     ],
     attempts: [call('endpointId, take', ({ db }) => repo.attempts(db, 'wh_1', 100))],
     pending: [call('endpointId, take', ({ db }) => repo.pending(db, 'wh_1', 100))],

@@ -121,6 +121,12 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./webhooks-command.js')).webhooksRemoveCommand,
   },
   {
+    words: ['webhooks', 'test'],
+    usage: 'webhooks test <id>',
+    summary: 'send a webhook.test event to the endpoint now and print the outcome (exit 1 when not delivered)',
+    load: async () => (await import('./webhooks-command.js')).webhooksTestCommand,
+  },
+  {
     words: ['webhooks', 'replay'],
     usage: 'webhooks replay <id> --after N',
     summary: 'deliver the kept events after Sequence N again (of the endpoint’s types)',

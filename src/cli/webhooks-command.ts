@@ -1,5 +1,5 @@
 import { CLI_KEY_ID } from '../audit/index.js';
-import { createEndpoint, deleteEndpoint, listEndpoints, replay } from '../webhooks/index.js';
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, replay, sendTestEvent, WEBHOOK_TEST_EVENT } from '../webhooks/index.js';
 import { isEventType } from '../writes/event-types.js';
 import { parseCommandArgs, refusalInCliTerms, UsageError, type RunCommand } from './command.js';
 import { withStore } from './with-store.js';
@@ -42,4 +42,23 @@ export const webhooksReplayCommand: RunCommand = async (args, config) => {
   if (values.after === undefined || !/^\d+$/.test(values.after)) throw new UsageError('--after takes a Sequence (a whole number ≥ 0)');
   const queued = await withStore(config, (_store, writes) => refusalInCliTerms(() => replay(writes, CLI_KEY_ID, id, Number(values.after), undefined)));
   process.stdout.write(`queued ${queued} deliveries to ${id}; running servers deliver them\n`);
+};
+
+/**
+ * Sends a test event and prints how it went: exit 0 when the receiver took it, 1 when not (the
+ * reason printed) or when no endpoint has the id.
+ */
+export const webhooksTestCommand: RunCommand = async (args, config) => {
+  const { positionals } = parseCommandArgs({ args, allowPositionals: true, options: {} });
+  const id = positionals[0];
+  if (!id || positionals.length > 1) throw new UsageError('give one endpoint id (see webhooks list)');
+  const settings = { ...settingsOf(config), timeoutMs: config.webhook.timeoutMs, casing: config.jsonCasing, dateStyle: config.dateFormat };
+  const { url, sent } = await withStore(config, async (store, writes) => ({ url: (await getEndpoint(store, id)).url, sent: await sendTestEvent(store, writes, settings, id) }));
+  const answer = sent.response_code === null ? '' : `, HTTP ${sent.response_code}`;
+  if (sent.status === 'Delivered') {
+    process.stdout.write(`delivered ${WEBHOOK_TEST_EVENT} ${sent.event_id} to ${url}${answer} in ${sent.duration_ms} ms\n`);
+    return 0;
+  }
+  process.stdout.write(`failed ${WEBHOOK_TEST_EVENT} ${sent.event_id} to ${url}: ${sent.error}${answer} after ${sent.duration_ms} ms\n`);
+  return 1;
 };

@@ -8,7 +8,7 @@ import { SYNC_WATERMARK_HEADER } from '../wire/sync-cursor.js';
 import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
 import { Customer, SearchCustomersRequest, UpsertCustomerRequest } from './customer.schemas.js';
 import { toCustomer } from './customer.mapping.js';
-import { searchCustomers, upsertCustomer } from './customer.service.js';
+import { putCustomer, searchCustomers } from './customer.service.js';
 
 export const SYNC_CURSOR_HEADER = 'X-Sync-Cursor';
 
@@ -43,14 +43,19 @@ export function customerOperations(store: Store, writes: WriteDoor): AnyOperatio
     defineOperation({
       name: 'UpsertCustomer',
       tag: 'Operator',
-      summary: 'Create or replace a customer (operator).',
+      summary: 'Create (201) or replace (200) a customer (operator).',
       routes: [{ method: 'PUT', path: '/customer/{CustomerId}' }],
       example: { CustomerId: 'C17', FirstName: 'Anna', LastName: 'Müller', ExternalId: 'ERP-17' },
       permission: 'admin',
       request: UpsertCustomerRequest,
       response: Customer,
       writeWatermark: true,
-      handle: (req) => upsertCustomer(writes, req),
+      otherSuccess: { 201: 'Created: no customer had this CustomerId.' },
+      async handle(req, call) {
+        const { customer, created } = await putCustomer(writes, req);
+        if (created) call.setStatus(201);
+        return customer;
+      },
     }),
   ];
 }

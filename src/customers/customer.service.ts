@@ -9,7 +9,13 @@ export { searchCustomers, MAX_IDENTIFIERS, type SearchResult } from './customer.
 
 /** Creates or replaces a customer (operator route); its modification stamp moves. */
 export async function upsertCustomer(writes: WriteDoor, req: UpsertCustomerRequest): Promise<Customer> {
-  return toCustomer(await writes.run(upsertCustomerWrite, { customerId: req.CustomerId, data: toCustomerData(req) }));
+  return (await putCustomer(writes, req)).customer;
+}
+
+/** upsertCustomer, also telling whether the customer was created (PUT answers 201) or replaced (200). */
+export async function putCustomer(writes: WriteDoor, req: UpsertCustomerRequest): Promise<{ customer: Customer; created: boolean }> {
+  const { row, created } = await writes.run(upsertCustomerWrite, { customerId: req.CustomerId, data: toCustomerData(req) });
+  return { customer: toCustomer(row), created };
 }
 
 /** A customer as the API shows it, or undefined when there is none. */

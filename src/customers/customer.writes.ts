@@ -8,8 +8,8 @@ import { customerRepository } from './customer.repository.js';
 import { checkRow, type ImportRow } from './import-row.js';
 import type { ImportFormat } from '../bulk/import-read.js';
 
-/** Creates or replaces a customer; answers the row as written. */
-export const upsertCustomerWrite = defineWrite('customer.upsert', async (unit, input: { customerId: string; data: CustomerData }): Promise<CustomerRow> => {
+/** Creates or replaces a customer; answers the row as written and whether it was new. */
+export const upsertCustomerWrite = defineWrite('customer.upsert', async (unit, input: { customerId: string; data: CustomerData }): Promise<{ row: CustomerRow; created: boolean }> => {
   const { customerId, data } = input;
   if (data.external_id !== null) {
     const holder = await customerRepository.findByExternalId(unit.db, data.external_id);
@@ -25,7 +25,7 @@ export const upsertCustomerWrite = defineWrite('customer.upsert', async (unit, i
   }
   unit.touch('customer', customerId);
   unit.emit({ type: outcome === 'created' ? 'customer.created' : 'customer.updated', customerId });
-  return (await customerRepository.findById(unit.db, customerId))!;
+  return { row: (await customerRepository.findById(unit.db, customerId))!, created: outcome === 'created' };
 });
 
 /** A record of an import file, as read: checked again inside the write (definitions may have changed). */

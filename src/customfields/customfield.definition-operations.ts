@@ -33,6 +33,7 @@ export function definitionOperations(store: Store, writes: WriteDoor): AnyOperat
       request: DefineCustomFieldRequest,
       response: CustomFieldDefinitionSchema,
       writeWatermark: true,
+      otherSuccess: { 201: 'Created: no field had this Number.' },
       async handle(req, call) {
         const { definition, created } = await defineCustomField(writes, req);
         if (created) call.setStatus(201);

@@ -171,6 +171,8 @@ export interface WebhookAttemptRow {
   duration_ms: number;
   at: number;
   next_attempt_at: number | null;
+  /** Why the attempt failed, in a few words; null when it succeeded. */
+  error: string | null;
 }
 
 /** A customer's folded words for the text search (migration 011; SQLite adds an integer key of its own). */

@@ -10,6 +10,7 @@ import * as m008 from './migrations/008-erasure.js';
 import * as m009 from './migrations/009-shown-confirmation.js';
 import * as m010 from './migrations/010-key-last-used.js';
 import * as m011 from './migrations/011-text-search.js';
+import * as m012 from './migrations/012-delivery-error.js';
 import type { Store } from './store.js';
 
 /** Every migration, in order. Names sort in application order; files never change once released. */
@@ -24,6 +25,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '009-shown-confirmation': m009,
   '010-key-last-used': m010,
   '011-text-search': m011,
+  '012-delivery-error': m012,
 };
 
 const byCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -3,5 +3,6 @@ export { startEventRetention } from './event-retention.js';
 export { WebhookDispatcher } from './webhook-dispatcher.js';
 export { registerWebhookMetrics } from './webhook-metrics.js';
 export { webhookOperations } from './webhook.operations.js';
-export { createEndpoint, deleteEndpoint, listEndpoints, replay } from './webhook.service.js';
+export { sendTestEvent, WEBHOOK_TEST_EVENT } from './webhook-test-event.js';
+export { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, replay } from './webhook.service.js';
 export { webhookWrites } from './webhook.writes.js';

@@ -9,7 +9,7 @@ import { toJson } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/unit.js';
 import { nextAttemptDelayMs } from '../webhook-settings/retry-schedule.js';
 import type { WebhookMetrics } from './webhook-metrics.js';
-import { openSecret } from '../webhook-settings/webhook-secret.js';
+import { signingSecrets } from './endpoint-secrets.js';
 import { WebhookConnections } from './webhook-connections.js';
 import { sendWebhook } from './webhook-sender.js';
 import { signatureHeaders } from './webhook-signature.js';
@@ -155,13 +155,12 @@ export class WebhookDispatcher {
   async #attempt(job: ClaimedJob, endpoint: StoredEndpoint | undefined, event: EventRow | undefined): Promise<void> {
     // Deleted meanwhile (its jobs went with it) or an event past retention: nothing left to send.
     if (!endpoint || !event) {
-      await this.#settle({ job, owner: this.#owner, eventId: event?.event_id ?? '', result: 'failed', responseCode: undefined, durationMs: 0, at: Date.now(), retryAt: undefined });
+      await this.#settle({ job, owner: this.#owner, eventId: event?.event_id ?? '', result: 'failed', responseCode: undefined, durationMs: 0, error: 'event no longer kept', at: Date.now(), retryAt: undefined });
       return;
     }
     const at = Date.now();
     const body = toJson(toEvent(event), this.settings.casing, this.settings.dateStyle, true);
-    const secrets = [openSecret(endpoint.secret, this.settings.secretKey)];
-    if (endpoint.previous_secret !== null && (endpoint.previous_secret_until ?? 0) > at) secrets.push(openSecret(endpoint.previous_secret, this.settings.secretKey));
+    const secrets = signingSecrets(endpoint, this.settings.secretKey, at);
     const headers = { ...signatureHeaders({ id: event.event_id, timestamp: new Date(at), body, secrets }) };
     const result = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate, connections: this.#connections });
     const delay = result.outcome === 'delivered' ? undefined : nextAttemptDelayMs(this.settings.retrySchedule, job.failures + 1);
@@ -172,6 +171,7 @@ export class WebhookDispatcher {
       result: result.outcome,
       responseCode: result.responseCode,
       durationMs: result.durationMs,
+      error: result.error,
       at,
       retryAt: delay === undefined ? undefined : Date.now() + delay,
     });

@@ -67,13 +67,11 @@ export async function sendWebhook(delivery: WebhookDelivery): Promise<WebhookAtt
 
 async function attempt(delivery: WebhookDelivery, started: number): Promise<Result> {
   const checked = parseWebhookUrl(delivery.url);
-  if (!checked.ok) return { outcome: 'failed', error: `webhook URL refused (${checked.reason})` };
+  if (!checked.ok) return { outcome: 'failed', error: checked.reason === 'scheme' ? 'not an http(s) URL' : 'not an absolute URL' };
   const url = checked.url;
   // Node skips `lookup` for an IP literal, so the guard's check is made here for those.
   const host = bareHostname(url);
-  if (!delivery.allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) {
-    return { outcome: 'failed', error: new ForbiddenAddressError(host, host).message };
-  }
+  if (!delivery.allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) return { outcome: 'failed', error: PRIVATE_ADDRESS };
   if (!(delivery.timeoutMs > 0)) return { outcome: 'failed', error: `timeoutMs must be positive, got ${delivery.timeoutMs}` };
 
   const headers: OutgoingHttpHeaders = { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT };
@@ -105,7 +103,7 @@ function post(url: URL, delivery: WebhookDelivery, headers: OutgoingHttpHeaders,
       if (!keepConnection) req?.destroy();
       resolve(sent);
     };
-    const deadline = setTimeout(() => settle({ result: { outcome: 'failed', error: `no response within ${Math.round(delivery.timeoutMs)} ms` } }), Math.min(timeoutMs, MAX_TIMER_MS));
+    const deadline = setTimeout(() => settle({ result: { outcome: 'failed', error: `timeout after ${Math.round(delivery.timeoutMs)} ms` } }), Math.min(timeoutMs, MAX_TIMER_MS));
     try {
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const agent = delivery.connections?.agentFor(url) ?? false;
@@ -150,6 +148,14 @@ function outcomeOfStatus(status: number): Result {
   return { outcome: 'failed', responseCode: status, error: `the receiver answered ${status}` };
 }
 
+/** The reason of an attempt refused because its host is (or resolves to) a non-public address. */
+export const PRIVATE_ADDRESS = 'host resolves to a private address';
+
+/**
+ * Reasons by Node's error codes: short and stable, since operators read them in the deliveries
+ * list and may match on them. TLS codes are OpenSSL's (a certificate the receiver's name does not
+ * match, one nobody vouches for, one out of date).
+ */
 const ERROR_TEXTS: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection closed by the receiver',
@@ -159,6 +165,16 @@ const ERROR_TEXTS: Readonly<Record<string, string>> = {
   ETIMEDOUT: 'connection timed out',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
+  EPROTO: 'TLS handshake failed',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'TLS handshake failed (is the receiver speaking plain HTTP?)',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not name the host',
+  CERT_HAS_EXPIRED: 'TLS certificate expired',
+  CERT_NOT_YET_VALID: 'TLS certificate not yet valid',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate not trusted (self-signed)',
+  SELF_SIGNED_CERT_IN_CHAIN: 'TLS certificate not trusted (self-signed)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not trusted',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'TLS certificate not trusted',
+  ERR_TLS_HANDSHAKE_TIMEOUT: 'TLS handshake timed out',
 };
 
 /**
@@ -166,8 +182,8 @@ const ERROR_TEXTS: Readonly<Record<string, string>> = {
  * beyond the known codes only the code is kept.
  */
 function describeError(err: unknown): string {
-  if (err instanceof ForbiddenAddressError) return err.message;
+  if (err instanceof ForbiddenAddressError) return PRIVATE_ADDRESS;
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string') return ERROR_TEXTS[code] ? `${ERROR_TEXTS[code]} (${code})` : code;
+  if (typeof code === 'string') return ERROR_TEXTS[code] ?? `request failed (${code.slice(0, 60)})`;
   return 'request failed';
 }

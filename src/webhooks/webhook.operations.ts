@@ -6,7 +6,8 @@ import { wireDate } from '../wire/serializer.js';
 import { EVENT_TYPES } from '../writes/event-types.js';
 import type { WriteDoor } from '../writes/unit.js';
 import type { StoredEndpoint } from './webhook.repository.js';
-import { createEndpoint, deleteEndpoint, deliveries, getEndpoint, listEndpoints, replay, rotateSecret, updateEndpoint, type DeliveryEntry, type WebhookSettings } from './webhook.service.js';
+import { sendTestEvent, WEBHOOK_TEST_EVENT, type TestEventSettings } from './webhook-test-event.js';
+import { createEndpoint, deleteEndpoint, deliveries, getEndpoint, listEndpoints, replay, rotateSecret, updateEndpoint, type DeliveryEntry } from './webhook.service.js';
 
 export const DELIVERIES_TAKE = 100;
 export const MAX_DELIVERIES_TAKE = 1000;
@@ -45,6 +46,10 @@ export const WebhookDelivery = Type.Object(
     DurationMs: Type.Union([Type.Integer(), Type.Null()]),
     At: Type.Union([WireDate(), Type.Null()]),
     NextAttemptAt: Type.Union([WireDate(), Type.Null()]),
+    Error: Type.Union([
+      Type.String({ description: 'Why the attempt failed, in a few words: "connection refused", "host resolves to a private address", "timeout after 10000 ms", "the receiver answered 500"…' }),
+      Type.Null(),
+    ]),
   },
   { $id: 'WebhookDelivery' },
 );
@@ -67,6 +72,7 @@ const toDelivery = (d: DeliveryEntry) => ({
   DurationMs: d.duration_ms,
   At: wireDate(d.at),
   NextAttemptAt: wireDate(d.next_attempt_at),
+  Error: d.error,
 });
 
 const ById = Type.Object({ Id }, { $id: 'WebhookById' });
@@ -76,8 +82,8 @@ const EXAMPLE_ID = 'wh_0123456789abcdef01234567';
 const EXAMPLE_DELETED_ID = 'wh_89abcdef0123456789abcdef';
 const NOT_FOUND = 'No webhook endpoint with this Id.';
 
-/** Webhook endpoints (operator): register, change, rotate, inspect deliveries, replay. */
-export function webhookOperations(store: Store, writes: WriteDoor, settings: WebhookSettings): AnyOperation[] {
+/** Webhook endpoints (operator): register, change, rotate, test, inspect deliveries, replay. */
+export function webhookOperations(store: Store, writes: WriteDoor, settings: TestEventSettings): AnyOperation[] {
   return [
     defineOperation({
       name: 'CreateWebhook',
@@ -180,6 +186,22 @@ export function webhookOperations(store: Store, writes: WriteDoor, settings: Web
       example: { Id: EXAMPLE_ID, Take: 20 },
       notFound: NOT_FOUND,
       handle: async (req) => (await deliveries(store, req.Id, req.Take ?? DELIVERIES_TAKE)).map(toDelivery),
+    }),
+    defineOperation({
+      name: 'TestWebhook',
+      tag: 'Webhooks',
+      summary: `Send a ${WEBHOOK_TEST_EVENT} event to an endpoint now (operator); 202 with the attempt, delivered or not.`,
+      description:
+        `Signed as every delivery; its Data is {WebhookId, Url}, its Sequence 0: the pull feed (GET /events/) does not hold it and no other endpoint receives it. ` +
+        'It is attempted once, also on a disabled endpoint, and never retried; the attempt shows in the deliveries list. A failed attempt carries its reason in Error.',
+      routes: [{ method: 'POST', path: '/webhooks/{Id}/test' }],
+      permission: 'admin',
+      request: Type.Object({ Id }, { $id: 'TestWebhook' }),
+      response: WebhookDelivery,
+      successStatus: 202,
+      example: { Id: EXAMPLE_ID },
+      notFound: NOT_FOUND,
+      handle: async (req) => toDelivery(await sendTestEvent(store, writes, settings, req.Id)),
     }),
     defineOperation({
       name: 'ReplayWebhook',

@@ -189,6 +189,17 @@ export const webhookRepository = {
     if (rows.length > 0) await db.insertInto('webhook_attempts').values([...rows]).execute();
   },
 
+  /**
+   * Logs the attempt of an event that the feed does not hold (a test event). Its event_sequence is
+   * the newest event's at that time, so that the retention purge takes it with the events of its age.
+   */
+  async logUnfedAttempt(db: Executor, row: Omit<WebhookAttemptRow, 'attempt_id' | 'event_sequence'>): Promise<void> {
+    await db
+      .insertInto('webhook_attempts')
+      .values({ ...row, event_sequence: sql<number>`(select last_event from sync_clock where id = 1)` })
+      .execute();
+  },
+
   /** An endpoint's attempts, newest first. */
   async attempts(db: Executor, endpointId: string, take: number): Promise<StoredAttempt[]> {
     const rows = await db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId).orderBy('attempt_id', 'desc').limit(take).execute();

@@ -22,7 +22,7 @@ export interface WebhookSettings {
 async function checkUrl(url: string, settings: WebhookSettings): Promise<void> {
   const check = await checkWebhookUrl(url, { allowPrivate: settings.allowPrivate });
   if (check.ok || check.reason === 'unresolvable') return;
-  const why = { scheme: 'only http and https URLs are allowed', malformed: 'it is not an absolute URL', 'forbidden-address': 'its host is a loopback, private, link-local or multicast address' };
+  const why = { scheme: 'only http and https URLs are allowed', malformed: 'it is not an absolute URL', 'forbidden-address': 'its host is a loopback, private, link-local or multicast address (WEBHOOK_ALLOW_PRIVATE=true allows such hosts)' };
   throw forbiddenUrl(why[check.reason]);
 }
 
@@ -78,7 +78,7 @@ export async function getEndpoint(store: Store, endpointId: string): Promise<Sto
 export const listEndpoints = (store: Store): Promise<StoredEndpoint[]> => repo.listEndpoints(store.reader);
 
 /** One entry of the deliveries list: an attempt made, or the next one of a delivery still pending. */
-export type DeliveryEntry = Pick<StoredAttempt, 'event_id' | 'attempt' | 'response_code' | 'next_attempt_at'> & {
+export type DeliveryEntry = Pick<StoredAttempt, 'event_id' | 'attempt' | 'response_code' | 'next_attempt_at' | 'error'> & {
   readonly status: 'Delivered' | 'Failed' | 'Pending' | 'Dead';
   readonly duration_ms: number | null;
   readonly at: number | null;
@@ -88,7 +88,7 @@ export type DeliveryEntry = Pick<StoredAttempt, 'event_id' | 'attempt' | 'respon
 export async function deliveries(store: Store, endpointId: string, take: number): Promise<DeliveryEntry[]> {
   await getEndpoint(store, endpointId);
   const pending = (await repo.pending(store.reader, endpointId, take)).map(
-    (p): DeliveryEntry => ({ event_id: p.event_id, attempt: p.attempts + 1, status: 'Pending', response_code: null, duration_ms: null, at: null, next_attempt_at: p.next_attempt_at }),
+    (p): DeliveryEntry => ({ event_id: p.event_id, attempt: p.attempts + 1, status: 'Pending', response_code: null, duration_ms: null, at: null, next_attempt_at: p.next_attempt_at, error: null }),
   );
   const made = await repo.attempts(store.reader, endpointId, Math.max(0, take - pending.length));
   return [...pending, ...made];

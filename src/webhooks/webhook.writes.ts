@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { recordAuditWrite } from '../audit/index.js';
 import { webhookNotFound } from '../errors.js';
-import type { WebhookEndpointRow } from '../store/database.js';
+import type { WebhookAttemptRow, WebhookEndpointRow } from '../store/database.js';
 import { defineWrite } from '../writes/unit.js';
 import { webhookRepository as repo, type ClaimedJob, type StoredEndpoint } from './webhook.repository.js';
 
@@ -149,6 +149,8 @@ export interface AttemptOutcome {
   readonly result: 'delivered' | 'failed' | 'gone';
   readonly responseCode: number | undefined;
   readonly durationMs: number;
+  /** Why it failed, in a few words (the sender's reason); undefined when delivered. */
+  readonly error: string | undefined;
   readonly at: number;
   /** When a failure is attempted again; undefined when the schedule is exhausted (Dead). */
   readonly retryAt: number | undefined;
@@ -187,13 +189,21 @@ export const settleWrite = defineWrite('webhook.settle', async (unit, outcomes: 
       duration_ms: Math.round(o.durationMs),
       at: o.at,
       next_attempt_at: status === 'Failed' ? next : null,
+      error: o.result === 'delivered' ? null : (o.error ?? 'failed'),
     });
   }
   await repo.logAttempts(unit.db, log);
   return statuses;
 });
 
+/** Records the attempt of a test event (it has no delivery job: it is attempted once, never again). */
+export const logTestAttemptWrite = defineWrite('webhook.test', async (unit, a: Omit<WebhookAttemptRow, 'attempt_id' | 'event_sequence'>): Promise<void> => {
+  // Removed while the attempt was under way: there is no list left to show it in.
+  if (!(await repo.findEndpoint(unit.db, a.endpoint_id))) throw webhookNotFound(a.endpoint_id);
+  await repo.logUnfedAttempt(unit.db, a);
+});
+
 /** Deliveries and attempts of events past retention go with them. */
 export const purgeDeliveriesWrite = defineWrite('webhook.purge', (unit, _: null) => repo.purgeOfPurgedEvents(unit.db));
 
-export const webhookWrites = [purgeDeliveriesWrite, createEndpointWrite, updateEndpointWrite, deleteEndpointWrite, rotateSecretWrite, replayWrite, fanOutWrite, claimWrite, settleWrite];
+export const webhookWrites = [purgeDeliveriesWrite, createEndpointWrite, updateEndpointWrite, deleteEndpointWrite, rotateSecretWrite, replayWrite, fanOutWrite, claimWrite, settleWrite, logTestAttemptWrite];

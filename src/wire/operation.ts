@@ -83,6 +83,8 @@ export interface Operation<Req extends TObject = TObject, Res extends TSchema = 
   readonly writeWatermark?: boolean;
   /** Status of a success; 200 unless said otherwise (the handler may still set another). */
   readonly successStatus?: number;
+  /** Other statuses of a success that the handler sets (call.setStatus), each with what it means (documented in OpenAPI). */
+  readonly otherSuccess?: Readonly<Record<number, string>>;
   handle(request: Static<Req>, call: OperationCall): Promise<Static<Res> | StreamedArray | KeptText | unknown>;
 }
 

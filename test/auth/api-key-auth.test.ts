@@ -53,7 +53,7 @@ describeEachBackend('API key authentication', (t) => {
     const rs = assertResponseStatus(await t().inject({ url: '/customer/', headers: { authorization: `Bearer ${t().keys.adminOnly}` } }), 403, 'Forbidden');
     assert.match(rs.Message, /'all'/);
     assertResponseStatus(await t().inject({ method: 'PUT', url: '/customer/auth-1', headers: { authorization: `Bearer ${t().keys.all}` }, payload: {} }), 403, 'Forbidden');
-    assert.equal((await t().inject({ method: 'PUT', url: '/customer/auth-1', headers: { authorization: `Bearer ${t().keys.adminOnly}` }, payload: {} })).statusCode, 200);
+    assert.equal((await t().inject({ method: 'PUT', url: '/customer/auth-1', headers: { authorization: `Bearer ${t().keys.adminOnly}` }, payload: {} })).statusCode, 201);
   });
 
   test('a key unknown a moment ago works as soon as it exists (failures are not cached)', async () => {

@@ -43,7 +43,7 @@ for (const backend of allBackends()) {
       assert.equal(created.stdout.split(key).length, 2, 'the key is printed once');
       assert.ok(!created.stderr.includes(key));
       assert.equal((await search(key)).statusCode, 200, 'works against the running server at once');
-      assert.equal((await app.inject({ method: 'PUT', url: '/customer/cli-1', headers: { authorization: `Bearer ${key}` }, payload: {} })).statusCode, 200);
+      assert.equal((await app.inject({ method: 'PUT', url: '/customer/cli-1', headers: { authorization: `Bearer ${key}` }, payload: {} })).statusCode, 201);
 
       // Without --permissions a key gets `all` only: no admin operations.
       assert.equal(reader.code, 0, reader.stderr);

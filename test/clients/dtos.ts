@@ -92,6 +92,7 @@ export class SearchCustomers implements IReturn<Customer[]> {
   public Take?: number;
   public Skip?: number;
   public Cursor?: string;
+  public Query?: string;
   public constructor(init?: Partial<SearchCustomers>) { Object.assign(this, init); }
   public getTypeName() { return 'SearchCustomers'; }
   public getMethod() { return 'GET'; }
@@ -193,6 +194,7 @@ export class SearchOrders implements IReturn<OrderFeedItem[]> {
   public LastModifiedAfter?: string;
   public Take?: number;
   public Skip?: number;
+  public Query?: string;
   public constructor(init?: Partial<SearchOrders>) { Object.assign(this, init); }
   public getTypeName() { return 'SearchOrders'; }
   public getMethod() { return 'GET'; }
@@ -331,6 +333,7 @@ export class WebhookDelivery {
   public DurationMs!: number | null;
   public At!: string | null;
   public NextAttemptAt!: string | null;
+  public Error!: string | null;
 }
 
 export class ReplayWebhookResponse {
@@ -405,6 +408,15 @@ export class GetWebhookDeliveries implements IReturn<WebhookDelivery[]> {
   public getTypeName() { return 'GetWebhookDeliveries'; }
   public getMethod() { return 'GET'; }
   public createResponse() { return new Array<WebhookDelivery>(); }
+}
+
+// @Route("/webhooks/{Id}/test", "POST")
+export class TestWebhook implements IReturn<WebhookDelivery> {
+  public Id?: string;
+  public constructor(init?: Partial<TestWebhook>) { Object.assign(this, init); }
+  public getTypeName() { return 'TestWebhook'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new WebhookDelivery(); }
 }
 
 // @Route("/webhooks/{Id}/replay", "POST")

@@ -336,13 +336,25 @@ export const SCENARIOS: Record<string, Scenario> = {
       const rows = res as Row[];
       assert.ok(rows.length >= 1 && rows.length <= 10);
       for (const d of rows) {
-        assert.deepEqual(Object.keys(d), ['EventId', 'Attempt', 'Status', 'ResponseCode', 'DurationMs', 'At', 'NextAttemptAt']);
+        assert.deepEqual(Object.keys(d), ['EventId', 'Attempt', 'Status', 'ResponseCode', 'DurationMs', 'At', 'NextAttemptAt', 'Error']);
         assert.equal(d.EventId, facts.EventId, 'only the replayed event');
         assert.ok((d.Attempt as number) >= 1);
         assert.ok(['Pending', 'Failed'].includes(d.Status as string), `status ${d.Status}`);
       }
     },
     invalid: async () => ({ init: { Id: 'wh_none', Take: 1001 }, field: 'Take', code: 'InclusiveBetween' }),
+  },
+  TestWebhook: {
+    valid: async (ctx) => ({ init: { Id: (await newWebhook(ctx)).Id } }),
+    check: (res) => {
+      const r = res as Row;
+      assert.deepEqual(Object.keys(r), ['EventId', 'Attempt', 'Status', 'ResponseCode', 'DurationMs', 'At', 'NextAttemptAt', 'Error']);
+      assert.match(r.EventId as string, /^evt_/);
+      // The scenarios' endpoint names a host that does not resolve: the attempt fails, with its reason.
+      assert.deepEqual([r.Attempt, r.Status, r.ResponseCode, r.NextAttemptAt], [1, 'Failed', null, null]);
+      assert.equal(typeof r.Error, 'string');
+    },
+    invalid: async () => ({ init: { Id: 'x'.repeat(101) }, field: 'Id', code: 'Length' }),
   },
   ReplayWebhook: {
     valid: async (ctx) => {

@@ -6,7 +6,7 @@ import { bearer, describeEachBackend, json } from '../helpers/test-app.js';
 describeEachBackend('PUT /customer/{id} and search by Identifiers', (t) => {
   test('an upserted customer is found by its id and by its external id, with all 14 fields', async () => {
     const put = await t().inject({ method: 'PUT', url: '/customer/up-1', payload: { FirstName: 'Ann', externalid: 'up-ext-1', City: 'Köln' } });
-    assert.equal(put.statusCode, 200, put.body);
+    assert.equal(put.statusCode, 201, put.body);
     for (const id of ['up-1', 'up-ext-1']) {
       const res = await t().inject(`/customer/?Identifiers=${id}`);
       assert.equal(res.statusCode, 200);
@@ -17,6 +17,19 @@ describeEachBackend('PUT /customer/{id} and search by Identifiers', (t) => {
       assert.equal(body[0].City, 'Köln');
       assert.equal(body[0].LastName, null);
     }
+  });
+
+  test('201 when the PUT created the customer, 200 when it replaced it; the same body either way', async () => {
+    const created = await t().inject({ method: 'PUT', url: '/customer/up-201', payload: { FirstName: 'New' } });
+    assert.equal(created.statusCode, 201, created.body);
+    const replaced = await t().inject({ method: 'PUT', url: '/customer/up-201', payload: { FirstName: 'Again' } });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.deepEqual([json(created).FirstName, json(replaced).FirstName], ['New', 'Again']);
+    assert.deepEqual(Object.keys(json(created)), Object.keys(json(replaced)));
+    const viaApi = await t().inject({ method: 'POST', url: '/api/UpsertCustomer', payload: { CustomerId: 'up-202' } });
+    assert.equal(viaApi.statusCode, 201, viaApi.body);
+    const events: Array<{ Type: string; Data: { CustomerId: string } }> = json(await t().inject('/events/?Take=10000'));
+    assert.deepEqual(events.filter((e) => e.Data.CustomerId === 'up-201').map((e) => e.Type), ['customer.created', 'customer.updated']);
   });
 
   test('the upsert needs the admin permission', async () => {

@@ -40,7 +40,7 @@ for (const backend of allBackends()) {
     const read = async (i: number) => JSON.parse((await call(i, 'GET', '/customer/c-1/customfields/')).body);
 
     test('a definition change made through one instance shows at once through the other', async () => {
-      assert.equal((await call(0, 'PUT', '/customer/c-1', { FirstName: 'A' })).statusCode, 200);
+      assert.equal((await call(0, 'PUT', '/customer/c-1', { FirstName: 'A' })).statusCode, 201);
       assert.equal((await call(0, 'PUT', '/customfields/1', { Label: 'One', FieldType: 'Text' })).statusCode, 201);
       assert.equal((await call(0, 'PUT', '/customer/c-1/customfields/1', { Value: 'v' })).statusCode, 200);
       assert.deepEqual((await read(1)).map((f: any) => [f.Label, f.Value]), [['One', 'v']]);

@@ -29,7 +29,7 @@ describe('/docs in a real headless browser (Debian chromium via playwright-core)
     server = await startServer(BACKENDS[0]!);
     for (const [id, City] of [['browser-1', 'Köln'], ['browser-2', 'Bonn']]) {
       const put = await server.t.inject({ method: 'PUT', url: `/customer/${id}`, payload: { FirstName: 'Browsy', City } });
-      assert.equal(put.statusCode, 200);
+      assert.equal(put.statusCode, 201);
     }
     await seedCustomers(server.t.app.writes, MANY);
     profile = mkdtempSync(join(tmpdir(), 'ordergate-chromium-'));

@@ -45,11 +45,11 @@ describeEachBackend('health and metrics', (t) => {
     assert.ok((sample(text, 'ordergate_http_requests_total', { method: 'GET', route: '/customer/', status: '200' }) ?? 0) >= 3, text.slice(0, 2000));
     assert.equal(sample(text, 'ordergate_http_requests_total', { method: 'GET', route: '/customer/', status: '400' }), 1);
     assert.equal(sample(text, 'ordergate_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }), 1);
-    assert.equal(sample(text, 'ordergate_http_requests_total', { method: 'PUT', route: '/customer/:CustomerId', status: '200' }), 1);
+    assert.equal(sample(text, 'ordergate_http_requests_total', { method: 'PUT', route: '/customer/:CustomerId', status: '201' }), 1);
     const count = sample(text, 'ordergate_http_request_duration_seconds_count', { method: 'GET', route: '/customer/', status: '200' }) ?? 0;
     assert.ok(count >= 3);
     assert.equal(sample(text, 'ordergate_http_request_duration_seconds_bucket', { le: '+Inf', method: 'GET', route: '/customer/', status: '200' }), count);
-    assert.ok(sample(text, 'ordergate_http_request_duration_seconds_bucket', { le: '0.0005', method: 'PUT', route: '/customer/:CustomerId', status: '200' }) !== undefined);
+    assert.ok(sample(text, 'ordergate_http_request_duration_seconds_bucket', { le: '0.0005', method: 'PUT', route: '/customer/:CustomerId', status: '201' }) !== undefined);
     assert.match(text, /^ordergate_process_cpu_user_seconds_total /m, 'Node process metrics');
     assert.ok(!text.includes('metrics-1'), 'route patterns, not paths');
   });
@@ -59,7 +59,7 @@ describeEachBackend(
   'BASE_PATH',
   (t) => {
     test('every route lives under BASE_PATH, predefined routes and health included', async () => {
-      assert.equal((await t().inject({ method: 'PUT', url: '/v1/customer/bp-1', payload: {} })).statusCode, 200);
+      assert.equal((await t().inject({ method: 'PUT', url: '/v1/customer/bp-1', payload: {} })).statusCode, 201);
       assert.equal(json(await t().inject('/v1/customer/?Identifiers=bp-1')).length, 1);
       assert.equal(json(await t().inject('/V1/api/SearchCustomers?Identifiers=bp-1')).length, 1);
       assert.equal((await t().inject({ url: '/v1/health/ready', headers: NO_AUTH })).statusCode, 200);

@@ -77,7 +77,7 @@ for (const backend of allBackends()) {
       const first = server;
       for (const n of [1, 2]) assert.equal((await call(first.port, 'PUT', `/customfields/${n}`, { Label: `F${n}`, FieldType: 'Text' })).status, 201);
       const writers: Writer[] = Array.from({ length: WRITERS }, (_, i) => ({ customer: `cfc-${i}`, patch: i % 2 === 1, lastAcked: undefined, inFlight: undefined }));
-      for (const w of writers) assert.equal((await call(first.port, 'PUT', `/customer/${w.customer}`, { FirstName: 'Crash' })).status, 200);
+      for (const w of writers) assert.equal((await call(first.port, 'PUT', `/customer/${w.customer}`, { FirstName: 'Crash' })).status, 201);
 
       const watch = await watchWrites(database);
       const { acked, midWrite } = await writeUntilKilled(first.port, writers, watch, () => first.child.kill('SIGKILL'), 200).finally(() => watch.close());

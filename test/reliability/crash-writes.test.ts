@@ -40,7 +40,7 @@ async function writeUntilKilled(port: number, watch: WriteWatch, kill: () => voi
           if (isServerGone(err)) return;
           throw err;
         }
-        assert.equal(res.status, 200, `PUT ${id}`);
+        assert.equal(res.status, 201, `PUT ${id}`); // each id is new: the PUT created its customer
         acks.push({ id, token });
         if (acks.length >= killAfterAcks) killer.trigger();
       }

@@ -58,7 +58,7 @@ describeEachBackend(
       const app = t();
       const from = app.logs.length;
       const basic = { authorization: `Basic ${Buffer.from(`${app.keys.admin}:`).toString('base64')}` };
-      assert.equal((await app.inject({ method: 'PUT', url: '/customer/sec-c1', payload: { FirstName: 'Jane' } })).statusCode, 200);
+      assert.equal((await app.inject({ method: 'PUT', url: '/customer/sec-c1', payload: { FirstName: 'Jane' } })).statusCode, 201);
       assert.equal((await app.inject({ method: 'PUT', url: '/customfields/9301', payload: { Label: 'Bank', FieldType: 'Text' } })).statusCode, 201);
       const ops = allOperations(app.store, app.app.writes, app.config);
       const answers: LightMyRequestResponse[] = [];

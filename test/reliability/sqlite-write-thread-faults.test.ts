@@ -115,7 +115,7 @@ describe('SQLite write thread: the database file made immutable under the runnin
 
   test('confirmations and custom-field writes answer 503 while the file cannot be written, change nothing, and work again after', async () => {
     const rig = r!;
-    assert.equal((await putCustomer(rig, 'wt-cf-0')).statusCode, 200);
+    assert.equal((await putCustomer(rig, 'wt-cf-0')).statusCode, 201);
     assert.equal((await putField(rig, 'wt-cf-0', 'before')).statusCode, 200);
     assert.equal((await confirm(rig, 1)).statusCode, 200);
 
@@ -154,11 +154,11 @@ describe('SQLite write thread: the database file made immutable under the runnin
     const put = await putField(rig, 'wt-cf-0', 'after');
     assert.equal(put.statusCode, 200, put.body);
     assert.equal(await fieldValue(rig, 'wt-cf-0'), 'after');
-    assert.equal((await putCustomer(rig, 'wt-cust-after')).statusCode, 200);
+    assert.equal((await putCustomer(rig, 'wt-cust-after')).statusCode, 201);
   });
   test('a write thread that starts while the file cannot be written (after its idle stop): 503, and it works again after', async () => {
     const rig = r!;
-    assert.equal((await putCustomer(rig, 'wt-cf-1')).statusCode, 200);
+    assert.equal((await putCustomer(rig, 'wt-cf-1')).statusCode, 201);
     assert.equal((await putField(rig, 'wt-cf-1', 'before')).statusCode, 200);
     // The write thread stops after 5 idle seconds; the next write starts a new one, which opens
     // its own connection to the file. Its stop shows as one thread of this process fewer.
@@ -203,7 +203,7 @@ describe('SQLite write thread: the database file made immutable under the runnin
     try {
       assert.equal(await customerExists(late, 'late-during'), false);
       const upsert = await putCustomer(late, 'late-after');
-      assert.equal(upsert.statusCode, 200, upsert.body);
+      assert.equal(upsert.statusCode, 201, upsert.body);
       const confirmed = await confirm(late, 30);
       assert.equal(confirmed.statusCode, 200, confirmed.body);
       assert.equal(await orderStatus(late, 30), 'Confirmed');
@@ -231,7 +231,7 @@ describe('SQLite write thread on a full disk [sqlite]', () => {
   test('confirmations and custom-field writes answer 503 on a full disk, change nothing, and work again once space is freed', async (t) => {
     const rig = r!;
     const customers = Array.from({ length: 40 }, (_, i) => `wt-full-${i}`);
-    for (const c of customers) assert.equal((await putCustomer(rig, c)).statusCode, 200);
+    for (const c of customers) assert.equal((await putCustomer(rig, c)).statusCode, 201);
     assert.equal((await confirm(rig, 1)).statusCode, 200);
     assert.equal((await putField(rig, customers[0]!, 'before')).statusCode, 200);
 

@@ -66,7 +66,7 @@ describe('PostgreSQL outage: the connection is cut under load and comes back [po
     const acknowledged: string[] = [];
     for (let i = 0; i < 20; i++) {
       const res = await put(r, `pg-out-${i}`);
-      assert.equal(res.statusCode, 200);
+      assert.equal(res.statusCode, 201);
       acknowledged.push(`pg-out-${i}`);
     }
     await proxy.cut();
@@ -86,7 +86,7 @@ describe('PostgreSQL outage: the connection is cut under load and comes back [po
     assert.ok(recovered, 'ready again after the store came back');
     for (let i = 20; i < 30; i++) {
       const res = await put(r, `pg-out-${i}`);
-      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.statusCode, 201, res.body);
       acknowledged.push(`pg-out-${i}`);
     }
     const res = await r.app.inject({ method: 'POST', url: '/customer/', headers: r.auth, payload: { Identifiers: acknowledged } });
@@ -112,7 +112,7 @@ describe('SQLite on a full or read-only disk [sqlite]', { skip: leftOut('sqlite'
   });
 
   test('disk full: writes answer 503, reads keep working, writes work again once space is freed', async () => {
-    assert.equal((await put(r, 'full-0')).statusCode, 200);
+    assert.equal((await put(r, 'full-0')).statusCode, 201);
     const filler = join(mountPoint, 'filler');
     try {
       writeFileSync(filler, Buffer.alloc(16 * 1024 * 1024));
@@ -125,14 +125,14 @@ describe('SQLite on a full or read-only disk [sqlite]', { skip: leftOut('sqlite'
       if (res.statusCode === 503) {
         assertUnavailable(res);
         refused++;
-      } else assert.equal(res.statusCode, 200, res.body);
+      } else assert.equal(res.statusCode, 201, res.body);
     }
     assert.ok(refused > 0, 'some writes were refused on the full disk');
     const read = await r.app.inject({ url: '/customer/?Identifiers=full-0', headers: r.auth });
     assert.equal(read.statusCode, 200);
     rmSync(filler, { force: true });
     const again = await put(r, 'full-after');
-    assert.equal(again.statusCode, 200, again.body);
+    assert.equal(again.statusCode, 201, again.body);
   });
 
   test('a store whose writer connection refuses writes (SQLITE_READONLY, as a read-only file does): "unavailable", reads go on, the next write opens a new connection', async () => {

@@ -170,7 +170,7 @@ describe('sending a webhook', () => {
     const elapsed = performance.now() - started;
     assert.equal(result.outcome, 'failed');
     assert.equal(result.responseCode, undefined);
-    assert.equal(result.error, 'no response within 300 ms');
+    assert.equal(result.error, 'timeout after 300 ms');
     assert.ok(elapsed >= 290 && elapsed < 2300, `took ${elapsed} ms`);
     assert.ok(result.durationMs >= 290 && result.durationMs < 2300, String(result.durationMs));
     assert.ok(closed, 'the request reached the receiver');
@@ -181,7 +181,7 @@ describe('sending a webhook', () => {
     const r = await receiver(() => {}, false);
     const result = await sendWebhook({ ...delivery(r.url, 250), body: 'x'.repeat(8 * 1024 * 1024) });
     assert.equal(result.outcome, 'failed');
-    assert.equal(result.error, 'no response within 250 ms');
+    assert.equal(result.error, 'timeout after 250 ms');
     assert.ok(result.durationMs < 2250, String(result.durationMs));
   });
 
@@ -225,7 +225,7 @@ describe('sending a webhook', () => {
     await r.close();
     const result = await sendWebhook(delivery(r.url));
     assert.equal(result.outcome, 'failed');
-    assert.match(result.error ?? '', /connection refused/);
+    assert.equal(result.error, 'connection refused');
   });
 
   test('without allowPrivate, loopback is refused at connection time, by name and as a literal', async () => {
@@ -233,7 +233,7 @@ describe('sending a webhook', () => {
     for (const url of [`http://localhost:${r.port}/`, `http://127.0.0.1:${r.port}/`, `http://[::ffff:127.0.0.1]:${r.port}/`, `http://2130706433:${r.port}/`]) {
       const result = await sendWebhook({ ...delivery(url), allowPrivate: false });
       assert.equal(result.outcome, 'failed', url);
-      assert.match(result.error ?? '', /^webhook host (localhost resolves to the non-public address 127\.0\.0\.1|\S+ is a non-public address)$/, url);
+      assert.equal(result.error, 'host resolves to a private address', url);
     }
     assert.equal(r.hits, 0);
   });

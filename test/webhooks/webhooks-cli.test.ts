@@ -89,8 +89,38 @@ for (const backend of allBackends()) {
       }
       const privateOnly = await runCli(['webhooks', 'add', 'http://127.0.0.1:9/x'], { ...env(), WEBHOOK_ALLOW_PRIVATE: 'false' });
       assert.equal(privateOnly.code, 2);
-      assert.match(privateOnly.stderr, /loopback, private/);
+      assert.match(privateOnly.stderr, /loopback, private.*WEBHOOK_ALLOW_PRIVATE=true/);
       assert.equal((await runCli(['webhooks', 'list'], env())).stdout, '');
+    });
+
+    test('test sends a signed webhook.test event now and prints the outcome: exit 0 delivered, 1 failed (with the reason) or an unknown id', async () => {
+      const added = await runCli(['webhooks', 'add', receiver.url], env());
+      assert.equal(added.code, 0, added.stderr);
+      const id = /created webhook (wh_[0-9a-f]+)/.exec(added.stdout)![1]!;
+      const secret = added.stdout.trimEnd().split('\n').at(-1)!;
+      const from = receiver.received.length;
+      const tested = await runCli(['webhooks', 'test', id], env());
+      assert.equal(tested.code, 0, tested.stderr);
+      const got = receiver.received[from]!;
+      new Webhook(secret).verify(got.body, { 'webhook-id': String(got.headers['webhook-id']), 'webhook-timestamp': String(got.headers['webhook-timestamp']), 'webhook-signature': String(got.headers['webhook-signature']) });
+      const event = JSON.parse(got.body);
+      assert.equal(event.Type, 'webhook.test');
+      assert.match(tested.stdout, new RegExp(`^delivered webhook\\.test ${event.Id} to ${receiver.url}, HTTP 200 in \\d+ ms\\n$`));
+      const listed = await app.inject({ url: `/webhooks/${id}/deliveries`, headers: { authorization: `Bearer ${key}` } });
+      assert.deepEqual(JSON.parse(listed.body).map((d: { EventId: string; Status: string }) => [d.EventId, d.Status]), [[event.Id, 'Delivered']]);
+
+      const closed = await Receiver.start();
+      await closed.close();
+      const auth = { authorization: `Bearer ${key}` };
+      const refused: string = JSON.parse((await app.inject({ method: 'POST', url: '/webhooks', headers: auth, payload: { Url: closed.url } })).body).Id;
+      const failed = await runCli(['webhooks', 'test', refused], env());
+      assert.equal(failed.code, 1, failed.stderr);
+      assert.match(failed.stdout, new RegExp(`^failed webhook\\.test evt_[0-9a-f]+ to ${closed.url}: connection refused after \\d+ ms\\n$`));
+
+      const unknown = await runCli(['webhooks', 'test', 'wh_nope'], env());
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /does not exist/);
+      for (const each of [id, refused]) assert.equal((await app.inject({ method: 'DELETE', url: `/webhooks/${each}`, headers: auth })).statusCode, 204);
     });
   });
 }

@@ -39,7 +39,7 @@ describeOnce(
         assert.equal(json(res)[0].CustomerId, 'fmt-2', url);
       }
       const put = await t().inject({ method: 'PUT', url: '/customer/fmt-3.json?City=Bonn', payload: { FirstName: 'N' } });
-      assert.equal(put.statusCode, 200, put.body);
+      assert.equal(put.statusCode, 201, put.body);
       assert.deepEqual([json(put).CustomerId, json(put).City, json(put).FirstName], ['fmt-3', 'Bonn', 'N']);
       assert.deepEqual(json(await t().inject('/echo/list/1,2.json')).Numbers, [1, 2]);
     });
