@@ -133,7 +133,7 @@ export interface Store {
    * tables, removing the dead row versions.
    */
   scrubFreedSpace(tables: ReadonlyArray<keyof Database & string>): Promise<void>;
-  /** Throws if the store cannot answer a trivial query. */
+  /** Throws if the store cannot answer a query on one of its own tables. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }

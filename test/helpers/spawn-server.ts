@@ -72,9 +72,9 @@ async function startOnce(env: Record<string, string>, options: { scheme?: 'http'
       return false;
     }
   });
-  // The hang guard: 20 s to come up (a cold start on a loaded machine takes a few).
+  // The hang guard: 60 s to come up (a cold start of several workers on a loaded machine takes many).
   let port = fixed;
-  for (let i = 0; i < 200 && !done; i++) {
+  for (let i = 0; i < 600 && !done; i++) {
     port ??= Number(ANNOUNCED.exec(err)?.[1]) || undefined;
     if (port !== undefined && (await ready(port))) break;
     await sleep(100);

@@ -190,7 +190,9 @@ export function createPostgresStore(
       await sql`vacuum ${sql.join(tables.map((t) => sql.table(t)))}`.execute(db);
     },
     async ping() {
-      await sql`select 1`.execute(db);
+      // A table of the store, named as every statement names it: a session that lost the store's
+      // schema (a search_path left behind on a pooled connection) is not ready either.
+      await sql`select last_stamp from sync_clock where id = 1`.execute(db);
     },
     async close() {
       await Promise.all([closePool(primary), replicaPool && closePool(replicaPool)]);

@@ -110,7 +110,9 @@ export function createSqliteStore(file: string): Store {
       throw new Error('the write-ahead log could not be checkpointed: a reader holds an old snapshot');
     },
     async ping() {
-      await sql`select 1`.execute(db);
+      // A table of the store, named as every statement names it: a session that lost the store's
+      // schema (a search_path left behind on a pooled connection) is not ready either.
+      await sql`select last_stamp from sync_clock where id = 1`.execute(db);
     },
     async close() {
       if (readerDb && readerDb !== db) await readerDb.destroy();
