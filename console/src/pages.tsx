@@ -1,0 +1,30 @@
+import type { FunctionComponent, JSX } from 'preact';
+import type { Capabilities } from './api/capabilities.js';
+import type { Route } from './router.js';
+import { StatusPage } from './pages/status-page.js';
+
+export type PageProps = { route: Route };
+type Page = FunctionComponent<PageProps>;
+
+/** The navigation, by the names people and tests use; each shown only to a key that may use it. */
+export const NAVIGATION: ReadonlyArray<{ name: string; path: string; allowed: (c: Capabilities) => boolean }> = [
+  { name: 'Status', path: '/status', allowed: () => true },
+];
+
+/** Pages by path pattern; the first match wins. */
+const PAGES: ReadonlyArray<{ pattern: RegExp; page: Page; allowed: (c: Capabilities) => boolean }> = [
+  { pattern: /^\/status$/, page: StatusPage, allowed: () => true },
+];
+
+const NotFound = (): JSX.Element => (
+  <>
+    <h1>Page not found</h1>
+    <p>This address is not a page of the console, or the key may not use it.</p>
+  </>
+);
+
+/** The page of a path (the start page for '/'), or a not-found page. */
+export function pageFor(path: string, caps: Capabilities): Page {
+  const wanted = path === '/' ? (caps.all ? '/orders' : '/status') : path.replace(/\/+$/, '');
+  return PAGES.find((p) => p.pattern.test(wanted) && p.allowed(caps))?.page ?? (path === '/' ? StatusPage : NotFound);
+}
