@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -10,7 +11,8 @@ import { BACKENDS } from '../helpers/test-store.js';
 // console"), with data made through the API and every action's effect checked through the API.
 // One browser for the file; one server per backend.
 
-const NAV = ['Status'];
+const NAV = ['Customers', 'Status'];
+const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 
 async function assertAccessible(page: Page, what: string): Promise<void> {
   const violations = await seriousAxeViolations(page);
@@ -97,6 +99,93 @@ describe('the operator console in a real browser (Debian chromium via playwright
         assert.match(text, /Version \d+\.\d+\.\d+/);
         await assertAccessible(page, 'Status');
         if (backend === BACKENDS[0]) await shot('status');
+      });
+
+      test('Customers: found by id, the page with the 14 fields, custom fields by type, the orders, a hostile name stays text', async () => {
+        const defs: Array<[number, string, string, string[] | null]> = [
+          [101, 'Tier', 'Select', ['Gold', 'Silver']],
+          [102, 'Visits', 'Number', null],
+          [103, 'Newsletter', 'Boolean', null],
+          [104, 'Since', 'Date', null],
+          [105, 'Credit', 'Decimal', null],
+          [106, 'Topics', 'MultiSelect', ['Bikes', 'Books', 'Tea']],
+          [107, 'Remark', 'Text', null],
+        ];
+        for (const [n, Label, FieldType, AllowedValues] of defs) {
+          const res = await server.t.inject({ method: 'PUT', url: `/customfields/${n}`, payload: { Label, FieldType, AllowedValues } });
+          assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
+        }
+        const put = await server.t.inject({ method: 'PUT', url: '/customer/web-1', payload: { FirstName: HOSTILE, LastName: '<script>window.__pwned=2</script>', City: 'Köln', PostalCode: '50667' } });
+        assert.equal(put.statusCode, 200);
+        await go('Customers');
+        await page.getByLabel('Customer ids').fill('web-1');
+        await page.getByRole('button', { name: 'Search' }).click();
+        await page.getByRole('link', { name: 'web-1' }).waitFor();
+        assert.match(new URL(page.url()).search, /Ids=web-1/, 'the filter is in the address');
+        const row = page.getByRole('row', { name: /web-1/ });
+        assert.equal(await row.getByRole('cell').nth(1).innerText(), `${HOSTILE} <script>window.__pwned=2</script>`);
+        assert.equal(await page.locator('table img, table script').count(), 0, 'no element made of the name');
+        await assertAccessible(page, 'Customers');
+        if (backend === BACKENDS[0]) await shot('customers');
+
+        await page.getByRole('link', { name: 'web-1' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Customer web-1' }).waitFor();
+        const facts = page.getByRole('definition');
+        await facts.first().waitFor();
+        assert.equal(await page.locator('dl.facts dt').count(), 14);
+        assert.equal(await page.getByText(HOSTILE, { exact: true }).count(), 1);
+        assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+
+        await page.getByLabel('Tier').selectOption('Gold');
+        await page.getByLabel('Visits').fill('12');
+        await page.getByLabel('Newsletter').selectOption({ label: 'Yes' });
+        await page.getByLabel('Since').fill('2024-05-01');
+        await page.getByLabel('Topics').selectOption(['Bikes', 'Tea']);
+        await page.getByLabel('Remark').fill(HOSTILE);
+        await page.getByLabel('Credit').fill('12.5.1');
+        await page.getByRole('button', { name: 'Save custom fields' }).click();
+        // The API names the Decimal field's entry; its message stands under that input.
+        const credit = page.locator('.field', { has: page.getByLabel('Credit') });
+        await credit.locator('.field-error').waitFor();
+        assert.equal(await page.getByLabel('Credit').getAttribute('aria-invalid'), 'true');
+        const before = (await server.t.inject('/customer/web-1/customfields/')).json() as Array<{ Number: number; Value: unknown }>;
+        assert.ok(before.every((f) => f.Value === null), 'nothing written: all or nothing');
+        await page.getByLabel('Credit').fill('12.5');
+        await page.getByRole('button', { name: 'Save custom fields' }).click();
+        await page.getByText('Custom fields saved.').waitFor();
+        const values = Object.fromEntries(((await server.t.inject('/customer/web-1/customfields/?jsconfig=DateHandler:ISO8601')).json() as Array<{ Number: number; Value: unknown }>).map((f) => [f.Number, f.Value]));
+        assert.equal(values[101], 'Gold');
+        assert.equal(values[102], 12);
+        assert.equal(values[103], true);
+        assert.match(String(values[104]), /^2024-05-01/);
+        assert.equal(values[105], 12.5);
+        assert.deepEqual(values[106], ['Bikes', 'Tea']);
+        assert.equal(values[107], HOSTILE);
+        await assertAccessible(page, 'Customer');
+        if (backend === BACKENDS[0]) await shot('customer');
+      });
+
+      test('Export data downloads the JSON; Erase customer waits for the typed id, then erases', async () => {
+        await page.getByRole('heading', { level: 1, name: 'Customer web-1' }).waitFor();
+        const download = page.waitForEvent('download');
+        await page.getByRole('button', { name: 'Export data' }).click();
+        const file = await (await download).path();
+        const exported = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+        assert.match(JSON.stringify(exported), /"CustomerId":"web-1"/);
+        const audit = (await server.t.inject('/audit/?Take=1000')).json() as Array<{ Action: string; ResourceIds: string[] }>;
+        assert.ok(audit.some((a) => a.Action === 'customer.export' && a.ResourceIds.includes('web-1')), 'the export is audited');
+
+        const erase = page.getByRole('button', { name: 'Erase customer' });
+        assert.equal(await erase.isDisabled(), true, 'not before the id is typed');
+        await page.getByLabel('Type web-1 to confirm').fill('web-');
+        assert.equal(await erase.isDisabled(), true);
+        await page.getByLabel('Type web-1 to confirm').fill('web-1');
+        await erase.click();
+        await page.getByText('The customer was erased.').waitFor();
+        const [after] = (await server.t.inject('/customer/?Identifiers=web-1')).json() as Array<Record<string, unknown>>;
+        assert.equal(after!.CustomerId, 'web-1');
+        assert.equal(after!.FirstName, null);
+        assert.equal(after!.City, null);
       });
 
       test('Sign out forgets the key: the sign-in is back, also after a reload', async () => {
