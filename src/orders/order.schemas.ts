@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { LIST_LENGTH, NAME_LENGTH, NotNull, TEXT_LENGTH, withRules } from '../wire/request-schema.js';
 import { Nullable, WireDate } from '../wire/schema-types.js';
+import { orderCursorIssuedHere } from './order.cursor.js';
 import { amountScale, bic, email, iban, idempotencyKeyRule, orderIdOfPath, orderNumber, paymentType } from './order.rules.js';
 
 export { PAYMENT_TYPES } from './order.rules.js';
@@ -149,7 +150,8 @@ export const CreateOrderResponse = Type.Object(
 );
 
 /** The order feed's filters (AND; none: every order); lists of at most LIST_LENGTH entries. */
-export const SearchOrdersRequest = Type.Object(
+export const SearchOrdersRequest = withRules(
+  Type.Object(
   {
     OrderIds: Type.Optional(Type.Array(Type.Integer(), { description: 'Order ids. Empty or omitted: no filter by id.', maxItems: LIST_LENGTH })),
     OrderNumbers: Type.Optional(
@@ -162,8 +164,11 @@ export const SearchOrdersRequest = Type.Object(
     LastModifiedAfter: Type.Optional(WireDate({ description: 'Only orders modified strictly after this date. Pass the X-Sync-Watermark of the previous answer to sync incrementally.' })),
     Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default).' })),
     Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Orders to skip before the page (for browsing; Skip does not advance the watermark).' })),
+    Cursor: Type.Optional(Type.String({ description: 'The X-Sync-Cursor header of the previous page: continue right after its last order (a keyset: as fast on the last page as on the first).' })),
   },
   { $id: 'SearchOrders' },
+  ),
+  { Cursor: orderCursorIssuedHere },
 );
 export type SearchOrdersRequest = Static<typeof SearchOrdersRequest>;
 
