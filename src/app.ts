@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
 import { Authenticator } from './auth/authenticator.js';
+import { markKeyUsedWrite } from './auth/key-service.js';
 import type { Config } from './config.js';
 import { registerConsole, wantsHtml } from './console/console-routes.js';
 import { registerDocs } from './docs/docs-routes.js';
@@ -144,12 +145,15 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
     await writes.close();
   });
 
-  const authenticator = new Authenticator(store);
+  // LastUsedAt is written in the background, at most once a minute per key; a failed write is only logged.
+  const authenticator = new Authenticator(store, (id, at) => {
+    writes.run(markKeyUsedWrite, { id, at }).catch((err: unknown) => app.log.warn({ err, keyId: id }, 'could not record when the key was last used'));
+  });
   // Only a store with a read replica hands out X-Write-Watermark: without one, every read sees every write.
   const writeWatermark = store.replica ? { writeWatermark: primaryWatermark(store) } : {};
   await app.register(
     async (scope) => {
-      registerHealth(scope, store);
+      registerHealth(scope, store, guard.scope);
       scope.get('/metrics', metrics.handler);
       const ops = operations ? operations(writes) : allOperations(store, writes, config);
       registerOperations(scope, ops, { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery, guard, ...writeWatermark });

@@ -23,7 +23,8 @@ export interface Config {
   /**
    * PostgreSQL: the hot paths' statements as named prepared statements (DATABASE_PREPARED_STATEMENTS).
    * Default: on, but off when databaseDirectUrl is set, which says databaseUrl is a pooler in
-   * transaction mode (PgBouncer before 1.21 does not keep prepared statements there).
+   * transaction mode (PgBouncer before 1.21 does not keep prepared statements there). On, the store
+   * still turns them off by itself once such a pooler loses one (store/postgres/postgres-store.ts).
    */
   readonly databasePreparedStatements: boolean;
   readonly basePath: string;

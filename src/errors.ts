@@ -49,6 +49,7 @@ const CODES = {
   FieldTypeImmutable: 'conflict',
   AllowedValueInUse: 'conflict',
   IdempotencyKeyInUse: 'conflict',
+  LastAdminKey: 'conflict',
   PreconditionFailed: 'precondition-failed',
   EventsExpired: 'gone',
   ForbiddenUrl: 'validation',
@@ -122,6 +123,8 @@ const fieldFailure = (errorCode: string, fieldName: string, message: string): Va
 // Not found
 export const orderNotFound = declare('NotFound', (orderId: number) => `Order ${orderId} does not exist`);
 export const customerNotFound = declare('NotFound', (customerId: string) => `Customer '${customerId.slice(0, 100)}' not found`);
+export const keyNotFound = declare('NotFound', (id: string) => `API key '${id.slice(0, 100)}' does not exist`);
+export const lastAdminKey = declare('LastAdminKey', (id: string) => `Key '${id.slice(0, 100)}' is the last unrevoked key with the 'admin' permission; create another one first`);
 export const webhookNotFound = declare('NotFound', (id: string) => `Webhook endpoint '${id.slice(0, 100)}' does not exist`);
 export const customFieldNotDefined = declare('NotFound', (number: number | undefined) => `Custom field ${number} is not defined`);
 export const routeNotFound = declare('NotFound', (method: string, path: string) => `Handler for Request not found: ${method} ${path}`);

@@ -1,22 +1,25 @@
 import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { ensureBootstrapKey } from './auth/key-service.js';
+import { ensureBootstrapKey } from './keys/key.writes.js';
 import { WORKER_ENV } from './ops/cluster-channel.js';
 import { serveClusterLimits } from './ops/cluster-limits.js';
 import { serveClusterMetrics } from './ops/cluster-metrics.js';
 import { sessionDatabaseUrl, type Config } from './config.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore } from './store/open-store.js';
+import { PREPARED_STATEMENTS_OFF, warnPreparedStatementsOff } from './store/prepared-statements-off.js';
 import { createStoreIfMissing } from './store/store-presence.js';
 import type { Store } from './store/store.js';
 import { writeRegistry } from './write-registry.js';
 import { openWriteDoor } from './writes/write-door.js';
 
-const openConfiguredStore = (config: Config, withReplica = false): Store =>
+const openConfiguredStore = (config: Config, withReplica = false, onPreparedStatementsOff: (err: Error) => void = warnPreparedStatementsOff): Store =>
   openStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     preparedStatements: config.databasePreparedStatements,
+    onPreparedStatementsOff,
     onPoolError: (err) => process.stderr.write(`ordergate: store connection lost: ${err.message}\n`),
     ...(withReplica && config.databaseReadUrl
       ? { replica: { url: config.databaseReadUrl, onError: (err: Error) => process.stderr.write(`ordergate: read replica failed, its reads go to the primary for now: ${err.message}\n`) } }
@@ -45,10 +48,22 @@ export async function prepareStore(config: Config): Promise<void> {
   }
 }
 
+/** A failure to listen, named by the port and the setting that chose it. */
+function listenFailure(err: unknown, config: Config): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE') return new Error(`port ${config.port} on ${config.host} is in use (another ordergate or another server): stop it, or set PORT to a free port`);
+  if (code === 'EACCES') return new Error(`port ${config.port} on ${config.host} may not be opened by this user: set PORT to one above 1023`);
+  if (code === 'EADDRNOTAVAIL') return new Error(`${config.host} is not an address of this machine: correct HOST`);
+  return err;
+}
+
 /** One serving process: app on the shared port, closed gracefully on SIGTERM/SIGINT. */
 export async function runWorker(config: Config): Promise<FastifyInstance> {
-  const store = openConfiguredStore(config, true);
+  let log: FastifyInstance['log'] | undefined;
+  // Before the app's logger exists (its first queries), the warning goes to stderr.
+  const store = openConfiguredStore(config, true, (err) => (log ? log.warn({ err }, PREPARED_STATEMENTS_OFF) : warnPreparedStatementsOff(err)));
   const app = await buildApp({ config, store });
+  log = app.log;
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (closing) return;
@@ -73,9 +88,20 @@ export async function runWorker(config: Config): Promise<FastifyInstance> {
   } catch (err) {
     await app.close().catch(() => undefined);
     await store.close().catch(() => undefined);
-    throw err;
+    throw listenFailure(err, config);
   }
+  // With WORKERS > 1 the primary says it, once for all workers (they share the port it took).
+  if (cluster.isPrimary) announcePort(config, app.server.address());
   return app;
+}
+
+/**
+ * PORT=0 takes a port the system picks: the process says which on stderr, whatever LOG_LEVEL is, so
+ * that whoever started it can reach it.
+ */
+function announcePort(config: Config, address: AddressInfo | string | null): void {
+  if (config.port !== 0 || address === null || typeof address === 'string') return;
+  process.stderr.write(`ordergate: listening on port ${address.port}\n`);
 }
 
 /** `ordergate serve`: migrate once, then WORKERS processes share the port (cluster). */
@@ -96,13 +122,20 @@ export async function serve(config: Config): Promise<void> {
     return;
   }
   serveClusterMetrics();
-  // Without REDIS_URL the workers count their limits here, so that they hold for the host.
+  // The workers count their limits here without REDIS_URL, and while Redis is unreachable, so that
+  // they hold for the host.
   serveClusterLimits();
   let stopping = false;
   const listening = new Set<number>();
   const fork = (): void => void cluster.fork(WORKER_ENV);
   for (let i = 0; i < config.workers; i++) fork();
-  cluster.on('listening', (worker) => listening.add(worker.id));
+  let announced = false;
+  cluster.on('listening', (worker, address) => {
+    listening.add(worker.id);
+    if (announced) return;
+    announced = true;
+    announcePort(config, { address: address.address, family: String(address.addressType), port: address.port });
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     if (!listening.has(worker.id)) {

@@ -1,5 +1,6 @@
 import { auditWrites } from './audit/audit.service.js';
 import { keyWrites } from './auth/key-service.js';
+import { keyApiWrites } from './keys/key.writes.js';
 import { customerWrites } from './customers/customer.writes.js';
 import { customerRepository } from './customers/customer.repository.js';
 import { eventWrites } from './events/event.service.js';
@@ -25,7 +26,7 @@ const registryUrl = import.meta.url.endsWith('.ts') ? import.meta.url : new URL(
  */
 export const writeRegistry: WriteRegistry = {
   module: registryUrl,
-  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...auditWrites, ...eventWrites, ...webhookWrites, ...privacyWrites],
+  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...keyApiWrites, ...auditWrites, ...eventWrites, ...webhookWrites, ...privacyWrites],
   stampers: { customer: customerRepository.touch, order: orderRepository.touch },
   outbox,
 };

@@ -10,10 +10,13 @@ export const keyCalls: SnapshotSource = {
   calls: objectCalls('keyRepository', keyRepository, {
     insert: [
       call('row', ({ db }) =>
-        keyRepository.insert(db, { id: 'key-1', name: 'ops', key_hash: 'hash', permissions: 'all', created_at: STAMP, revoked_at: null })),
+        keyRepository.insert(db, { id: 'key-1', name: 'ops', key_hash: 'hash', permissions: 'all', created_at: STAMP, revoked_at: null, last_used_at: null })),
     ],
     findByHash: [call('keyHash', ({ db }) => keyRepository.findByHash(db, 'hash'))],
+    findById: [call('id', ({ db }) => keyRepository.findById(db, 'key-1'))],
     list: [call('', ({ db }) => keyRepository.list(db))],
+    countOtherAdmins: [call('exceptId', ({ db }) => keyRepository.countOtherAdmins(db, 'key-1'))],
+    markUsed: [call('id, at', ({ db }) => keyRepository.markUsed(db, 'key-1', STAMP))],
     count: [call('', ({ db }) => keyRepository.count(db))],
     revoke: [call('id, at', ({ db }) => keyRepository.revoke(db, 'key-1', STAMP))],
   }),

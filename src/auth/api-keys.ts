@@ -12,6 +12,18 @@ export interface AuthenticatedKey {
   readonly permissions: ReadonlySet<Permission>;
 }
 
+/**
+ * A revocation takes effect this long after it is written (the row holds that instant): every
+ * process re-reads a key it trusts within KEY_CACHE_MS, so by then each one knows the instant and
+ * all of them refuse from it on — none refuses while another still accepts. The rest of the delay
+ * covers the revoking transaction's commit.
+ */
+export const REVOCATION_DELAY_MS = 750;
+/** How long a process trusts a key's row without reading it again; well below REVOCATION_DELAY_MS. */
+export const KEY_CACHE_MS = 250;
+/** LastUsedAt is written at most this often per key: a request never waits for a write. */
+export const LAST_USED_EVERY_MS = 60_000;
+
 const KEY_PREFIX = 'og_';
 /** How many leading characters of a key identify it in listings (`og_` + 9 random characters). */
 export const KEY_ID_LENGTH = 12;

@@ -1,11 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { missingPermission, unauthenticated } from '../errors.js';
 import type { Store } from '../store/store.js';
-import { hashKey, sameHash, type AuthenticatedKey, type Permission } from './api-keys.js';
+import { hashKey, KEY_CACHE_MS, LAST_USED_EVERY_MS, sameHash, type AuthenticatedKey, type Permission } from './api-keys.js';
 import { keyRepository } from './key-repository.js';
 
-/** How long a verified key is trusted without asking the store: revocation takes effect within it. */
-const CACHE_MS = 500;
 const CACHE_MAX = 10_000;
 
 export const REALM = 'ordergate';
@@ -30,32 +28,72 @@ export function presentedKey(headers: IncomingHttpHeaders, queryKey: string | un
   return queryKey || undefined;
 }
 
-/** Verifies API keys against the store, with a short cache so the hot path rarely touches it. */
-export class Authenticator {
-  readonly #cache = new Map<string, { key: AuthenticatedKey; until: number }>();
+interface Trusted {
+  readonly key: AuthenticatedKey;
+  /** From this instant on the key is refused (its row's `revoked_at`), or null. */
+  readonly refusedFrom: number | null;
+  /** Until when the row is trusted without reading it again. */
+  readonly until: number;
+  /** When LastUsedAt was last written (or read as written), as far as this process knows. */
+  lastUsed: number;
+}
 
-  constructor(private readonly store: Store) {}
+/** Records that a key authenticated at `at` (in the background: the request does not wait). */
+export type KeyUsed = (id: string, at: number) => void;
+
+/**
+ * Verifies API keys against the store. A key's row is trusted for KEY_CACHE_MS from the moment
+ * its read began, so the hot path rarely touches the store. A revocation is stamped with the instant
+ * it takes effect (REVOCATION_DELAY_MS after it is written): every process has read the row again
+ * before that instant and refuses the key from it on, by its clock, so that once one process has
+ * refused a key no other accepts it again. Unknown and revoked keys are not cached: a key created
+ * a moment ago works at once.
+ */
+export class Authenticator {
+  readonly #cache = new Map<string, Trusted>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly used?: KeyUsed,
+  ) {}
 
   async authenticate(presented: string | undefined): Promise<AuthenticatedKey> {
     if (!presented) throw unauthenticated();
     if (presented.length > 512) throw unauthenticated(true);
     const hash = hashKey(presented);
-    const now = Date.now();
-    const cached = this.#cache.get(hash);
-    if (cached && cached.until > now) return cached.key;
-    const row = await keyRepository.findByHash(this.store.reader, hash);
-    if (!row || row.revoked_at !== null || !sameHash(row.key_hash, hash)) {
+    let now = Date.now();
+    let trusted = this.#cache.get(hash);
+    if (!trusted || trusted.until <= now) trusted = await this.#read(hash, now);
+    if (trusted.refusedFrom !== null && (now = Date.now()) >= trusted.refusedFrom) {
       this.#cache.delete(hash);
       throw unauthenticated(true);
     }
-    const key: AuthenticatedKey = {
-      id: row.id,
-      name: row.name,
-      permissions: new Set(row.permissions.split(',') as Permission[]),
+    if (this.used && now - trusted.lastUsed >= LAST_USED_EVERY_MS) {
+      trusted.lastUsed = now;
+      this.used(trusted.key.id, now);
+    }
+    return trusted.key;
+  }
+
+  async #read(hash: string, readAt: number): Promise<Trusted> {
+    // The primary (never a replica), so that a revocation is seen as soon as it is committed.
+    const row = await keyRepository.findByHash(this.store.reader, hash);
+    if (!row || !sameHash(row.key_hash, hash)) {
+      this.#cache.delete(hash);
+      throw unauthenticated(true);
+    }
+    const before = this.#cache.get(hash);
+    const trusted: Trusted = {
+      key: before?.key.id === row.id ? before.key : { id: row.id, name: row.name, permissions: new Set(row.permissions.split(',') as Permission[]) },
+      refusedFrom: row.revoked_at === null ? null : Number(row.revoked_at),
+      until: readAt + KEY_CACHE_MS,
+      lastUsed: Math.max(before?.lastUsed ?? 0, row.last_used_at === null ? 0 : Number(row.last_used_at)),
     };
-    if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
-    this.#cache.set(hash, { key, until: now + CACHE_MS });
-    return key;
+    if (trusted.refusedFrom === null || trusted.refusedFrom > Date.now()) {
+      if (!before && this.#cache.size >= CACHE_MAX) this.#cache.clear();
+      this.#cache.set(hash, trusted);
+    }
+    return trusted;
   }
 }
 

@@ -21,12 +21,16 @@ export interface Command {
 /** A usage mistake: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {}
 
-/** A refusal of the service (bad input, an unknown resource) reads as a usage mistake of the command: its message, exit 2. */
-export async function refusalAsUsage<T>(run: () => Promise<T>): Promise<T> {
+/**
+ * A refusal of the service in the CLI's terms: bad input is a usage mistake of the command (its
+ * message and usage line, exit 2); an unknown resource is a failure with its message (exit 1).
+ */
+export async function refusalInCliTerms<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof AppError && (err.kind === 'validation' || err.kind === 'not-found')) throw new UsageError(err.message);
+    if (err instanceof AppError && err.kind === 'validation') throw new UsageError(err.message);
+    if (err instanceof AppError && err.kind === 'not-found') throw new Error(err.message);
     throw err;
   }
 }

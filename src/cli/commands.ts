@@ -50,14 +50,14 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     words: ['backup'],
-    usage: 'backup <file>',
-    summary: 'online backup: SQLite backup API, or pg_dump (custom format) on PostgreSQL',
+    usage: 'backup <file> [--force]',
+    summary: 'online backup: SQLite backup API, or pg_dump (custom format) on PostgreSQL; --force replaces an existing file',
     load: async () => (await import('./backup-command.js')).backupCommand,
   },
   {
     words: ['restore'],
-    usage: 'restore <file>',
-    summary: 'restore a backup made by `backup` into DATABASE_URL (clients should resync fully after)',
+    usage: 'restore <file> [--yes]',
+    summary: 'restore a backup made by `backup` into DATABASE_URL (--yes when it holds data; clients should resync fully after)',
     load: async () => (await import('./backup-command.js')).restoreCommand,
   },
   {

@@ -21,14 +21,19 @@ const describeDefinition = (d: CustomFieldDefinition): string =>
 const DEFINE_FLAGS: Readonly<Record<string, string>> = { Number: 'the field number', Label: '--label', FieldType: '--type', IsReadOnly: '--read-only', AllowedValues: '--allowed', Sort: '--sort' };
 const inCliWords = (text: string): string => text.replace(/'([A-Za-z]+)'/g, (quoted, name: string) => DEFINE_FLAGS[name] ?? quoted);
 
-/** Prints a refusal of the service (validation, conflict, not found) in the CLI's words; exit 1. */
+/**
+ * A refusal of the service in the CLI's words: invalid arguments are a usage mistake (exit 2 with
+ * the usage line); a conflict or an unknown field is printed alone (exit 1).
+ */
 async function reportingRefusals(work: () => Promise<void>): Promise<number | void> {
   try {
     await work();
   } catch (err) {
     if (!(err instanceof AppError) || err.kind === 'internal' || err.kind === 'unavailable') throw err;
     const details = err.fieldErrors.length > 1 ? err.fieldErrors.map((f) => `  ${inCliWords(f.message)} (${f.errorCode})`) : [];
-    process.stderr.write([`ordergate: ${inCliWords(err.message)} (${err.code})`, ...details].join('\n') + '\n');
+    const message = [`${inCliWords(err.message)} (${err.code})`, ...details].join('\n');
+    if (err.kind === 'validation') throw new UsageError(message);
+    process.stderr.write(`ordergate: ${message}\n`);
     return 1;
   }
 }

@@ -50,7 +50,7 @@ export const keysRevokeCommand: RunCommand = async (args, config) => {
     return revoked;
   });
   if (!done) {
-    process.stderr.write(`no active key with id ${id}\n`);
+    process.stderr.write(`ordergate: no active key with id ${id} (see keys list)\n`);
     return 1;
   }
   process.stdout.write(`revoked ${id}\n`);

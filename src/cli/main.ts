@@ -2,9 +2,18 @@ import { ConfigError, loadConfig } from '../config.js';
 import { UsageError, type Command } from './command.js';
 import { COMMANDS } from './commands.js';
 
+const usageLines = (commands: readonly Command[]): string => commands.map((c) => `  ordergate ${c.usage.padEnd(48)} ${c.summary}`).join('\n');
+
 function help(): string {
-  const lines = COMMANDS.map((c) => `  ordergate ${c.usage.padEnd(48)} ${c.summary}`);
-  return `usage:\n${lines.join('\n')}\n\nConfiguration comes from the environment (see README).\n`;
+  return `usage:\n${usageLines(COMMANDS)}\n\nConfiguration comes from the environment (see README).\n`;
+}
+
+/** `keys` alone or `keys rotate`: the subcommands of the group, instead of every command there is. */
+function groupHelp(argv: string[]): string | undefined {
+  const group = COMMANDS.filter((c) => c.words.length > 1 && c.words[0] === argv[0]);
+  if (group.length === 0) return undefined;
+  const opening = argv.length === 1 ? `ordergate ${argv[0]} takes a subcommand: ${group.map((c) => c.words.slice(1).join(' ')).join(', ')}` : `unknown command: ${argv.join(' ')}`;
+  return `${opening}\nusage:\n${usageLines(group)}\n`;
 }
 
 function find(argv: string[]): { command: Command; args: string[] } | undefined {
@@ -23,7 +32,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const hit = find(argv);
   if (!hit) {
-    process.stderr.write(`unknown command: ${argv.join(' ')}\n${help()}`);
+    process.stderr.write(groupHelp(argv) ?? `unknown command: ${argv.join(' ')}\n${help()}`);
     return 2;
   }
   try {

@@ -3,7 +3,7 @@ import { auditBankRead } from '../orders/bank-access.js';
 import type { BankData } from '../orders/order.mapping.js';
 import { eraseCustomer, exportCustomerData } from '../privacy/privacy.service.js';
 import { toJson } from '../wire/serializer.js';
-import { parseCommandArgs, refusalAsUsage, UsageError, type RunCommand } from './command.js';
+import { parseCommandArgs, refusalInCliTerms, UsageError, type RunCommand } from './command.js';
 import { withStore } from './with-store.js';
 
 export const exportDataCommand: RunCommand = async (args, config) => {
@@ -12,7 +12,7 @@ export const exportDataCommand: RunCommand = async (args, config) => {
   if (!customerId || positionals.length > 1) throw new UsageError('give one CustomerId');
   const bank: BankData = values['include-bank-data'] ? 'revealed' : 'masked';
   const data = await withStore(config, (store, writes) =>
-    refusalAsUsage(() =>
+    refusalInCliTerms(() =>
       exportCustomerData(store, writes, customerId, {
         keyId: CLI_KEY_ID,
         bank,
@@ -29,7 +29,7 @@ export const eraseCommand: RunCommand = async (args, config) => {
   if (!customerId || positionals.length > 1) throw new UsageError('give one CustomerId');
   if (!values.yes) throw new UsageError(`erasing ${customerId} cannot be undone (only backups made before keep the data); add --yes to erase`);
   const answer = await withStore(config, (store, writes) =>
-    refusalAsUsage(() => eraseCustomer(store, writes, customerId, CLI_KEY_ID, (message) => void process.stderr.write(`ordergate: ${message}\n`))),
+    refusalInCliTerms(() => eraseCustomer(store, writes, customerId, CLI_KEY_ID, (message) => void process.stderr.write(`ordergate: ${message}\n`))),
   );
   process.stdout.write(`erased ${answer.CustomerId} at ${new Date(answer.ErasedAt).toISOString()}\n`);
 };

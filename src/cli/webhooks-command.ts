@@ -1,7 +1,7 @@
 import { CLI_KEY_ID } from '../audit/audit.actions.js';
 import { createEndpoint, deleteEndpoint, listEndpoints, replay } from '../webhooks/webhook.service.js';
 import { isEventType } from '../writes/event-types.js';
-import { parseCommandArgs, refusalAsUsage, UsageError, type RunCommand } from './command.js';
+import { parseCommandArgs, refusalInCliTerms, UsageError, type RunCommand } from './command.js';
 import { withStore } from './with-store.js';
 
 const settingsOf = (config: Parameters<RunCommand>[1]) => ({ secretKey: config.webhook.secretKey, allowPrivate: config.webhook.allowPrivate });
@@ -15,7 +15,7 @@ export const webhooksAddCommand: RunCommand = async (args, config) => {
   if (unknown.length > 0) throw new UsageError(`--events: unknown event type ${unknown.join(', ')}`);
   if (values.description!.length > 255) throw new UsageError('--description takes at most 255 characters');
   const { endpoint, secret } = await withStore(config, (_store, writes) =>
-    refusalAsUsage(() => createEndpoint(writes, settingsOf(config), CLI_KEY_ID, { url, types, description: values.description! })),
+    refusalInCliTerms(() => createEndpoint(writes, settingsOf(config), CLI_KEY_ID, { url, types, description: values.description! })),
   );
   process.stdout.write(`created webhook ${endpoint.endpoint_id} for ${endpoint.url} (${types.length > 0 ? types.join(',') : 'every event type'}); its signing secret, shown only now:\n`);
   process.stdout.write(`${secret}\n`);
@@ -31,7 +31,7 @@ export const webhooksListCommand: RunCommand = async (_args, config) => {
 export const webhooksRemoveCommand: RunCommand = async (args, config) => {
   const id = args[0];
   if (!id) throw new UsageError('the endpoint id is required (see webhooks list)');
-  await withStore(config, (_store, writes) => refusalAsUsage(() => deleteEndpoint(writes, CLI_KEY_ID, id)));
+  await withStore(config, (_store, writes) => refusalInCliTerms(() => deleteEndpoint(writes, CLI_KEY_ID, id)));
   process.stdout.write(`removed ${id}\n`);
 };
 
@@ -40,6 +40,6 @@ export const webhooksReplayCommand: RunCommand = async (args, config) => {
   const id = positionals[0];
   if (!id) throw new UsageError('the endpoint id is required (see webhooks list)');
   if (values.after === undefined || !/^\d+$/.test(values.after)) throw new UsageError('--after takes a Sequence (a whole number ≥ 0)');
-  const queued = await withStore(config, (_store, writes) => refusalAsUsage(() => replay(writes, CLI_KEY_ID, id, Number(values.after), undefined)));
+  const queued = await withStore(config, (_store, writes) => refusalInCliTerms(() => replay(writes, CLI_KEY_ID, id, Number(values.after), undefined)));
   process.stdout.write(`queued ${queued} deliveries to ${id}; running servers deliver them\n`);
 };

@@ -1,5 +1,6 @@
 import { sessionDatabaseUrl, type Config } from '../config.js';
 import { createStoreIfMissing, requireExistingStore } from '../store/store-presence.js';
+import { warnPreparedStatementsOff } from '../store/prepared-statements-off.js';
 import type { Store } from '../store/store.js';
 import type { WriteDoor } from '../writes/write-door.js';
 
@@ -18,7 +19,7 @@ export async function withStore<T>(config: Config, fn: (store: Store, writes: Wr
     import('../write-registry.js'),
     import('../writes/write-door.js'),
   ]);
-  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements });
+  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements, onPreparedStatementsOff: warnPreparedStatementsOff });
   const writes = openWriteDoor(store, writeRegistry);
   try {
     await migrateToLatest(store);

@@ -17,7 +17,14 @@ export interface AccessGuard {
   authenticationFailed(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Counts `weight` requests against the key's rate, sets the RateLimit-* headers, throws 429 when over. */
   admit(request: FastifyRequest, reply: FastifyReply, keyId: string, weight: number): Promise<void>;
+  /**
+   * Where the limits are counted, for /health/ready: undefined without REDIS_URL (always per
+   * server); with it `Shared` while Redis answers, `Local` while each server counts on its own.
+   */
+  scope(): LimitScope | undefined;
 }
+
+export type LimitScope = 'Shared' | 'Local';
 
 // @fastify/rate-limit's own counter stores (its LRU in memory, its Lua script on Redis), used through
 // the plugin's public store contract (`incr`). Its hook and createRateLimit() derive the subject from
@@ -28,7 +35,7 @@ type StoreCtor<A> = new (continueExceeding: boolean, exponentialBackoff: boolean
 const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as StoreCtor<number>;
 const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreCtor<Redis>;
 
-/** A fixed-window counter: `max` events per subject per `windowMs`. */
+/** A fixed-window counter: `max` events per subject per `windowMs`; `undefined` when its store failed. */
 function counter(store: FastifyRateLimitStore, max: number, windowMs: number, onStoreError: (err: unknown) => void): LimitCounter {
   return (subject) =>
     new Promise((resolve) => {
@@ -36,7 +43,6 @@ function counter(store: FastifyRateLimitStore, max: number, windowMs: number, on
         subject,
         (err, r) => {
           if (err || !r) {
-            // Fail open: the request goes on, the outage is logged.
             onStoreError(err);
             resolve(undefined);
           } else {
@@ -49,8 +55,16 @@ function counter(store: FastifyRateLimitStore, max: number, windowMs: number, on
     });
 }
 
-const storeFor = (redis: Redis | undefined, nameSpace: string): FastifyRateLimitStore =>
-  redis ? new RedisStore(false, false, redis, nameSpace) : new LocalStore(false, false, 100_000);
+/**
+ * Counts in Redis while it answers, else in `local` (this server's own windows: the cluster's
+ * primary, or this process): an outage of Redis never lets a request pass uncounted. Windows do not
+ * move between the two; each starts afresh where counting moves.
+ */
+function sharedOrLocal(redis: Redis, shared: LimitCounter, local: LimitCounter): LimitCounter {
+  return async (subject) => (redis.status === 'ready' ? ((await shared(subject)) ?? local(subject)) : local(subject));
+}
+
+const localStore = (): FastifyRateLimitStore => new LocalStore(false, false, 100_000);
 
 /**
  * A Redis connection that never holds a request up: no offline queue and no retries (a command
@@ -71,7 +85,7 @@ async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis>
     up = true;
   });
   redis.on('error', (err: Error) => {
-    if (up !== false) log.warn({ err }, 'rate limits: Redis unavailable, requests pass unlimited until it is back');
+    if (up !== false) log.warn({ err }, 'rate limits: Redis unavailable, each server counts its limits on its own until it is back');
     up = false;
   });
   // Limits apply from the first request when Redis is there; a missing Redis delays start-up briefly only.
@@ -82,13 +96,13 @@ async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis>
   return redis;
 }
 
-function throttled(log: FastifyBaseLogger, everyMs: number): (err: unknown) => void {
+function throttled(log: FastifyBaseLogger, everyMs: number, message: string): (err: unknown) => void {
   let last = 0;
   return (err) => {
     const now = Date.now();
     if (now - last < everyMs) return;
     last = now;
-    log.warn({ err }, 'rate limits: counter store failed, the request passes unlimited');
+    log.warn({ err }, message);
   };
 }
 
@@ -128,9 +142,11 @@ type PerKey = (keyId: string, weight: number) => Promise<LimitCount | undefined>
 
 /**
  * Per-key rate limit (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST) and the failed-authentication limit
- * per client address (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS). Both hold per host: with
- * REDIS_URL their windows are in Redis and shared by every instance; without it, in a cluster of
- * WORKERS > 1 they are kept by the primary (see cluster-limits.ts); with one process, in it.
+ * per client address (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_SECONDS). Both hold per host: in a
+ * cluster of WORKERS > 1 they are kept by the primary (see cluster-limits.ts); with one process, in
+ * it. With REDIS_URL their windows are in Redis and shared by every instance; while Redis does not
+ * answer, each server counts on its own as it would without it, and counts in Redis again once it is
+ * back.
  *
  * The rate is enforced as a fixed window of `burst / rate` seconds holding `burst` requests: the
  * long-run rate is the configured one, and a client may spend its whole burst at once.
@@ -138,8 +154,8 @@ type PerKey = (keyId: string, weight: number) => Promise<LimitCount | undefined>
 export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<AccessGuard> {
   const redis = config.redisUrl && (config.rateLimitPerSecond > 0 || config.authFailureLimit > 0) ? await connectRedis(config.redisUrl, app.log) : undefined;
   if (redis) app.addHook('onClose', async () => redis.disconnect());
-  const onStoreError = throttled(app.log, 10_000);
-  const cluster = redis ? undefined : clusterLimits(onStoreError);
+  const onRedisError = throttled(app.log, 10_000, 'rate limits: Redis failed to count, this server counted the request on its own');
+  const cluster = clusterLimits(throttled(app.log, 10_000, 'rate limits: the primary did not answer, the request passes unlimited'));
 
   let perKey: PerKey | undefined;
   // RateLimit-Limit is the quota of the window (IETF RateLimit header fields draft); the policy names
@@ -149,17 +165,13 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     const burst = Math.max(1, config.rateLimitBurst);
     const windowMs = Math.max(1, Math.round((burst * 1000) / config.rateLimitPerSecond));
     policy = `${burst};w=${Math.ceil(windowMs / 1000)}`;
-    if (cluster) {
-      const leased = cluster.leased('rate', burst, windowMs, config.workers);
-      perKey = (keyId, weight) => leased.count(keyId, weight);
+    const leased = cluster?.leased('rate', burst, windowMs, config.workers);
+    const local: PerKey = leased ? (keyId, weight) => leased.count(keyId, weight) : batched(counter(localStore(), burst, windowMs, onRedisError));
+    if (redis) {
+      const shared = batched(counter(new RedisStore(false, false, redis, 'ordergate:rate:'), burst, windowMs, onRedisError));
+      perKey = async (keyId, weight) => (redis.status === 'ready' ? ((await shared(keyId, weight)) ?? local(keyId, weight)) : local(keyId, weight));
     } else {
-      const count = counter(storeFor(redis, 'ordergate:rate:'), burst, windowMs, onStoreError);
-      // A batch counts once per item, up to the whole burst (so one big batch can still pass alone).
-      perKey = async (keyId, weight) => {
-        let r = await count(keyId);
-        for (let i = 1; r && i < Math.min(weight, r.limit); i++) r = await count(keyId);
-        return r;
-      };
+      perKey = local;
     }
   }
   let failures: AuthFailureLimiter | undefined;
@@ -167,13 +179,14 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     const max = config.authFailureLimit;
     const windowMs = config.authFailureWindowSeconds * 1000;
     const block = (address: string, until: number): void => failures?.block(address, until);
-    failures = cluster
-      ? new AuthFailureLimiter(cluster.counter('authfail', max, windowMs, block), app.log)
-      : new AuthFailureLimiter(
-          counter(storeFor(redis, 'ordergate:authfail:'), max, windowMs, onStoreError),
+    const local = cluster ? cluster.counter('authfail', max, windowMs, block) : counter(localStore(), max, windowMs, onRedisError);
+    failures = redis
+      ? new AuthFailureLimiter(
+          sharedOrLocal(redis, counter(new RedisStore(false, false, redis, 'ordergate:authfail:'), max, windowMs, onRedisError), local),
           app.log,
-          redis ? blocksThroughRedis(app, redis, block, onStoreError) : undefined,
-        );
+          blocksThroughRedis(app, redis, block, onRedisError),
+        )
+      : new AuthFailureLimiter(local, app.log);
   }
 
   return {
@@ -189,5 +202,15 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
       reply.header('retry-after', reset);
       throw keyRateLimited(reset);
     },
+    scope: () => (redis ? (redis.status === 'ready' ? 'Shared' : 'Local') : undefined),
+  };
+}
+
+/** A batch counts once per item, up to the whole burst (so one big batch can still pass alone). */
+function batched(count: LimitCounter): PerKey {
+  return async (keyId, weight) => {
+    let r = await count(keyId);
+    for (let i = 1; r && i < Math.min(weight, r.limit); i++) r = await count(keyId);
+    return r;
   };
 }

@@ -91,7 +91,13 @@ export interface ApiKeyRow {
   key_hash: string;
   permissions: string;
   created_at: number;
+  /**
+   * The instant (epoch ms) from which every process refuses the key: the revocation's time plus
+   * REVOCATION_DELAY_MS (auth/api-keys.ts). Null while the key is valid.
+   */
   revoked_at: number | null;
+  /** When the key last authenticated (epoch ms), written at most once a minute per key. */
+  last_used_at: number | null;
 }
 
 export interface AuditRow {

@@ -8,6 +8,7 @@ import * as m006 from './migrations/006-audit-log.js';
 import * as m007 from './migrations/007-events.js';
 import * as m008 from './migrations/008-erasure.js';
 import * as m009 from './migrations/009-shown-confirmation.js';
+import * as m010 from './migrations/010-key-last-used.js';
 import type { Store } from './store.js';
 
 /** Every migration, in order. Names sort in application order; files never change once released. */
@@ -20,6 +21,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '007-events': m007,
   '008-erasure': m008,
   '009-shown-confirmation': m009,
+  '010-key-last-used': m010,
 };
 
 const byCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

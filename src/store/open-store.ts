@@ -13,6 +13,11 @@ export interface OpenStoreOptions {
    * connection). Off through a pooler in transaction mode that does not keep them (PgBouncer < 1.21).
    */
   readonly preparedStatements?: boolean;
+  /**
+   * Told once when named statements turn out to be lost between transactions (a pooler in
+   * transaction mode): the store goes on without them.
+   */
+  readonly onPreparedStatementsOff?: (err: Error) => void;
 }
 
 /** Opens the store named by a DATABASE_URL: `sqlite:<file>` or `postgres://…`. */
@@ -22,5 +27,5 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
     const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
     return createSqliteStore(file === ':memory:' ? file : resolve(file));
   }
-  return createPostgresStore(url, options.poolSize ?? 10, options.onPoolError, options.replica, options.preparedStatements ?? false);
+  return createPostgresStore(url, options.poolSize ?? 10, options.onPoolError, options.replica, options.preparedStatements ?? false, options.onPreparedStatementsOff);
 }

@@ -39,3 +39,10 @@ export function isStoreUnavailable(err: unknown): boolean {
 
 /** A PostgreSQL deadlock victim or serialization failure: nothing was written, running it again is safe. */
 export const isTransactionConflict = (err: unknown): boolean => ['40P01', '40001'].includes(String((err as { code?: unknown } | null)?.code));
+
+/**
+ * A named prepared statement the server connection lacks (26000) or holds already (42P05): a pooler
+ * in transaction mode moved the client to another server connection. Nothing was written; the
+ * PostgreSQL store then stops naming statements, and the same work sent again succeeds.
+ */
+export const isPreparedStatementLost = (err: unknown): boolean => ['26000', '42P05'].includes(String((err as { code?: unknown } | null)?.code));

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Transaction } from 'kysely';
 import type { Database } from '../store/database.js';
-import { isStoreUnavailable, isTransactionConflict } from '../store/store-errors.js';
+import { isPreparedStatementLost, isStoreUnavailable, isTransactionConflict } from '../store/store-errors.js';
 import type { Store } from '../store/store.js';
 import { nextStampAndEvents } from '../store/sync-clock.js';
 import type { Emission } from './event-types.js';
@@ -46,8 +46,10 @@ class UnitFailed extends Error {
     super('a unit failed');
   }
 }
+/** Transactions that failed through no fault of their units: running them again is safe, and likely to succeed. */
+const runsAgain = (err: unknown): boolean => isTransactionConflict(err) || isPreparedStatementLost(err);
 /** Errors after which the transaction cannot go on: they fail the batch, not just one unit. */
-const isFatal = (err: unknown): boolean => isTransactionConflict(err) || isStoreUnavailable(err);
+const isFatal = (err: unknown): boolean => runsAgain(err) || isStoreUnavailable(err);
 
 /**
  * Group commit: units of work that arrive while a transaction is being written wait and are then
@@ -58,7 +60,9 @@ const isFatal = (err: unknown): boolean => isTransactionConflict(err) || isStore
  *
  * Every transaction ends the same way: once all its units have written, it takes one stamp from
  * the sync clock (store/sync-clock.ts: last, in that lock order) and stamps the rows they touched.
- * A deadlock or serialization failure (PostgreSQL) runs each unit of the batch again alone.
+ * A deadlock or serialization failure (PostgreSQL) runs each unit of the batch again alone. A
+ * transaction whose named statements a pooler lost runs again as it was: the store has stopped
+ * naming them (store/postgres/postgres-store.ts).
  */
 export class GroupCommit {
   readonly #queue: Pending[] = [];
@@ -141,7 +145,10 @@ export class GroupCommit {
   async #commit(batch: Pending[]): Promise<void> {
     let outcomes: Outcome[];
     try {
-      outcomes = await this.#transaction(batch);
+      outcomes = await this.#transaction(batch).catch((err: unknown) => {
+        if (!isPreparedStatementLost(err)) throw err;
+        return this.#transaction(batch);
+      });
     } catch (err) {
       if (!isTransactionConflict(err)) return batch.forEach((p) => p.reject(err));
       // A deadlock with another process: run each unit alone, so that none waits on its neighbours.
@@ -159,7 +166,7 @@ export class GroupCommit {
       try {
         return (await this.#transaction([p]))[0]!;
       } catch (err) {
-        if (!isTransactionConflict(err) || attempt >= RETRIES) return { ok: false, error: err };
+        if (!runsAgain(err) || attempt >= RETRIES) return { ok: false, error: err };
       }
     }
   }
@@ -193,7 +200,7 @@ export class GroupCommit {
       }
       throw new Error('a unit failed outside its savepoint');
     } catch (err) {
-      if (isTransactionConflict(err)) throw err;
+      if (runsAgain(err)) throw err;
       // Nothing was committed: units that succeeded fail with the transaction; failed ones keep their error.
       return batch.map((_, i) => {
         const o = outcomes[i];

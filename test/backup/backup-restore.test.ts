@@ -14,7 +14,7 @@ import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { BIN as CLI } from '../helpers/root.js';
-import { BACKENDS_WITH_PGBOUNCER, createTestDatabase, openTestWrites, type TestDatabase } from '../helpers/test-store.js';
+import { createTestDatabase, openTestWrites, type TestDatabase, allBackends, leftOut } from '../helpers/test-store.js';
 import { storeDigest } from '../helpers/store-snapshot.js';
 
 const exec = promisify(execFile);
@@ -27,8 +27,8 @@ async function allCustomers(store: Store): Promise<Customer[]> {
   return out;
 }
 
-for (const backend of BACKENDS_WITH_PGBOUNCER) {
-  describe(`backup and restore through the CLI [${backend}]`, () => {
+for (const backend of allBackends(true)) {
+  describe(`backup and restore through the CLI [${backend}]`, { skip: leftOut(backend) }, () => {
     let database: TestDatabase;
     let store: Store;
     let dir: string;
@@ -59,7 +59,7 @@ for (const backend of BACKENDS_WITH_PGBOUNCER) {
       await upsertCustomer(openTestWrites(store), { CustomerId: 'b-3', FirstName: 'New' });
       assert.equal((await allCustomers(store)).length, 3);
 
-      const restore = await exec(process.execPath, [CLI, 'restore', file], { env });
+      const restore = await exec(process.execPath, [CLI, 'restore', file, '--yes'], { env });
       assert.match(restore.stdout, /restored/);
       // The open store sees the restored content without a restart.
       assert.deepEqual(await allCustomers(store), saved);
@@ -83,7 +83,7 @@ for (const backend of BACKENDS_WITH_PGBOUNCER) {
       const missing = join(dir, 'nope.backup');
       await assert.rejects(exec(process.execPath, [CLI, 'restore', missing], { env }), (err: { code?: number; stderr?: string }) => {
         assert.equal(err.code, 2);
-        assert.equal(err.stderr, `ordergate: no such file: ${missing}\nusage: ordergate restore <file>\n`);
+        assert.equal(err.stderr, `ordergate: no such file: ${missing}\nusage: ordergate restore <file> [--yes]\n`);
         return true;
       });
       assert.deepEqual(await allCustomers(store), before);
@@ -121,7 +121,7 @@ for (const backend of BACKENDS_WITH_PGBOUNCER) {
         const digest = await storeDigest(store);
         const fileBefore = sqliteFile ? createHash('sha256').update(readFileSync(sqliteFile)).digest('hex') : undefined;
         let stderr = '';
-        await assert.rejects(exec(process.execPath, [CLI, 'restore', file], { env }), (err: { code?: number; stderr?: string; stdout?: string }) => {
+        await assert.rejects(exec(process.execPath, [CLI, 'restore', file, '--yes'], { env }), (err: { code?: number; stderr?: string; stdout?: string }) => {
           assert.equal(err.code, 1, `exit code; stderr: ${err.stderr}`);
           assert.doesNotMatch(err.stdout ?? '', /restored/);
           stderr = err.stderr ?? '';

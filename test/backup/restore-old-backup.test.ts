@@ -36,7 +36,7 @@ describeEachBackend('restoring a backup taken before the stored form changed', (
       const later = await createOrder(t());
       assert.equal((await confirm(t(), later, confirmation())).statusCode, 200);
 
-      assert.match((await cli(t(), 'restore', file)).stdout, /restored/);
+      assert.match((await cli(t(), 'restore', file, '--yes')).stdout, /restored/);
       assert.ok((await applied(t())).includes('004-stored-names'), 'the restore applied the migration');
       assert.equal((await t().inject(`/orders/${later}`)).statusCode, 404, 'the state of the backup');
 

@@ -39,7 +39,7 @@ describe('a DATABASE_URL naming no SQLite file', { skip: !BACKENDS.includes('sql
     assert.equal((await runCli(['migrate'], { DATABASE_URL: url })).code, 0);
     for (const [args, usage] of [
       [['customers', 'import', join(dir, 'missing.csv')], 'customers import <file.csv|file.jsonl> [--skip-invalid]'],
-      [['restore', join(dir, 'missing.backup')], 'restore <file>'],
+      [['restore', join(dir, 'missing.backup')], 'restore <file> [--yes]'],
     ] as const) {
       const r = await runCli([...args], { DATABASE_URL: url });
       assert.equal(r.code, 2, r.stderr);

@@ -447,3 +447,43 @@ export class EraseCustomer implements IReturn<EraseCustomerResponse> {
   public getMethod() { return 'POST'; }
   public createResponse() { return new EraseCustomerResponse(); }
 }
+
+export class ApiKey {
+  public Id!: string;
+  public Name!: string;
+  public Permissions!: string[];
+  public CreatedAt!: string;
+  public RevokedAt!: string | null;
+  public LastUsedAt!: string | null;
+}
+
+export class ApiKeyWithKey extends ApiKey {
+  public Key!: string;
+}
+
+// @Route("/keys", "GET")
+export class ListKeys implements IReturn<ApiKey[]> {
+  public constructor(init?: Partial<ListKeys>) { Object.assign(this, init); }
+  public getTypeName() { return 'ListKeys'; }
+  public getMethod() { return 'GET'; }
+  public createResponse() { return new Array<ApiKey>(); }
+}
+
+// @Route("/keys", "POST")
+export class CreateKey implements IReturn<ApiKeyWithKey> {
+  public Name?: string;
+  public Permissions?: string[];
+  public constructor(init?: Partial<CreateKey>) { Object.assign(this, init); }
+  public getTypeName() { return 'CreateKey'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new ApiKeyWithKey(); }
+}
+
+// @Route("/keys/{Id}/revoke", "POST")
+export class RevokeKey implements IReturn<ApiKey> {
+  public Id?: string;
+  public constructor(init?: Partial<RevokeKey>) { Object.assign(this, init); }
+  public getTypeName() { return 'RevokeKey'; }
+  public getMethod() { return 'POST'; }
+  public createResponse() { return new ApiKey(); }
+}

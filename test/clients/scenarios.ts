@@ -75,6 +75,11 @@ async function removeScenarioWebhooks(ctx: ScenarioContext): Promise<void> {
   }
 }
 
+/** A new API key with `all` only (revoking it never touches the key the scenarios run with). */
+async function newKey(ctx: ScenarioContext): Promise<Row> {
+  return (await ctx.admin.send(ctx.dto('CreateKey', { Name: ctx.unique('key'), Permissions: ['all'] }))) as Row;
+}
+
 /** The newest event of the feed (after a change made for it). */
 async function newestEvent(ctx: ScenarioContext): Promise<Row> {
   await newCustomer(ctx);
@@ -89,6 +94,7 @@ async function newestEvent(ctx: ScenarioContext): Promise<Row> {
 const WIRE_DATE = /^\/Date\(\d+-0000\)\/$/;
 const WEBHOOK_URL = 'https://erp.example.com/hooks/ordergate';
 const ENDPOINT_FIELDS = ['Id', 'Url', 'Events', 'Description', 'Enabled', 'DisabledReason', 'CreatedAt'];
+const KEY_FIELDS = ['Id', 'Name', 'Permissions', 'CreatedAt', 'RevokedAt', 'LastUsedAt'];
 
 /** Every operation of the table needs an entry here; the client suites fail for one that lacks it. */
 export const SCENARIOS: Record<string, Scenario> = {
@@ -388,5 +394,36 @@ export const SCENARIOS: Record<string, Scenario> = {
       assert.match((res as Row).ErasedAt as string, WIRE_DATE);
     },
     invalid: async () => ({ init: { CustomerId: '' }, field: 'CustomerId', code: 'NotEmpty' }),
+  },
+  ListKeys: {
+    valid: async (ctx) => ({ init: {}, facts: { Id: (await newKey(ctx)).Id } }),
+    check: (res, _init, facts) => {
+      const rows = res as Row[];
+      assert.ok(rows.some((r) => r.Id === facts.Id), 'the new key is listed');
+      for (const r of rows) assert.deepEqual(Object.keys(r), KEY_FIELDS, 'no Key in the list');
+    },
+  },
+  CreateKey: {
+    valid: async (ctx) => ({ init: { Name: ctx.unique('key'), Permissions: ['all'] } }),
+    check: (res, init) => {
+      const r = res as Row;
+      assert.deepEqual(Object.keys(r), [...KEY_FIELDS, 'Key']);
+      assert.match(r.Key as string, /^og_/);
+      assert.equal(r.Id, (r.Key as string).slice(0, 12));
+      assert.equal(r.Name, init.Name);
+      assert.deepEqual(r.Permissions, ['all']);
+      assert.match(r.CreatedAt as string, WIRE_DATE);
+      assert.equal(r.RevokedAt, null);
+    },
+    invalid: async () => ({ init: { Name: 'x', Permissions: [] }, field: 'Permissions', code: 'NotEmpty' }),
+  },
+  RevokeKey: {
+    valid: async (ctx) => ({ init: { Id: (await newKey(ctx)).Id } }),
+    check: (res, init) => {
+      assert.deepEqual(Object.keys(res as Row), KEY_FIELDS);
+      assert.equal((res as Row).Id, init.Id);
+      assert.match((res as Row).RevokedAt as string, WIRE_DATE);
+    },
+    invalid: async () => ({ init: { Id: '' }, field: 'Id', code: 'NotEmpty' }),
   },
 };

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { getResponseStatus, type ApiResult, type IReturn } from '@servicestack/client';
 import { allOperations } from '../../src/operations.js';
 import type { AnyOperation } from '../../src/wire/operation.js';
-import { BACKENDS } from '../helpers/test-store.js';
+import { allBackends, leftOut } from '../helpers/test-store.js';
 import { HAND_WRITTEN, scenarioContext } from './client-context.js';
 import { CLIENT_FLAVOURS, expectedPrefix, makeClient, startServer, type RunningServer } from './client-server.js';
 import { SCENARIOS, type ScenarioContext } from './scenarios.js';
@@ -23,8 +23,8 @@ async function rejection(p: Promise<unknown>): Promise<Thrown> {
 
 const hasProperties = (op: AnyOperation): boolean => Object.keys(op.request.properties ?? {}).length > 0;
 
-for (const backend of BACKENDS) {
-  describe(`@servicestack/client against a running server [${backend}]`, () => {
+for (const backend of allBackends()) {
+  describe(`@servicestack/client against a running server [${backend}]`, { skip: leftOut(backend) }, () => {
     let server: RunningServer;
     let ops: AnyOperation[];
     let ctx: ScenarioContext;

@@ -69,16 +69,13 @@ describeEachBackend('SearchCustomers at 10^5 customers', (t, backend) => {
     const res = await get('/customer/');
     assert.equal(res.status, 200);
     assert.ok(res.body);
-    const latencies: number[] = [];
     let streaming = true;
     let completedDuringStream = 0;
     const lookups = (async () => {
       for (let i = 1; streaming; i++) {
-        const started = performance.now();
         const r = await get(`/customer/?Identifiers=${idOf((i * 7919) % N + 1)}`);
         const body = (await r.json()) as unknown[];
         assert.equal(body.length, 1);
-        latencies.push(performance.now() - started);
         if (streaming) completedDuringStream++;
         await sleep(5);
       }
@@ -97,10 +94,8 @@ describeEachBackend('SearchCustomers at 10^5 customers', (t, backend) => {
     assert.equal(new Set(body.map((c) => c.CustomerId)).size, N);
     // Seeded in id order, 5,000 per transaction: sync order is id order here.
     for (let i = 0; i < N; i += 997) assert.equal(body[i]!.CustomerId, idOf(i + 1));
+    // How fast they answer is measured, not asserted: the bench's `sync` scenario (lookupP50/P99).
     assert.ok(completedDuringStream >= 10, `${completedDuringStream} lookups completed while the result streamed`);
-    latencies.sort((a, b) => a - b);
-    const p90 = latencies[Math.floor(latencies.length * 0.9)]!;
-    assert.ok(p90 < 250, `p90 of lookups during the stream: ${p90.toFixed(1)} ms`);
   });
 
   test('pages bigger than a chunk, cut inside a transaction’s stamp, continue with the cursor', async () => {

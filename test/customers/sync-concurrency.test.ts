@@ -8,6 +8,7 @@ import { describeEachBackend, describeWithReplica, json, type TestApp } from '..
 import { isPostgres, type Backend } from '../helpers/test-store.js';
 import { watermarkOf } from './customer-helpers.js';
 import { isTransactionConflict } from '../../src/store/store-errors.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 // Many customers and few writes each, so that the last write of most customers comes from the
 // middle of the run, where a missed change would show.
@@ -18,7 +19,6 @@ const TX_WRITERS = 3;
 const TXS_EACH = 20;
 
 const idOf = (n: number): string => `cc-${String(n).padStart(2, '0')}`;
-const pick = (): number => Math.floor(Math.random() * CUSTOMERS);
 
 async function retryingConflicts(run: () => Promise<void>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -39,7 +39,11 @@ async function retryingConflicts(run: () => Promise<void>): Promise<void> {
  * its replay follows commit order, so the promise holds there too.
  */
 const suite = (t: () => TestApp, backend: Backend): void => {
-  test('the reader ends with the final state of every customer', async () => {
+  test('the reader ends with the final state of every customer', async (tc) => {
+    // Which customers the writers change: replayable from the seed the test prints.
+    const random = seededRandom();
+    random.report(tc);
+    const pick = (): number => random.below(CUSTOMERS);
     let version = 0;
     let inFlight = 0;
     let maxInFlight = 0;

@@ -15,7 +15,8 @@ const SCREENSHOT = join('artifacts', 'docs-page.png');
 // Enough customers that a try-it-out returning all of them froze the tab.
 const MANY = 20_000;
 
-// .ci/run installs Debian's chromium when it is missing; only where that is impossible does this skip.
+// .ci/run installs Debian's chromium when it is missing. Without it this skips, saying why, and a CI run
+// fails on the skip (scripts/skip-guard.mjs).
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) to run the /docs browser test`;
 
 describe('/docs in a real headless browser (Debian chromium via playwright-core)', { skip }, () => {

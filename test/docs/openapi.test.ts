@@ -6,7 +6,7 @@ import { requiredFields } from '../../src/docs/type-model.js';
 import { allOperations } from '../../src/operations.js';
 import type { AnyOperation } from '../../src/wire/operation.js';
 import { createTestApp, json, type TestApp } from '../helpers/test-app.js';
-import { BACKENDS } from '../helpers/test-store.js';
+import { BACKENDS, allBackends, leftOut } from '../helpers/test-store.js';
 import { HAND_WRITTEN, scenarioContext } from '../clients/client-context.js';
 import { makeClient, startServer, type RunningServer } from '../clients/client-server.js';
 import { SCENARIOS } from '../clients/scenarios.js';
@@ -165,8 +165,8 @@ describe('GET /openapi.json', () => {
   });
 });
 
-for (const backend of BACKENDS) {
-  describe(`responses of every operation conform to /openapi.json [${backend}]`, () => {
+for (const backend of allBackends()) {
+  describe(`responses of every operation conform to /openapi.json [${backend}]`, { skip: leftOut(backend) }, () => {
     let server: RunningServer;
     before(async () => {
       server = await startServer(backend);

@@ -62,7 +62,7 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
   });
 }
 
-/** A TCP port that was free a moment ago (the server process binds it itself). */
+/** A TCP port that was free a moment ago (for a test that must name the port itself). */
 export function freePort(): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const server = createServer();
@@ -103,10 +103,14 @@ async function poll<T>(what: string, timeoutMs: number, fn: () => Promise<T | un
   }
 }
 
-/** Spawns `node bin/ordergate.js serve` on a free port with the given environment. */
+/**
+ * Spawns `node bin/ordergate.js serve` with the given environment. Without a PORT in it, the server
+ * binds port 0 and this waits until it says which port it got (stderr), so that test files running at
+ * once never race for a port; a server that ends before saying it is returned as it is (port 0), for
+ * the tests of a failing start.
+ */
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: cliEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: cliEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
@@ -114,6 +118,13 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   const exited = new Promise<number | string | null>((r) => child.on('exit', (code, signal) => r(code ?? signal)));
   let ended = false;
   void exited.then(() => (ended = true));
+  const port = env.PORT
+    ? Number(env.PORT)
+    : await poll(`the port on stderr (got: ${err.slice(-500)})`, 60_000, () => {
+        const said = /ordergate: listening on port (\d+)/.exec(err);
+        if (said) return Number(said[1]);
+        return ended ? 0 : undefined;
+      });
   const url = `http://127.0.0.1:${port}`;
   return {
     child,

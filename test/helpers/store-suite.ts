@@ -6,7 +6,7 @@ import type { Store } from '../../src/store/store.js';
 import { writeRegistry } from '../../src/write-registry.js';
 import { GroupCommit, type Work } from '../../src/writes/group-commit.js';
 import { customerRepository } from '../../src/customers/customer.repository.js';
-import { BACKENDS, BACKENDS_WITH_PGBOUNCER, createTestStore, type Backend } from './test-store.js';
+import { allBackends, createTestStore, leftOut, type Backend } from './test-store.js';
 
 /** What a repository test gets: a migrated store of its own and the write door's group commit. */
 export interface StoreSuite {
@@ -21,8 +21,8 @@ export interface StoreSuite {
  * HTTP. `pgbouncer`: through PgBouncer too (BACKENDS_WITH_PGBOUNCER), a suite of the pooled subset.
  */
 export function describeEachStore(name: string, suite: (s: () => StoreSuite, backend: Backend) => void, options: { pgbouncer?: boolean } = {}): void {
-  for (const backend of options.pgbouncer ? BACKENDS_WITH_PGBOUNCER : BACKENDS) {
-    describe(`${name} [${backend}]`, () => {
+  for (const backend of allBackends(options.pgbouncer)) {
+    describe(`${name} [${backend}]`, { skip: leftOut(backend) }, () => {
       let current: (StoreSuite & { close(): Promise<void> }) | undefined;
       before(async () => {
         const { store, close } = await createTestStore(backend);

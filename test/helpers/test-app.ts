@@ -9,7 +9,7 @@ import type { Store } from '../../src/store/store.js';
 import type { AnyOperation } from '../../src/wire/operation.js';
 import type { WriteDoor } from '../../src/writes/write-door.js';
 import { createReplicatedTestStore } from './replica.js';
-import { BACKENDS, BACKENDS_WITH_PGBOUNCER, createTestStore, type Backend } from './test-store.js';
+import { BACKENDS, allBackends, createTestStore, leftOut, type Backend } from './test-store.js';
 
 export interface TestKeys {
   /** Permissions all,admin. */
@@ -97,7 +97,7 @@ export async function createTestApp(backend: Backend, env: Record<string, string
 
 /** One suite with one app shared by its tests (`t()` returns it), on a fresh database of the backend. */
 function describeWithApp(title: string, backend: Backend, suite: (t: () => TestApp, backend: Backend) => void, env: Record<string, string>, options: TestAppOptions): void {
-  describe(title, () => {
+  describe(title, { skip: leftOut(backend) }, () => {
     let current: TestApp | undefined;
     before(async () => {
       current = await createTestApp(backend, env, options);
@@ -123,12 +123,12 @@ export function describeEachBackend(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): void {
-  for (const backend of options.pgbouncer ? BACKENDS_WITH_PGBOUNCER : BACKENDS) describeWithApp(`${name} [${backend}]`, backend, suite, env, options);
+  for (const backend of allBackends(options.pgbouncer)) describeWithApp(`${name} [${backend}]`, backend, suite, env, options);
 }
 
 /**
  * Runs a suite on PostgreSQL with its feeds read through a streaming replica (helpers/replica.ts),
- * when the backends include PostgreSQL.
+ * skipped (saying so) when BACKENDS leaves PostgreSQL out.
  */
 export function describeWithReplica(
   name: string,
@@ -136,7 +136,7 @@ export function describeWithReplica(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): void {
-  if (BACKENDS.includes('postgres')) describeWithApp(`${name} [postgres, reads on a streaming replica]`, 'postgres', suite, env, { ...options, readReplica: true });
+  describeWithApp(`${name} [postgres, reads on a streaming replica]`, 'postgres', suite, env, { ...options, readReplica: true });
 }
 
 /**

@@ -24,12 +24,23 @@ export const BACKENDS: readonly Backend[] = ENABLED.filter((s): s is Backend => 
 /** BACKENDS, and `pgbouncer` unless BACKENDS leaves it out: for the suites that also run through PgBouncer. */
 export const BACKENDS_WITH_PGBOUNCER: readonly Backend[] = ENABLED.includes('pgbouncer') ? [...BACKENDS, 'pgbouncer'] : BACKENDS;
 
+/**
+ * The backends a suite covers, whether BACKENDS names them or not: sqlite and postgres, and pgbouncer
+ * for the suites of the pooled subset. A suite loops over these and passes `{ skip: leftOut(backend) }`,
+ * so that a backend left out shows in the run as skipped (and fails a CI run) instead of vanishing.
+ */
+export const allBackends = (pgbouncer = false): readonly Backend[] => (pgbouncer ? ['sqlite', 'postgres', 'pgbouncer'] : ['sqlite', 'postgres']);
+
+/** Why a suite on `backend` does not run here (BACKENDS leaves it out), or false when it runs. */
+export const leftOut = (backend: Backend): string | false =>
+  (backend === 'pgbouncer' ? BACKENDS_WITH_PGBOUNCER : BACKENDS).includes(backend) ? false : `BACKENDS=${ENABLED.join(',')} leaves ${backend} out`;
+
 /** Whether the backend is PostgreSQL (directly or through PgBouncer). */
 export const isPostgres = (backend: Backend): boolean => backend !== 'sqlite';
 
 export const PG_TEST_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** PgBouncer in transaction mode in front of PG_TEST_URL's server (`.ci/pgbouncer` starts one). */
+/** PgBouncer in transaction mode in front of PG_TEST_URL's server (`npm test` starts one and sets it: scripts/with-pgbouncer.mjs). */
 export const PGBOUNCER_TEST_URL = process.env.PGBOUNCER_TEST_URL ?? 'postgres://postgres@127.0.0.1:6432/test';
 
 export interface TestDatabase {
@@ -60,8 +71,9 @@ export function requirePgBouncer(): Promise<void> {
       const { host } = new URL(PGBOUNCER_TEST_URL);
       throw new Error(
         `no PgBouncer answers at ${host} (PGBOUNCER_TEST_URL): ${err instanceof Error ? err.message : String(err)}. ` +
-          'The suites marked for it also run through PgBouncer in transaction mode: start one with `.ci/pgbouncer` ' +
-          '(installs the Debian package if missing; `.ci/run` does it too), or leave them out with BACKENDS=sqlite,postgres.',
+          'The suites marked for it also run through PgBouncer in transaction mode: `npm test` and `npm run test:only` ' +
+          'start one of their own (scripts/with-pgbouncer.mjs, from the installed `pgbouncer` package); run through ' +
+          'them, point PGBOUNCER_TEST_URL at a running one, or leave those suites out with BACKENDS=sqlite,postgres.',
       );
     } finally {
       await client.end().catch(() => undefined);

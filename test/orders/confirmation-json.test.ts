@@ -5,6 +5,7 @@ import { ConfirmOrderRequest, OrderPayment } from '../../src/orders/order.schema
 import { CONFIRMATION_STORAGE_NAMES, PAYMENT_STORAGE_NAMES, parseStoredConfirmation } from '../../src/orders/order.stored-form.js';
 import type { ConfirmationData } from '../../src/orders/order.validation.js';
 import { oldConfirmationText } from './old-stored-form.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /** The definition: JSON with the keys of every object sorted, undefined values left out. */
 const canonical = oldConfirmationText;
@@ -54,12 +55,14 @@ test('every field of the request has one storage name: distinct, snake_case, and
   }
 });
 
-test('the stored text has sorted storage names at every level, whatever order the data was built in, and reads back as the data', () => {
+test('the stored text has sorted storage names at every level, whatever order the data was built in, and reads back as the data', (t) => {
+  const random = seededRandom();
+  random.report(t);
   const fields = Object.entries(sample());
   for (let round = 0; round < 50; round++) {
     // Shuffled property order, some values undefined, optional parts left out.
-    const shuffled = fields.map((f) => [Math.random(), f] as const).sort(([a], [b]) => a - b).map(([, f]) => f);
-    const data = Object.fromEntries(shuffled.map(([k, v]) => [k, Math.random() < 0.2 ? undefined : v])) as ConfirmationData;
+    const shuffled = fields.map((f) => [random.next(), f] as const).sort(([a], [b]) => a - b).map(([, f]) => f);
+    const data = Object.fromEntries(shuffled.map(([k, v]) => [k, random.next() < 0.2 ? undefined : v])) as ConfirmationData;
     if (data.Payment && round % 2 === 0) data.Payment = { Name: 'x', Amount: round, ReferenceNumber: undefined as unknown as string };
     const text = confirmationJson(data);
     assert.equal(text, canonical(inStorageNames(data)));

@@ -151,9 +151,12 @@ describeEachBackend('orders: create, read, cancel, and confirmation by state', (
   });
 
   test('seeding creates open orders once', async () => {
-    const before = await seedOrders(t().app.writes, 3);
-    assert.ok(before === 3 || before === 0);
+    // The suite's database is fresh and no other test here seeds: the three seed orders are new.
+    const seeded = () => t().store.db.selectFrom('orders').select('order_number').where('order_number', 'like', 'SEED-%').orderBy('order_number').execute();
+    assert.deepEqual(await seeded(), []);
+    assert.equal(await seedOrders(t().app.writes, 3), 3);
     assert.equal(await seedOrders(t().app.writes, 3), 0);
+    assert.deepEqual((await seeded()).map((r) => r.order_number), [1, 2, 3].map(seedOrderNumber));
     const row = await t().store.db.selectFrom('orders').selectAll().where('order_number', '=', seedOrderNumber(2)).executeTakeFirstOrThrow();
     assert.equal(row.status, 'Open');
     const res = await confirm(t(), Number(row.order_id), confirmation());

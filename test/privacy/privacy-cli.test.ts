@@ -8,11 +8,11 @@ import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
-import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
+import { createTestDatabase, type TestDatabase, allBackends, leftOut } from '../helpers/test-store.js';
 import { IBAN, MASKED_IBAN, confirmation } from '../orders/order-fixtures.js';
 
-for (const backend of BACKENDS) {
-  describe(`ordergate customers export-data / erase [${backend}]`, () => {
+for (const backend of allBackends()) {
+  describe(`ordergate customers export-data / erase [${backend}]`, { skip: leftOut(backend) }, () => {
     let database: TestDatabase;
     let store: Store;
     let app: FastifyInstance;
@@ -59,8 +59,9 @@ for (const backend of BACKENDS) {
       assert.equal((await inject('GET', `/orders/${orderId}`)).json().Confirmation.CustomerFirstName, null);
 
       const unknown = await runCli(['customers', 'erase', 'no-such-customer', '--yes'], env());
-      assert.equal(unknown.code, 2);
+      assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /not found/);
+      assert.doesNotMatch(unknown.stderr, /usage:/);
       assert.equal((await runCli(['customers', 'export-data'], env())).code, 2);
 
       const audit = (await runCli(['audit', 'list'], env())).stdout.trimEnd().split('\n').map((l) => l.split(' ').slice(2, 4).join(' '));

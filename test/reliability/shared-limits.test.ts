@@ -140,7 +140,7 @@ describe('limits per host with WORKERS=2 and no Redis', () => {
     keys = await keysIn(database, ['guessed', 'busy']);
     // 100 requests per key in a window of 100 s: it cannot end in the middle of the test.
     server = await startServer(env(database, { WORKERS: '2', RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '100' }));
-    await server.waitUntilReady();
+    await server.waitUntilReady(30_000);
     await listening(server, 2);
   });
   after(async () => {
@@ -206,7 +206,7 @@ describe('limits shared through Redis by two server processes on one database', 
     for (let i = 0; i < 2; i++) {
       const s = await startServer(env(database, { WORKERS: '1', REDIS_URL: `redis://127.0.0.1:${redis.port}`, RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '10' }));
       servers.push(s);
-      await s.waitUntilReady();
+      await s.waitUntilReady(30_000);
     }
   });
   after(async () => {

@@ -104,9 +104,13 @@ describeEachBackend(
       const orderId = await createOrder(t());
       assert.equal((await confirm(t(), orderId, confirmation())).statusCode, 200);
       await t().inject({ method: 'POST', url: `/orders/${orderId}/cancel` });
-      const got = (await receiver.waitFor(from + 2)).slice(from);
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(receiver.received.length, from + 2, 'only the two chosen types');
+      // A later event of a chosen type: the fan-out reaches it only after the cancellation, so once
+      // it has arrived a delivery of the cancellation would have been queued (and listed) too.
+      const sentinel = await createOrder(t());
+      const arrived = (await receiver.waitFor(from + 3)).slice(from);
+      assert.equal(receiver.received.length, from + 3, 'only the chosen types');
+      assert.deepEqual(JSON.parse(arrived[2]!.body).Data.OrderId, sentinel);
+      const got = arrived.slice(0, 2);
       const feed: any[] = json(await t().inject('/events/?Take=10000'));
       const verifier = new Webhook(endpoint.Secret);
       const bodies = got.map((r) => {
@@ -123,8 +127,12 @@ describeEachBackend(
       assert.ok(!bodies.some((e) => e.Data.OrderId === earlier));
       assert.ok(!got.some((r) => r.body.includes(IBAN)));
       assert.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(got[0]!.body, headersOf(got[0]!)));
-      const list = await deliveries(t(), endpoint.Id);
-      assert.deepEqual(list.map((d) => [d.Status, d.Attempt, d.ResponseCode]), [['Delivered', 1, 200], ['Delivered', 1, 200]]);
+      // The receiver has the sentinel before the dispatcher records its answer.
+      const list = await eventually('three settled deliveries', async () => {
+        const l = await deliveries(t(), endpoint.Id);
+        return l.some((d) => d.Status === 'Pending') ? undefined : l;
+      });
+      assert.deepEqual(list.map((d) => [d.Status, d.Attempt, d.ResponseCode]), [['Delivered', 1, 200], ['Delivered', 1, 200], ['Delivered', 1, 200]]);
       const metrics = (await t().inject({ url: '/metrics', headers: { authorization: undefined as unknown as string } })).body;
       assert.match(metrics, /^ordergate_webhook_attempts_total\{result="Delivered"\} [1-9]/m);
       assert.match(metrics, /^ordergate_webhook_oldest_undelivered_event_age_seconds \d/m);
@@ -145,27 +153,42 @@ describeEachBackend(
       });
       assert.deepEqual(dead.map((d) => [d.Status, d.Attempt, d.ResponseCode]), [['Dead', 3, 500], ['Failed', 2, 500], ['Failed', 1, 500]]);
       assert.equal(dead[1]!.NextAttemptAt !== null && dead[0]!.NextAttemptAt === null, true);
-      await new Promise((r) => setTimeout(r, 1500));
-      assert.equal(failing.received.length, 3, 'no attempt after Dead');
-      // Replay queues it again.
+      // A fourth attempt would be due one schedule step (1 s) after the third. Past that instant, a
+      // later event is delivered: the dispatcher claims due work oldest first, so by its arrival a
+      // fourth attempt would have been claimed too (and the delivery no longer Dead).
       failing.answer = (_req, res) => void res.end('ok');
+      await new Promise((r) => setTimeout(r, Math.max(0, got[2]!.at + 1100 - Date.now())));
+      const sentinel = await createOrder(t());
+      await failing.waitFor(4);
+      assert.equal(JSON.parse(failing.received[3]!.body).Data.OrderId, sentinel);
+      assert.equal(failing.received.filter((r) => r.headers['webhook-id'] === got[0]!.headers['webhook-id']).length, 3, 'no attempt after Dead');
+      assert.deepEqual((await deliveries(t(), endpoint.Id)).find((d) => d.EventId === JSON.parse(got[0]!.body).Id)?.Status, 'Dead');
+      // Replay queues it again.
       const replayed = await t().inject({ method: 'POST', url: `/webhooks/${endpoint.Id}/replay`, payload: { EventIds: [JSON.parse(got[0]!.body).Id] } });
       assert.equal(replayed.statusCode, 202, replayed.body);
       assert.equal(json(replayed).Queued, 1);
-      await failing.waitFor(4);
-      assert.equal(JSON.parse(failing.received[3]!.body).Data.OrderId, orderId);
+      await failing.waitFor(5);
+      assert.equal(JSON.parse(failing.received[4]!.body).Data.OrderId, orderId);
 
       failing.answer = (_req, res) => void res.writeHead(410).end();
       await createOrder(t());
-      await failing.waitFor(5);
+      await failing.waitFor(6);
       const gone = await eventually('disabled', async () => {
         const e: Endpoint = json(await t().inject(`/webhooks/${endpoint.Id}`));
         return e.Enabled ? undefined : e;
       });
       assert.equal(gone.DisabledReason, 'Gone');
-      await createOrder(t());
-      await new Promise((r) => setTimeout(r, 500));
-      assert.equal(failing.received.length, 5, 'a disabled endpoint receives nothing');
+      // The next event goes to a second endpoint as well: one fan-out covers every enabled endpoint,
+      // so once it has arrived there, a delivery to the disabled one would have been queued too.
+      const witness = await register(t(), receiver.url, ['order.created']);
+      const from = receiver.received.length;
+      const next = await createOrder(t());
+      await receiver.waitFor(from + 1);
+      const nextEvent = JSON.parse(receiver.received[from]!.body);
+      assert.equal(nextEvent.Data.OrderId, next);
+      assert.equal(failing.received.length, 6, 'a disabled endpoint receives nothing');
+      assert.ok(!(await deliveries(t(), endpoint.Id)).some((d) => d.EventId === nextEvent.Id), 'and nothing is queued for it');
+      await remove(t(), witness.Id);
       await remove(t(), endpoint.Id);
       await failing.close();
     });

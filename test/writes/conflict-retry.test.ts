@@ -78,8 +78,27 @@ async function survives<T>(t: TestApp, r: Resources, write: () => Promise<T>): P
   try {
     const before = await b.deadlocks();
     await b.holdLast();
+    // The write must have reached the door before the blocker lets go: "it waited" would also hold
+    // for a write that had not started yet.
+    const door = t.app.writes;
+    const run = door.run;
+    let entered = false;
+    door.run = ((...args: unknown[]) => {
+      entered = true;
+      return (run as (...a: unknown[]) => unknown).apply(door, args);
+    }) as typeof run;
     let settled = false;
-    const result = write().finally(() => (settled = true));
+    let result: Promise<T>;
+    try {
+      result = write().finally(() => (settled = true));
+      for (const until = Date.now() + 30_000; !entered && !settled; await sleep(10)) {
+        if (Date.now() > until) throw new Error('the write did not reach the write door');
+      }
+    } finally {
+      door.run = run;
+    }
+    assert.ok(entered, 'the write went through the write door');
+    // Time for the door's transaction to ask for the lock (PostgreSQL: takeFirst waits until it does).
     await sleep(150);
     await b.takeFirst();
     assert.equal(settled, false, 'the write waited for the other transaction');

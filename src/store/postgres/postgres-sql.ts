@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import type { Executor, StoreSql } from '../store.js';
 
@@ -7,6 +8,11 @@ const MAX_CACHED = 256;
 const numberedTexts = new Map<string, string>();
 /** Names of the kept texts (by their `$n` form): the statements a preparing pool prepares. */
 const statementNames = new Map<string, string>();
+// Names are numbered in the order texts are first used, which differs between processes. Through a
+// pooler in transaction mode a server connection may hold another process's statement under the
+// same number: bound there, it would run that other text. A prefix of this process's own makes such
+// a connection answer "does not exist" (26000) instead, which the store recognises.
+const NAME_PREFIX = `og${randomBytes(4).toString('hex')}_`;
 
 function numbered(text: string): string {
   let cached = numberedTexts.get(text);
@@ -15,7 +21,7 @@ function numbered(text: string): string {
     cached = text.replace(/\?/g, () => `$${++n}`);
     if (numberedTexts.size < MAX_CACHED) {
       numberedTexts.set(text, cached);
-      statementNames.set(cached, `og_${statementNames.size + 1}`);
+      statementNames.set(cached, `${NAME_PREFIX}${statementNames.size + 1}`);
     }
   }
   return cached;

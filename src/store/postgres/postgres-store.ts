@@ -3,6 +3,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, sql, type DialectAdapter, typ
 import type { Database } from '../database.js';
 import { ReadReplica } from '../read-replica.js';
 import type { Store } from '../store.js';
+import { isPreparedStatementLost } from '../store-errors.js';
 import { postgresSql, statementName } from './postgres-sql.js';
 
 const INT8_OID = 20;
@@ -74,54 +75,75 @@ export interface ReplicaOptions {
 }
 
 /**
- * A connection that sends the hand-written statements of the hot paths (postgres-sql.ts: `run`,
- * `runRows`) as named prepared statements: PostgreSQL parses and plans each once per connection
- * instead of on every execution. That took a third of PostgreSQL's CPU per order confirmation
- * (docs/performance.md). A pooler in transaction mode before PgBouncer 1.21 hands a client other
- * server connections, which lack the statement: there the pool uses plain connections
- * (DATABASE_PREPARED_STATEMENTS, docs/deploying.md).
+ * Whether a store's connections name the hand-written statements of the hot paths (postgres-sql.ts:
+ * `run`, `runRows`): named, PostgreSQL parses and plans each once per connection instead of on
+ * every execution, which took a third of its CPU per order confirmation (docs/performance.md).
+ *
+ * A pooler in transaction mode that does not keep prepared statements (PgBouncer before 1.21) hands
+ * a client other server connections: a statement prepared in one transaction is missing on the next
+ * connection (26000), or another client prepared it there already (42P05). No probe at start can
+ * make a pooler show that (an idle pool hands back the same server connection), so the first such
+ * error decides: from then on every connection of the store, replica included, sends its statements
+ * unnamed, and the store says so once. The statement that met it runs again unnamed; a transaction
+ * it aborted is run again by the write door (writes/group-commit.ts).
  */
-class PreparingClient extends pg.Client {
-  constructor(config?: string | pg.ClientConfig) {
-    super(config);
-    const plain = this.query.bind(this) as (...args: unknown[]) => unknown;
-    // Kysely's driver calls query(text, values); everything else passes through as it came.
-    (this as { query: unknown }).query = (...args: unknown[]) => {
-      const [text, values] = args;
-      const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
-      if (name === undefined) return plain(...args);
-      return (plain({ name, text, values }) as Promise<unknown>).catch((err: unknown) => {
-        throw withPoolerHint(err);
-      });
-    };
+class StatementNaming {
+  #on: boolean;
+  constructor(on: boolean, private readonly onTurnedOff: (err: Error) => void) {
+    this.#on = on;
+  }
+
+  get on(): boolean {
+    return this.#on;
+  }
+
+  /** Named statements were lost to a pooler: no connection of the store names one again. */
+  lost(err: Error): void {
+    if (!this.#on) return;
+    this.#on = false;
+    this.onTurnedOff(err);
   }
 }
 
-// What a pooler that hands out other server connections makes of named statements.
-const STATEMENT_MISSING = '26000';
-const STATEMENT_TAKEN = '42P05';
-
-/** The error of a prepared statement that another server connection lacks (or holds already) says what to set. */
-function withPoolerHint(err: unknown): unknown {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (err instanceof Error && (code === STATEMENT_MISSING || code === STATEMENT_TAKEN)) {
-    err.message += ' (a pooler in transaction mode does not keep prepared statements: set DATABASE_PREPARED_STATEMENTS=false, docs/deploying.md)';
-  }
-  return err;
+/**
+ * A pg client that names the hand-written statements while `naming` is on. Each client remembers
+ * which names it prepared (node-postgres), and those memories go stale through a pooler; they are
+ * only consulted for a named query, and once naming is off none is sent again.
+ */
+function namingClient(naming: StatementNaming): typeof pg.Client {
+  return class NamingClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      const plain = this.query.bind(this) as (...args: unknown[]) => Promise<unknown>;
+      // Kysely's driver calls query(text, values); everything else passes through as it came.
+      (this as { query: unknown }).query = (...args: unknown[]) => {
+        const [text, values] = args;
+        const name = naming.on && args.length === 2 && typeof text === 'string' && Array.isArray(values) ? statementName(text) : undefined;
+        if (name === undefined) return plain(...args);
+        return plain({ name, text, values }).catch((err: unknown) => {
+          if (!isPreparedStatementLost(err)) throw err;
+          naming.lost(err as Error);
+          // Inside a transaction the error has aborted it: only running the whole transaction again helps.
+          if (this.getTransactionStatus() !== 'I') throw err;
+          return plain(text, values);
+        });
+      };
+    }
+  };
 }
 
 /** What a pool of the store is opened with. */
 interface PoolOptions {
   readonly max: number;
   readonly connectionTimeoutMillis: number;
-  /** Named prepared statements for the hand-written texts (PreparingClient). */
-  readonly prepare: boolean;
+  /** Whether the hand-written texts go out as named prepared statements, for as long as they may. */
+  readonly naming: StatementNaming;
 }
 
 /** A pool whose lost connections do not crash the process, and a Kysely handle over it. */
 function openPool(connectionString: string, options: PoolOptions, onPoolError: (err: Error) => void): { pool: pg.Pool; db: Kysely<Database> } {
-  const { max, connectionTimeoutMillis, prepare } = options;
-  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis, ...(prepare ? { Client: PreparingClient } : {}) });
+  const { max, connectionTimeoutMillis, naming } = options;
+  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis, ...(naming.on ? { Client: namingClient(naming) } : {}) });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', onPoolError);
   // pg only listens for errors on idle clients; a checked-out client whose connection drops would
@@ -146,8 +168,10 @@ export function createPostgresStore(
   onPoolError: (err: Error) => void = () => undefined,
   replicaOptions?: ReplicaOptions,
   prepare = false,
+  onNamingOff: (err: Error) => void = () => undefined,
 ): Store {
-  const primary = openPool(connectionString, { max: poolSize, connectionTimeoutMillis: 5000, prepare }, onPoolError);
+  const naming = new StatementNaming(prepare, onNamingOff);
+  const primary = openPool(connectionString, { max: poolSize, connectionTimeoutMillis: 5000, naming }, onPoolError);
   const { db } = primary;
   let replicaPool: { pool: pg.Pool; db: Kysely<Database> } | undefined;
   const store: Store = {
@@ -176,7 +200,7 @@ export function createPostgresStore(
   const onError = replicaOptions.onError ?? (() => undefined);
   // Shorter than the primary's: a replica that does not answer is soon skipped for the primary.
   // A dropped connection to it is a failure like any other: reported once, until it answers again.
-  replicaPool = openPool(replicaOptions.url, { max: poolSize, connectionTimeoutMillis: 3000, prepare }, (err) => replica.markDown(err));
+  replicaPool = openPool(replicaOptions.url, { max: poolSize, connectionTimeoutMillis: 3000, naming }, (err) => replica.markDown(err));
   const replica = new ReadReplica({ ...store, reader: replicaPool.db }, replicaOptions.retryMs, (err) => onError(err instanceof Error ? err : new Error(String(err))));
   return { ...store, replica };
 }
