@@ -3,6 +3,8 @@ import type { Capabilities } from './api/capabilities.js';
 import type { Route } from './router.js';
 import { CustomerPage } from './pages/customer-page.js';
 import { CustomersPage } from './pages/customers-page.js';
+import { OrderPage } from './pages/order-page.js';
+import { OrdersPage } from './pages/orders-page.js';
 import { StatusPage } from './pages/status-page.js';
 
 export type PageProps = { route: Route };
@@ -10,12 +12,15 @@ type Page = FunctionComponent<PageProps>;
 
 /** The navigation, by the names people and tests use; each shown only to a key that may use it. */
 export const NAVIGATION: ReadonlyArray<{ name: string; path: string; allowed: (c: Capabilities) => boolean }> = [
+  { name: 'Orders', path: '/orders', allowed: (c) => c.all },
   { name: 'Customers', path: '/customers', allowed: (c) => c.all },
   { name: 'Status', path: '/status', allowed: () => true },
 ];
 
 /** Pages by path pattern; the first match wins. */
 const PAGES: ReadonlyArray<{ pattern: RegExp; page: Page; allowed: (c: Capabilities) => boolean }> = [
+  { pattern: /^\/orders$/, page: OrdersPage, allowed: (c) => c.all },
+  { pattern: /^\/orders\/\d+$/, page: OrderPage, allowed: (c) => c.all },
   { pattern: /^\/customers$/, page: CustomersPage, allowed: (c) => c.all },
   { pattern: /^\/customers\/[^/]+$/, page: CustomerPage, allowed: (c) => c.all },
   { pattern: /^\/status$/, page: StatusPage, allowed: () => true },

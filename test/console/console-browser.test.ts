@@ -6,12 +6,13 @@ import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../clients/client-server.js';
 import { launchBrowser, noBrowser, screenshotDir, seriousAxeViolations, type Browser, type Session } from '../helpers/browser.js';
 import { BACKENDS } from '../helpers/test-store.js';
+import { confirmation } from '../orders/order-fixtures.js';
 
 // The console driven as a person uses it: by roles and visible names (design.md, "The operator
 // console"), with data made through the API and every action's effect checked through the API.
 // One browser for the file; one server per backend.
 
-const NAV = ['Customers', 'Status'];
+const NAV = ['Orders', 'Customers', 'Status'];
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 
 async function assertAccessible(page: Page, what: string): Promise<void> {
@@ -186,6 +187,68 @@ describe('the operator console in a real browser (Debian chromium via playwright
         assert.equal(after!.CustomerId, 'web-1');
         assert.equal(after!.FirstName, null);
         assert.equal(after!.City, null);
+      });
+
+      test('Orders: filters in the address, keyset pages of 50, the order page with its confirmation, Cancel order', async () => {
+        const ids: number[] = [];
+        for (let i = 0; i < 53; i++) {
+          const res = await server.t.inject({ method: 'POST', url: '/orders', payload: { OrderNumber: `LIST-${String(i).padStart(3, '0')}` } });
+          assert.equal(res.statusCode, 201);
+          ids.push((res.json() as { OrderId: number }).OrderId);
+        }
+        const confirmed = ids[0]!;
+        const conf = await server.t.inject({ method: 'POST', url: `/orders/${confirmed}/confirm`, payload: confirmation({ CustomerFirstName: HOSTILE }) });
+        assert.equal(conf.statusCode, 200, conf.body);
+        await go('Orders');
+        await page.getByLabel('Status').selectOption('Open');
+        await page.getByRole('button', { name: 'Apply filters' }).click();
+        await page.waitForURL(/Status=Open/);
+        const rows = page.locator('table tbody tr');
+        await page.getByRole('link', { name: 'LIST-001' }).waitFor();
+        assert.equal(await rows.count(), 50);
+        const first = await rows.locator('td:first-child').allInnerTexts();
+        assert.ok(!first.includes('LIST-000'), 'the confirmed order is filtered out');
+        await assertAccessible(page, 'Orders');
+        if (backend === BACKENDS[0]) await shot('orders');
+        await page.getByRole('button', { name: 'Next page' }).click();
+        await page.waitForURL(/Cursor=/);
+        await page.getByRole('link', { name: 'LIST-052' }).waitFor();
+        const second = await rows.locator('td:first-child').allInnerTexts();
+        assert.deepEqual(second.filter((n) => first.includes(n)), [], 'no order on both pages');
+        assert.equal(first.length + second.length, 52);
+        // The address alone restores the page (a reload, a shared link).
+        await page.reload();
+        await page.getByRole('link', { name: 'LIST-052' }).waitFor();
+
+        await page.goto(`${server.baseUrl}/console/orders/${confirmed}`);
+        await page.getByRole('heading', { level: 1, name: 'Order LIST-000' }).waitFor();
+        const conf1 = page.getByRole('definition').filter({ hasText: HOSTILE });
+        assert.equal(await conf1.count(), 1, 'the hostile name is text');
+        await page.getByText('DE89********3000').waitFor();
+        await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+        assert.ok((await page.locator('ol.timeline li').count()) >= 2);
+        await assertAccessible(page, 'Order');
+        if (backend === BACKENDS[0]) await shot('order');
+        await page.getByRole('button', { name: 'Cancel order' }).click();
+        await page.getByRole('definition').filter({ hasText: /^Cancelled$/ }).waitFor();
+        assert.equal(((await server.t.inject(`/orders/${confirmed}`)).json() as { Status: string }).Status, 'Cancelled');
+        assert.equal(await page.getByRole('button', { name: 'Cancel order' }).count(), 0, 'not offered for a cancelled order');
+      });
+
+      test('Create order: a duplicate number is refused next to its field; a new one opens its page', async () => {
+        await go('Orders');
+        await page.getByRole('button', { name: 'Create order' }).click();
+        await page.getByLabel('Order number').fill('LIST-001');
+        await page.getByRole('button', { name: 'Create', exact: true }).click();
+        const field = page.locator('.field', { has: page.getByLabel('Order number') });
+        await field.locator('.field-error').waitFor();
+        await page.getByLabel('Order number').fill('WEB-NEW');
+        await page.getByLabel('Note').fill(HOSTILE);
+        await page.getByRole('button', { name: 'Create', exact: true }).click();
+        await page.getByRole('heading', { level: 1, name: 'Order WEB-NEW' }).waitFor();
+        const found = (await server.t.inject('/orders/?OrderNumbers=WEB-NEW')).json() as Array<{ Status: string }>;
+        assert.equal(found.length, 1);
+        assert.equal(found[0]!.Status, 'Open');
       });
 
       test('Sign out forgets the key: the sign-in is back, also after a reload', async () => {
