@@ -5,7 +5,11 @@ import { CustomerPage } from './pages/customer-page.js';
 import { CustomersPage } from './pages/customers-page.js';
 import { OrderPage } from './pages/order-page.js';
 import { OrdersPage } from './pages/orders-page.js';
+import { AuditPage } from './pages/audit-page.js';
+import { CustomFieldsPage } from './pages/custom-fields-page.js';
+import { KeysPage } from './pages/keys-page.js';
 import { StatusPage } from './pages/status-page.js';
+import { WebhookPage, WebhooksPage } from './pages/webhooks-page.js';
 
 export type PageProps = { route: Route };
 type Page = FunctionComponent<PageProps>;
@@ -14,6 +18,10 @@ type Page = FunctionComponent<PageProps>;
 export const NAVIGATION: ReadonlyArray<{ name: string; path: string; allowed: (c: Capabilities) => boolean }> = [
   { name: 'Orders', path: '/orders', allowed: (c) => c.all },
   { name: 'Customers', path: '/customers', allowed: (c) => c.all },
+  { name: 'Custom fields', path: '/customfields', allowed: (c) => c.all },
+  { name: 'Webhooks', path: '/webhooks', allowed: (c) => c.admin },
+  { name: 'API keys', path: '/keys', allowed: (c) => c.admin },
+  { name: 'Audit log', path: '/audit', allowed: (c) => c.admin },
   { name: 'Status', path: '/status', allowed: () => true },
 ];
 
@@ -23,6 +31,11 @@ const PAGES: ReadonlyArray<{ pattern: RegExp; page: Page; allowed: (c: Capabilit
   { pattern: /^\/orders\/\d+$/, page: OrderPage, allowed: (c) => c.all },
   { pattern: /^\/customers$/, page: CustomersPage, allowed: (c) => c.all },
   { pattern: /^\/customers\/[^/]+$/, page: CustomerPage, allowed: (c) => c.all },
+  { pattern: /^\/customfields$/, page: CustomFieldsPage, allowed: (c) => c.all },
+  { pattern: /^\/webhooks$/, page: WebhooksPage, allowed: (c) => c.admin },
+  { pattern: /^\/webhooks\/[^/]+$/, page: WebhookPage, allowed: (c) => c.admin },
+  { pattern: /^\/keys$/, page: KeysPage, allowed: (c) => c.admin },
+  { pattern: /^\/audit$/, page: AuditPage, allowed: (c) => c.admin },
   { pattern: /^\/status$/, page: StatusPage, allowed: () => true },
 ];
 

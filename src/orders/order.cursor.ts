@@ -1,6 +1,11 @@
 import { decodeCursor, encodeCursor } from '../customers/sync-cursor.js';
 import type { FieldRule } from '../wire/request-schema.js';
-import type { OrderPosition } from './order.repository.js';
+
+/** A place in the order feed's sync order (the repository's OrderPosition; declared here so that the request schema can check cursors without importing the repository). */
+export interface OrderPosition {
+  readonly modifiedAt: number;
+  readonly orderId: number;
+}
 
 /** The X-Sync-Cursor of a page of the order feed: its last order's place in the sync order (the customers' cursor form). */
 export const encodeOrderCursor = (p: OrderPosition): string => encodeCursor({ modifiedAt: p.modifiedAt, customerId: String(p.orderId) });

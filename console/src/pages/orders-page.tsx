@@ -107,11 +107,12 @@ export function OrdersPage({ route }: PageProps): JSX.Element {
       <form class="filters" role="search" aria-label="Filter orders" onSubmit={submit} key={`${status}|${since}`}>
         <Field label="Status" field="Statuses" error={error}>
           {(p) => (
-            <select {...p} name="Status" defaultValue={status}>
-              <option value="">Any</option>
-              <option>Open</option>
-              <option>Confirmed</option>
-              <option>Cancelled</option>
+            <select {...p} name="Status">
+              {['', 'Open', 'Confirmed', 'Cancelled'].map((s) => (
+                <option key={s} value={s} selected={s === status}>
+                  {s || 'Any'}
+                </option>
+              ))}
             </select>
           )}
         </Field>

@@ -24,7 +24,10 @@ export function readValue(field: CustomField, form: HTMLFormElement, name: strin
 
 const dateOf = (v: unknown): string => (typeof v === 'string' ? v.slice(0, 10) : '');
 
-/** An input per field type: text, number, decimal, yes/no, date, one choice, several choices. */
+/**
+ * An input per field type: text, number, decimal, yes/no, date, one choice, several choices. A
+ * select's first choice is marked on its option (`selected`): Preact has no `defaultValue` for selects.
+ */
 export function CustomFieldInput({ field, props, disabled }: { field: CustomField; props: InputProps; disabled: boolean }): JSX.Element {
   const v = field.Value;
   switch (field.FieldType) {
@@ -34,20 +37,28 @@ export function CustomFieldInput({ field, props, disabled }: { field: CustomFiel
       return <input {...props} type="text" inputMode="decimal" defaultValue={v === null || v === undefined ? '' : String(v)} disabled={disabled} />;
     case 'Boolean':
       return (
-        <select {...props} defaultValue={v === true ? 'true' : v === false ? 'false' : ''} disabled={disabled}>
-          <option value="">—</option>
-          <option value="true">Yes</option>
-          <option value="false">No</option>
+        <select {...props} disabled={disabled}>
+          <option value="" selected={v !== true && v !== false}>
+            —
+          </option>
+          <option value="true" selected={v === true}>
+            Yes
+          </option>
+          <option value="false" selected={v === false}>
+            No
+          </option>
         </select>
       );
     case 'Date':
       return <input {...props} type="date" defaultValue={dateOf(v)} disabled={disabled} />;
     case 'Select':
       return (
-        <select {...props} defaultValue={typeof v === 'string' ? v : ''} disabled={disabled}>
-          <option value="">—</option>
+        <select {...props} disabled={disabled}>
+          <option value="" selected={typeof v !== 'string'}>
+            —
+          </option>
           {(field.AllowedValues ?? []).map((a) => (
-            <option key={a} value={a}>
+            <option key={a} value={a} selected={a === v}>
               {a}
             </option>
           ))}
