@@ -13,6 +13,7 @@ const FIELDS = ['Number', 'Label', 'FieldType', 'AllowedValues', 'Sort', 'IsRead
 function DefinitionForm({ editing, onSaved, onClose }: { editing: CustomFieldDefinition | undefined; onSaved: () => void; onClose: () => void }): JSX.Element {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
+  const [type, setType] = useState<string>(editing?.FieldType ?? 'Text');
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
@@ -48,11 +49,9 @@ function DefinitionForm({ editing, onSaved, onClose }: { editing: CustomFieldDef
         </Field>
         <Field label="Type" field="FieldType" error={error}>
           {(p) => (
-            <select {...p}>
+            <select {...p} value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value)}>
               {FIELD_TYPES.map((t) => (
-                <option key={t} selected={t === (editing?.FieldType ?? 'Text')}>
-                  {t}
-                </option>
+                <option key={t}>{t}</option>
               ))}
             </select>
           )}
