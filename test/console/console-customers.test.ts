@@ -138,12 +138,13 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
   });
 
   test('Sign out forgets the key: the sign-in is back, also after a reload', async () => {
-    const { page } = c();
+    const { server, page, signIn } = c();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.length), 0);
     await page.reload();
     await page.getByLabel('API key').waitFor();
+    await signIn(server.t.keys.admin);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
   });
 });
