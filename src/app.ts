@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import formbody from '@fastify/formbody';
 import { Authenticator, markKeyUsedWrite } from './auth/index.js';
 import type { Config } from './config.js';
+import { registerConsole, wantsHtml } from './console/console-routes.js';
 import { registerDocs } from './docs/docs-routes.js';
 import { routeNotFound } from './errors.js';
 import { allOperations } from './operations.js';
@@ -111,7 +112,13 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   const guard = await registerRateLimits(app, config);
 
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err, defaults));
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, routeNotFound(request.method, request.url.split('?')[0] ?? ''), defaults));
+  // `/` has no operation: a browser is sent to the console, an API client gets the 404 it always got.
+  const roots = new Set(['/', config.basePath, `${config.basePath}/`]);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (request.method === 'GET' && roots.has(path) && wantsHtml(request)) return reply.redirect(`${config.basePath}/console/`, 303);
+    return sendError(request, reply, routeNotFound(request.method, path), defaults);
+  });
 
   // The app owns its write door: on a SQLite file a write thread, which must not outlive it.
   const writes = openWriteDoor(store, writeRegistry, { thread: true });
@@ -148,6 +155,7 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
       const ops = operations ? operations(writes) : allOperations(store, writes, config);
       registerOperations(scope, ops, { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery, guard, ...writeWatermark });
       await registerDocs(scope, ops, config);
+      registerConsole(scope, config.basePath);
     },
     { prefix: config.basePath },
   );

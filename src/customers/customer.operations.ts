@@ -4,13 +4,11 @@ import type { Store } from '../store/store.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { formatWireDate } from '../wire/dates.js';
 import { minWatermarkOf } from '../wire/read-your-writes.js';
-import { SYNC_WATERMARK_HEADER } from '../wire/sync-cursor.js';
+import { SYNC_CURSOR_HEADER, SYNC_WATERMARK_HEADER } from '../wire/sync-cursor.js';
 import { StreamedArray, defineOperation, type AnyOperation } from '../wire/operation.js';
 import { Customer, SearchCustomersRequest, UpsertCustomerRequest } from './customer.schemas.js';
 import { toCustomer } from './customer.mapping.js';
 import { putCustomer, searchCustomers } from './customer.service.js';
-
-export const SYNC_CURSOR_HEADER = 'X-Sync-Cursor';
 
 /** The customer operations: the spec's SearchCustomers and the operator's upsert. */
 export function customerOperations(store: Store, writes: WriteDoor): AnyOperation[] {

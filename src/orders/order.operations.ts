@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { SYNC_WATERMARK_HEADER } from '../wire/sync-cursor.js';
+import { SYNC_CURSOR_HEADER, SYNC_WATERMARK_HEADER } from '../wire/sync-cursor.js';
 import { routeRead } from '../store/read-replica.js';
 import type { Store } from '../store/store.js';
 import { formatWireDate } from '../wire/dates.js';
@@ -93,18 +93,21 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       description:
         'Filters combine with AND; none returns every order. Ordered by modification time (moved by create, confirm and cancel), ' +
         'then OrderId. The whole result is streamed unless Take/Skip page it. The X-Sync-Watermark response header is the ' +
-        'LastModifiedAfter of the next sync: no change committed after it is missed. Bank data is masked as in GetOrder ' +
+        'LastModifiedAfter of the next sync: no change committed after it is missed. A page cut by Take carries X-Sync-Cursor: pass it as ' +
+        'Cursor to continue right after the page. Bank data is masked as in GetOrder ' +
         'unless the key has the permission bank.',
       routes: [
         { method: 'GET', path: '/orders/' },
         { method: 'POST', path: '/orders/search' },
       ],
+      example: { Statuses: ['Confirmed'], Take: 100 },
       permission: 'all',
       request: SearchOrdersRequest,
       response: Type.Array(OrderFeedItem),
       async handle(req, call) {
         const feed = await routeRead(store, minWatermarkOf(call, 'SearchOrders'), (s) => searchOrders(s, req));
         call.setHeader(SYNC_WATERMARK_HEADER, formatWireDate(feed.watermark, call.dateStyle));
+        if (feed.cursor) call.setHeader(SYNC_CURSOR_HEADER, feed.cursor);
         const bank = bankDataFor(call.key);
         const date = dateText(call.dateStyle);
         const view = (order: ShownOrder) => toFeedItem(order, bank, date);

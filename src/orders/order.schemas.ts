@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { LIST_LENGTH, NAME_LENGTH, NotNull, TEXT_LENGTH, withRules } from '../wire/request-schema.js';
 import { Nullable, WireDate } from '../wire/schema-types.js';
 import { TextQuery, textQueryRule } from '../wire/text-query.js';
+import { orderCursorIssuedHere } from './order.cursor.js';
 import { amountScale, bic, email, iban, idempotencyKeyRule, orderIdOfPath, orderNumber, paymentType } from './order.rules.js';
 
 export { PAYMENT_TYPES } from './order.rules.js';
@@ -164,9 +165,10 @@ export const SearchOrdersRequest = withRules(Type.Object(
     Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default).' })),
     Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Orders to skip before the page (for browsing; Skip does not advance the watermark).' })),
     Query: TextQuery("the OrderNumber, CustomerId, the confirmed customer's first or last name, e-mail or ExternalCustomerId"),
+    Cursor: Type.Optional(Type.String({ description: 'The X-Sync-Cursor header of the previous page: continue right after its last order (a keyset: as fast on the last page as on the first).' })),
   },
   { $id: 'SearchOrders' },
-), { Query: textQueryRule });
+), { Query: textQueryRule, Cursor: orderCursorIssuedHere });
 export type SearchOrdersRequest = Static<typeof SearchOrdersRequest>;
 
 /** An order of the feed: the GET /orders/{OrderId} shape and its modification time. */

@@ -3,6 +3,7 @@ import { pageWatermark, type Position } from '../wire/sync-cursor.js';
 import type { Store } from '../store/store.js';
 import { queryWords } from '../store/text-words.js';
 import { committedWatermark } from '../store/sync-clock.js';
+import { decodeOrderCursor, encodeOrderCursor } from './order.cursor.js';
 import { orderRepository, type OrderFilter, type OrderPosition, type OrderRead, type ShownOrder } from './order.repository.js';
 import type { SearchOrdersRequest } from './order.schemas.js';
 import { ORDER_TEXT } from './order.words.js';
@@ -13,6 +14,8 @@ export const CHUNK = 1000;
 export interface OrderFeed {
   /** X-Sync-Watermark: pass it as the next LastModifiedAfter; no change after it can be missed. */
   readonly watermark: number;
+  /** X-Sync-Cursor: set when orders remain after this page (Take); pass it as the next Cursor. */
+  readonly cursor?: string;
   /**
    * The matching orders in sync order, read in keyset chunks of CHUNK as they are sent; with
    * `'shown'`, the stored confirmation only of orders whose shown text was not kept (the text is
@@ -33,7 +36,7 @@ async function* keysetChunks(store: Store, filter: OrderFilter, skip: number, fo
     rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
     return rows;
   };
-  let pending = read(undefined, skip);
+  let pending = read(filter.after, skip);
   for (;;) {
     const rows = await pending;
     const more = rows.length === CHUNK;
@@ -61,13 +64,14 @@ async function* nothing(): AsyncGenerator<ShownOrder[]> {}
  */
 export async function searchOrders(store: Store, req: SearchOrdersRequest): Promise<OrderFeed> {
   const committed = await committedWatermark(store.sql, store.reader);
+  const after = req.Cursor ? decodeOrderCursor(req.Cursor) : undefined;
   const filter: OrderFilter = {
     orderIds: req.OrderIds, orderNumbers: req.OrderNumbers, customerIds: req.CustomerIds, statuses: req.Statuses,
-    modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed,
+    modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed, after,
     match: req.Query === undefined ? undefined : await store.sql.textMatch(store.reader, ORDER_TEXT, queryWords(req.Query)),
   };
   const skip = req.Skip ?? 0;
-  const base = { committed, modifiedAfter: req.LastModifiedAfter, skipped: skip > 0 };
+  const base = { committed, modifiedAfter: req.LastModifiedAfter, skipped: skip > 0, ...(after ? { after: asSyncPosition(after) } : {}) };
   if (req.Take === undefined) return { watermark: pageWatermark(base), orders: (form) => keysetChunks(store, filter, skip, form) };
 
   if (req.Take === 0) {
@@ -79,7 +83,11 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
   const cut = last && next ? { last: asSyncPosition(last), next: asSyncPosition(next) } : undefined;
   // A short page has no last order: it runs to the end of the result.
   const window = last ? { ...filter, through: last } : filter;
-  return { watermark: pageWatermark({ ...base, cut }), orders: (form) => keysetChunks(store, window, skip, form) };
+  return {
+    watermark: pageWatermark({ ...base, cut }),
+    ...(last && next ? { cursor: encodeOrderCursor(last) } : {}),
+    orders: (form) => keysetChunks(store, window, skip, form),
+  };
 }
 
 /** The whole feed for an export, with what the export needs to know before the first order leaves. */

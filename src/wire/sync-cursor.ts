@@ -2,6 +2,7 @@ import type { FieldRule } from './request-schema.js';
 
 /** The response header that carries a feed's watermark (customers, orders). */
 export const SYNC_WATERMARK_HEADER = 'X-Sync-Watermark';
+export const SYNC_CURSOR_HEADER = 'X-Sync-Cursor';
 
 /** A place in the sync order: customers sort by (modification stamp, CustomerId). */
 export interface Position {

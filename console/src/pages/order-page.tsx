@@ -1,0 +1,242 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { get, post } from '../api/client.js';
+import type { MoneyRecord, Order } from '../api/types.js';
+import { useCapabilities } from '../capabilities-context.js';
+import { count, day, money, when } from '../format.js';
+import type { PageProps } from '../pages.js';
+import { Link } from '../router.js';
+import { ErrorNote, Show } from '../ui/feedback.js';
+import { Busy } from '../ui/form.js';
+import { StatusBadge } from '../ui/order-table.js';
+import { useLoad } from '../ui/use-load.js';
+
+const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+/** Name/value pairs of an object as a definition list (every value as text). */
+function Facts({ values, label }: { values: Record<string, unknown>; label: string }): JSX.Element {
+  return (
+    <dl class="facts" aria-label={label}>
+      {Object.entries(values).map(([k, v]) => [<dt key={`t-${k}`}>{k}</dt>, <dd key={`d-${k}`}>{text(v)}</dd>])}
+    </dl>
+  );
+}
+
+const Empty = ({ children }: { children: ComponentChildren }): JSX.Element => <p class="muted">{children}</p>;
+
+function Lines({ order }: { order: Order }): JSX.Element {
+  const lines = order.Lines ?? [];
+  if (lines.length === 0) return <Empty>No lines.</Empty>;
+  const c = order.Currency;
+  return (
+    <table>
+      <caption>Lines{order.PricesIncludeTax ? ' (prices include tax)' : ''}</caption>
+      <thead>
+        <tr>
+          <th scope="col">#</th>
+          <th scope="col">SKU</th>
+          <th scope="col">Name</th>
+          <th scope="col" class="num">Quantity</th>
+          <th scope="col" class="num">Unit price</th>
+          <th scope="col" class="num">Tax rate</th>
+          <th scope="col" class="num">Discount</th>
+          <th scope="col" class="num">Net</th>
+          <th scope="col" class="num">Tax</th>
+          <th scope="col" class="num">Gross</th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((l) => (
+          <tr key={l.LineNumber}>
+            <td>{l.LineNumber}</td>
+            <td>{l.Sku}</td>
+            <td>{l.Name}</td>
+            <td class="num">{count(l.Quantity)}</td>
+            <td class="num">{money(l.UnitPrice, c)}</td>
+            <td class="num">{count(l.TaxRate)} %</td>
+            <td class="num">{l.Discount ? money(l.Discount, c) : '—'}</td>
+            <td class="num">{money(l.Net, c)}</td>
+            <td class="num">{money(l.Tax, c)}</td>
+            <td class="num">{money(l.Gross, c)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function TotalsTable({ order }: { order: Order }): JSX.Element | null {
+  const t = order.Totals;
+  if (!t) return null;
+  const c = order.Currency;
+  return (
+    <dl class="facts" aria-label="Totals">
+      {order.Shipping && [<dt key="s">Shipping</dt>, <dd key="sv">{money(order.Shipping.Amount, c)}</dd>]}
+      <dt>Discount</dt>
+      <dd>{money(t.Discount, c)}</dd>
+      <dt>Net</dt>
+      <dd>{money(t.Net, c)}</dd>
+      <dt>Tax</dt>
+      <dd>{money(t.Tax, c)}</dd>
+      <dt>Gross</dt>
+      <dd>{money(t.Gross, c)}</dd>
+      {order.Paid !== undefined && [<dt key="p">Paid</dt>, <dd key="pv">{money(order.Paid, c)}</dd>]}
+      {order.Refunded !== undefined && [<dt key="r">Refunded</dt>, <dd key="rv">{money(order.Refunded, c)}</dd>]}
+    </dl>
+  );
+}
+
+function MoneyRecords({ records, currency, caption }: { records: readonly MoneyRecord[] | undefined; currency: string | undefined; caption: string }): JSX.Element {
+  if (!records || records.length === 0) return <Empty>No {caption.toLowerCase()} recorded.</Empty>;
+  return (
+    <table>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Date</th>
+          <th scope="col" class="num">Amount</th>
+          <th scope="col">Type or reason</th>
+          <th scope="col">Reference</th>
+        </tr>
+      </thead>
+      <tbody>
+        {records.map((r, i) => (
+          <tr key={i}>
+            <td>{day(r.Date)}</td>
+            <td class="num">{money(r.Amount, currency)}</td>
+            <td>{text(r.Type ?? r.Reason)}</td>
+            <td>{text(r.ReferenceNumber)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** What happened to the order, oldest first, from the times it records. */
+function timeline(o: Order): Array<{ at: string; what: string }> {
+  const items: Array<{ at: string | null | undefined; what: string }> = [
+    { at: o.CreatedAt, what: 'Created' },
+    { at: o.ConfirmedAt, what: 'Confirmed' },
+    ...(o.Shipments ?? []).map((s) => ({ at: s.ShippedAt, what: `Shipped${s.Carrier ? ` with ${s.Carrier}` : ''}` })),
+    ...(o.Payments ?? []).map((p) => ({ at: p.Date, what: `Payment of ${money(p.Amount, o.Currency)}` })),
+    ...(o.Refunds ?? []).map((r) => ({ at: r.Date, what: `Refund of ${money(r.Amount, o.Currency)}` })),
+    ...(o.Returns ?? []).map((r) => ({ at: r.ReceivedAt, what: 'Return received' })),
+    { at: o.CancelledAt, what: 'Cancelled' },
+    { at: o.LastModified, what: 'Last modified' },
+  ];
+  return items.filter((i): i is { at: string; what: string } => Boolean(i.at)).sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/** An order: its data, content, what was recorded after confirmation, a timeline, and the actions the key may take. */
+export function OrderPage({ route }: PageProps): JSX.Element {
+  const id = Number(route.path.slice('/orders/'.length));
+  const caps = useCapabilities();
+  const [loaded, reload] = useLoad(() => get<Order>(`/orders/${id}`), [id]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const cancel = async (): Promise<void> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await post(`/orders/${id}/cancel`);
+      reload();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Show loaded={loaded}>
+      {(o) => {
+        const { Payment, ...confirmation } = (o.Confirmation ?? {}) as Record<string, unknown>;
+        return (
+          <>
+            <div class="page-head">
+              <h1>Order {o.OrderNumber}</h1>
+              <StatusBadge status={o.Status} />
+              <StatusBadge status={o.FulfillmentStatus} />
+              <StatusBadge status={o.PaymentStatus} />
+              <div class="actions">{caps.admin && o.Status !== 'Cancelled' && <Busy type="button" kind="danger" busy={busy} label="Cancel order" onClick={() => void cancel()} />}</div>
+            </div>
+            <ErrorNote error={error} />
+            <dl class="facts" aria-label="Order">
+              <dt>Order id</dt>
+              <dd>{o.OrderId}</dd>
+              <dt>Status</dt>
+              <dd>{o.Status}</dd>
+              <dt>Customer</dt>
+              <dd>{o.CustomerId ? <Link to={`/customers/${encodeURIComponent(o.CustomerId)}`}>{o.CustomerId}</Link> : '—'}</dd>
+              <dt>Currency</dt>
+              <dd>{o.Currency ?? '—'}</dd>
+              <dt>Created</dt>
+              <dd>{when(o.CreatedAt)}</dd>
+              <dt>Confirmed</dt>
+              <dd>{when(o.ConfirmedAt)}</dd>
+              <dt>Cancelled</dt>
+              <dd>{when(o.CancelledAt)}</dd>
+            </dl>
+            <h2>Lines and totals</h2>
+            <Lines order={o} />
+            <TotalsTable order={o} />
+            <h2>Customer and delivery</h2>
+            {o.Confirmation ? <Facts label="Confirmation" values={confirmation} /> : <Empty>Not confirmed yet.</Empty>}
+            <h2>Payment and bank data</h2>
+            {Payment && typeof Payment === 'object' ? <Facts label="Payment" values={Payment as Record<string, unknown>} /> : <Empty>No payment data.</Empty>}
+            <h2>Shipments</h2>
+            {o.Shipments && o.Shipments.length > 0 ? (
+              <table>
+                <caption>Shipments</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Shipped</th>
+                    <th scope="col">Carrier</th>
+                    <th scope="col">Tracking number</th>
+                    <th scope="col">Lines</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {o.Shipments.map((s) => (
+                    <tr key={s.ShipmentId}>
+                      <td>{when(s.ShippedAt)}</td>
+                      <td>{text(s.Carrier)}</td>
+                      <td>{text(s.TrackingNumber)}</td>
+                      <td>{(s.Lines ?? []).map((l) => `#${l.LineNumber} × ${l.Quantity}`).join(', ')}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              <Empty>No shipments recorded.</Empty>
+            )}
+            <h2>Payments</h2>
+            <MoneyRecords records={o.Payments} currency={o.Currency} caption="Payments" />
+            <h2>Refunds</h2>
+            <MoneyRecords records={o.Refunds} currency={o.Currency} caption="Refunds" />
+            <h2>Returns</h2>
+            {o.Returns && o.Returns.length > 0 ? (
+              <ul>
+                {o.Returns.map((r) => (
+                  <li key={r.ReturnId}>
+                    {when(r.ReceivedAt)}: {(r.Lines ?? []).map((l) => `#${l.LineNumber} × ${l.Quantity}`).join(', ')} {r.Reason ? `(${r.Reason})` : ''}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <Empty>No returns recorded.</Empty>
+            )}
+            <h2>Timeline</h2>
+            <ol class="timeline">
+              {timeline(o).map((t, i) => (
+                <li key={i}>
+                  <time dateTime={t.at}>{when(t.at)}</time> — {t.what}
+                </li>
+              ))}
+            </ol>
+          </>
+        );
+      }}
+    </Show>
+  );
+}

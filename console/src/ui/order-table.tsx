@@ -1,0 +1,50 @@
+import type { JSX } from 'preact';
+import type { Order } from '../api/types.js';
+import { money, when } from '../format.js';
+import { Link } from '../router.js';
+
+const statusBadge = (status: string): string => (status === 'Confirmed' ? 'badge badge-good' : status === 'Cancelled' ? 'badge badge-bad' : 'badge');
+
+/** A status as a badge. */
+export const StatusBadge = ({ status }: { status: string | undefined }): JSX.Element | null => (status ? <span class={statusBadge(status)}>{status}</span> : null);
+
+/** Orders as rows: number (a link to the order), status, customer, total, dates. */
+export function OrderTable({ orders, caption }: { orders: readonly Order[]; caption: string }): JSX.Element {
+  return (
+    <table>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Order number</th>
+          <th scope="col">Status</th>
+          <th scope="col">Fulfilment</th>
+          <th scope="col">Payment</th>
+          <th scope="col">Customer</th>
+          <th scope="col" class="num">
+            Total
+          </th>
+          <th scope="col">Created</th>
+          <th scope="col">Last modified</th>
+        </tr>
+      </thead>
+      <tbody>
+        {orders.map((o) => (
+          <tr key={o.OrderId}>
+            <td>
+              <Link to={`/orders/${o.OrderId}`}>{o.OrderNumber}</Link>
+            </td>
+            <td>
+              <StatusBadge status={o.Status} />
+            </td>
+            <td>{o.FulfillmentStatus ?? '—'}</td>
+            <td>{o.PaymentStatus ?? '—'}</td>
+            <td>{o.CustomerId ? <Link to={`/customers/${encodeURIComponent(o.CustomerId)}`}>{o.CustomerId}</Link> : '—'}</td>
+            <td class="num">{o.Totals ? money(o.Totals.Gross, o.Currency) : '—'}</td>
+            <td>{when(o.CreatedAt)}</td>
+            <td>{when(o.LastModified)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
