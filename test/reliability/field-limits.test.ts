@@ -89,6 +89,8 @@ const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = 
   TestWebhook: async (t) => ({ Id: await webhook(t) }),
   GetWebhookDeliveries: async (t) => ({ Id: await webhook(t), Take: 10 }),
   ReplayWebhook: async (t) => ({ Id: await webhook(t), EventIds: ['evt_00000000000000000000000000000000'] }),
+  CreateKey: async () => ({ Name: 'limits-key', Permissions: ['all'] }),
+  RevokeKey: async (t) => ({ Id: json<{ Id: string }>(await t.inject({ method: 'POST', url: '/keys', payload: { Name: 'limits-revoked', Permissions: ['all'] } })).Id }),
   ExportCustomerData: async () => ({ CustomerId: 'limits-c1' }),
   EraseCustomer: async (t) => ({ CustomerId: await customer(t) }),
 };
