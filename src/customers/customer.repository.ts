@@ -55,7 +55,7 @@ export function feedQuery(db: Executor, f: CustomerFilter) {
 }
 
 /** Moves the modification stamp of customers: the write door calls it once per transaction. */
-export const stampCustomers: Stamper = async (storeSql, db, customerIds, stamp) => {
+const stampCustomers: Stamper = async (storeSql, db, customerIds, stamp) => {
   for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
 };
 

@@ -9,7 +9,9 @@ export { customerEventSource } from './customer.events.js';
 export { exportCustomers } from './customer.export.js';
 export { importCustomers } from './customer.import.js';
 export { customerOperations } from './customer.operations.js';
-export { stampCustomers } from './customer.repository.js';
+import { customerRepository } from './customer.repository.js';
+/** Moves the modification stamp of customers: the write door calls it once per transaction. */
+export const stampCustomers = customerRepository.touch;
 export { Customer } from './customer.schemas.js';
 export { demoCustomer, seedCustomers } from './customer.seed.js';
 export { findCustomer } from './customer.service.js';

@@ -125,7 +125,7 @@ async function insertMissing(db: Executor, rows: ReadonlyArray<ReturnType<typeof
 }
 
 /** Moves the modification stamp of orders (ids as the door carries them: text): once per transaction. */
-export const stampOrders: Stamper = async (storeSql, db, orderIds, stamp) => {
+const stampOrders: Stamper = async (storeSql, db, orderIds, stamp) => {
   for (const ids of chunks(orderIds.map(Number), IDS_PER_TOUCH)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
 };
 
