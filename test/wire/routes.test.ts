@@ -7,9 +7,10 @@ const ids = (body: unknown): string[] => (body as { CustomerId: string }[]).map(
 
 describeOnce('routes', (t) => {
   test('routes match case-insensitively, ignore a trailing slash and duplicate slashes; path values keep their case', async () => {
-    for (const url of ['/customer/Route-A', '/CUSTOMER/Route-A/', '//customer//Route-A', '/Customer/Route-A//']) {
+    for (const [i, url] of ['/customer/Route-A', '/CUSTOMER/Route-A/', '//customer//Route-A', '/Customer/Route-A//'].entries()) {
       const res = await t().inject({ method: 'PUT', url, payload: { City: url } });
-      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+      // The first PUT creates the customer, every other one reaches the same customer and replaces it.
+      assert.equal(res.statusCode, i === 0 ? 201 : 200, `${url}: ${res.body}`);
       assert.equal(json(res).CustomerId, 'Route-A', url);
     }
     for (const url of ['/customer/', '/customer', '/CUSTOMER', '//customer//', '/Customer/?', '/customer?']) {
