@@ -1,14 +1,15 @@
-// Builds the operator console (console/) into dist/console/: type-checks it with its own tsconfig,
+// Builds the operator console (console/) into dist/console-app/: type-checks it with its own tsconfig,
 // bundles it with esbuild (Preact's JSX, one script and one style sheet, names carrying a hash of
 // their content so the service can let browsers cache them for good) and writes manifest.json
 // naming the entry files, from which the service renders the console's page under BASE_PATH.
-// Like bundle.mjs, it writes nothing when dist/console/ is newer than everything it is made from.
+// Like bundle.mjs, it writes nothing when dist/console-app/ is newer than everything it is made from.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
-const OUT = 'dist/console';
+// Not dist/console/: tsc writes src/console/'s modules there, and this script empties its folder.
+const OUT = 'dist/console-app';
 const MANIFEST = join(OUT, 'manifest.json');
 
 function newest(path) {

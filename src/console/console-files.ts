@@ -31,7 +31,7 @@ function packageRoot(): string {
 }
 
 /** Where `npm run build` puts the console. */
-export const consoleDir = (): string => join(packageRoot(), 'dist', 'console');
+export const consoleDir = (): string => join(packageRoot(), 'dist', 'console-app');
 
 /**
  * Reads the built console once (undefined when it was not built: the service then answers 404
