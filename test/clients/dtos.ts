@@ -195,6 +195,7 @@ export class SearchOrders implements IReturn<OrderFeedItem[]> {
   public Take?: number;
   public Skip?: number;
   public Query?: string;
+  public Cursor?: string;
   public constructor(init?: Partial<SearchOrders>) { Object.assign(this, init); }
   public getTypeName() { return 'SearchOrders'; }
   public getMethod() { return 'GET'; }

@@ -30,7 +30,7 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
   test('Status: readiness, replica, webhook backlog, the last Sequence, version', async () => {
     const { server, page, go, shot, assertAccessible } = c();
     const put = await server.t.inject({ method: 'PUT', url: '/customer/status-1', payload: { FirstName: 'Stat' } });
-    assert.equal(put.statusCode, 200);
+    assert.equal(put.statusCode, 201);
     const events = (await server.t.inject('/events/?Take=1000')).json() as Array<{ Sequence: number }>;
     const last = events[events.length - 1]!.Sequence;
     await go('Status');
@@ -62,7 +62,7 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
       assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
     }
     const put = await server.t.inject({ method: 'PUT', url: '/customer/web-1', payload: { FirstName: HOSTILE, LastName: '<script>window.__pwned=2</script>', City: 'Köln', PostalCode: '50667' } });
-    assert.equal(put.statusCode, 200);
+    assert.equal(put.statusCode, 201);
     await go('Customers');
     await page.getByLabel('Customer ids').fill('web-1');
     await page.getByRole('button', { name: 'Search' }).click();

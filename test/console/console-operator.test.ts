@@ -52,7 +52,7 @@ describeConsole('the console: Custom fields, Webhooks, API keys, Audit log', (c)
     await page.getByRole('heading', { level: 1, name: `Webhook ${url}` }).waitFor();
     assert.equal(await page.getByLabel('Signing secret').count(), 0, 'the secret is not shown again');
     const put = await server.t.inject({ method: 'PUT', url: '/customer/hook-1', payload: { FirstName: 'Hook' } });
-    assert.equal(put.statusCode, 200);
+    assert.equal(put.statusCode, 201);
     // The dispatcher delivers within its poll interval; the page shows what it finds when reloaded.
     const [endpoint] = (await server.t.inject('/webhooks')).json() as Array<{ Id: string }>;
     for (let i = 0; i < 200; i++) {
