@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP, isIPv4 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { createSecureContext } from 'node:tls';
-import { DEFAULT_RETRY_SCHEDULE_TEXT, parseRetrySchedule } from './webhook-settings/retry-schedule.js';
-import { parseSecretKey } from './webhook-settings/webhook-secret.js';
-import { WebhookSettingError } from './webhook-settings/webhook-setting-error.js';
+import { DEFAULT_RETRY_SCHEDULE_TEXT, parseRetrySchedule, parseSecretKey, WebhookSettingError } from './webhook-settings/index.js';
 
 /** Everything the service reads from its environment, validated once at boot. */
 export interface Config {

@@ -1,4 +1,4 @@
-import { openSecret } from '../webhook-settings/webhook-secret.js';
+import { openSecret } from '../webhook-settings/index.js';
 import type { StoredEndpoint } from './webhook.repository.js';
 
 /**

@@ -7,7 +7,7 @@ import type { DateStyle } from '../wire/dates.js';
 import type { Casing } from '../wire/negotiation.js';
 import { toJson } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/unit.js';
-import { nextAttemptDelayMs } from '../webhook-settings/retry-schedule.js';
+import { nextAttemptDelayMs } from '../webhook-settings/index.js';
 import type { WebhookMetrics } from './webhook-metrics.js';
 import { signingSecrets } from './endpoint-secrets.js';
 import { WebhookConnections } from './webhook-connections.js';

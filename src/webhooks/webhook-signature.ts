@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { webhookSecretKey } from '../webhook-settings/webhook-secret.js';
+import { webhookSecretKey } from '../webhook-settings/index.js';
 
 /** The Standard Webhooks headers that identify and sign one delivery attempt. */
 // A type rather than an interface: it then fits a Record<string, string> of request headers as it is.
