@@ -8,6 +8,7 @@ import { startServer, type ServerProcess } from '../helpers/spawn-server.js';
 
 const KEY = 'og_cf_crash_key_0123456789abcdefghijklmnopqrstuvwxyz';
 const WRITERS = 32;
+const ROUNDS = 4;
 
 interface Writer {
   readonly customer: string;
@@ -79,14 +80,21 @@ for (const backend of allBackends()) {
       const writers: Writer[] = Array.from({ length: WRITERS }, (_, i) => ({ customer: `cfc-${i}`, patch: i % 2 === 1, lastAcked: undefined, inFlight: undefined }));
       for (const w of writers) assert.equal((await call(first.port, 'PUT', `/customer/${w.customer}`, { FirstName: 'Crash' })).status, 201);
 
-      const watch = await watchWrites(database);
-      const { acked, midWrite } = await writeUntilKilled(first.port, writers, watch, () => first.child.kill('SIGKILL'), 200).finally(() => watch.close());
-      assert.equal(await first.exited, 'SIGKILL');
-      assert.ok(acked >= 200, `the kill came after 200 acknowledged writes, not from the hang guard (${acked})`);
-      assert.ok(midWrite, 'the kill found a transaction open in the store');
-      const inFlight = writers.filter((w) => w.inFlight !== undefined).length;
-      t.diagnostic(`writes in flight at the kill: ${inFlight} of ${WRITERS}`);
-      assert.ok(inFlight > 0, 'writes were in flight at the kill');
+      // A kill that finds the store busy with the server's own bookkeeping while every write was
+      // already answered proves nothing: that round is a restart like any other, and the next one
+      // tries again, until a kill lands with writes in flight.
+      let inFlight = 0;
+      for (let round = 1; round <= ROUNDS && inFlight === 0; round++) {
+        if (round > 1) server = await startServer({ ...env, PORT: String(first.port) });
+        const current = server;
+        const watch = await watchWrites(database);
+        const { acked, midWrite } = await writeUntilKilled(current.port, writers, watch, () => current.child.kill('SIGKILL'), 200).finally(() => watch.close());
+        assert.equal(await current.exited, 'SIGKILL');
+        assert.ok(acked >= 200, `round ${round}: the kill came after 200 acknowledged writes, not from the hang guard (${acked})`);
+        inFlight = midWrite ? writers.filter((w) => w.inFlight !== undefined).length : 0;
+        t.diagnostic(`round ${round}: writes in flight at the kill: ${inFlight} of ${WRITERS}, a transaction open: ${midWrite}`);
+      }
+      assert.ok(inFlight > 0, `one of ${ROUNDS} kills found writes in flight and a transaction open in the store`);
 
       server = await startServer({ ...env, PORT: String(first.port) });
       for (const w of writers) {
