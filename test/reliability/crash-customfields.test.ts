@@ -86,7 +86,7 @@ for (const backend of allBackends()) {
       let inFlight = 0;
       for (let round = 1; round <= ROUNDS && inFlight === 0; round++) {
         if (round > 1) server = await startServer({ ...env, PORT: String(first.port) });
-        const current = server;
+        const current: ServerProcess = server;
         const watch = await watchWrites(database);
         const { acked, midWrite } = await writeUntilKilled(current.port, writers, watch, () => current.child.kill('SIGKILL'), 200).finally(() => watch.close());
         assert.equal(await current.exited, 'SIGKILL');
