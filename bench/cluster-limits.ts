@@ -40,10 +40,20 @@ if (process.argv.includes('--serve')) {
         const s = await startService({ databaseUrl: db.url, workers: 2, env, ...(root ? { root } : {}) });
         try {
           const server = { ...s, servingPids: () => [s.pid, ...s.servingPids()] };
-          const r = await searchGet.run({ backend: 'sqlite', server, db, customers: CUSTOMERS, orders: 0, openOrders: [], confirmedOrders: [] });
+          const r = await searchGet.run({
+            backend: 'sqlite',
+            server,
+            db,
+            customers: CUSTOMERS,
+            orders: 0,
+            openOrders: [],
+            confirmedOrders: [],
+          });
           const l = r.load!;
           const us = ((l.serverCores * 1e6) / l.reqPerSec).toFixed(1);
-          process.stdout.write(`${label.padEnd(40)} ${String(Math.round(l.reqPerSec)).padStart(6)} req/s  server ${us} µs CPU/req  ${JSON.stringify(l.statusCodes)}\n`);
+          process.stdout.write(
+            `${label.padEnd(40)} ${String(Math.round(l.reqPerSec)).padStart(6)} req/s  server ${us} µs CPU/req  ${JSON.stringify(l.statusCodes)}\n`,
+          );
         } finally {
           await s.stop();
         }

@@ -54,7 +54,8 @@ async function main(): Promise<void> {
         const server = await startService({ databaseUrl: db.url, root: roots[side], nodeArgs: flags[side] });
         try {
           const run = () => scenario.run({ backend, server, db, ...data });
-          const sampled = values['pg-waits'] && backend === 'postgres' ? await sampleWaits(db.url, run) : { value: await run(), waits: undefined };
+          const sampled =
+            values['pg-waits'] && backend === 'postgres' ? await sampleWaits(db.url, run) : { value: await run(), waits: undefined };
           const r = sampled.value;
           for (const [state, share] of sampled.waits?.shares ?? []) note(side, `PostgreSQL busy backends: ${state} %`, share * 100);
           if (r.status !== 'ok') throw new Error(`${side}: ${r.status} ${r.note ?? ''}`);
@@ -77,7 +78,9 @@ async function main(): Promise<void> {
             parts.push(`${k} ${n2(v)}`);
           }
           note(side, 'idle RSS after the load MB', await idleRss(server));
-          process.stdout.write(`round ${round} ${side}: ${parts.join(', ')}, RSS ${n0(figures[side].get('idle RSS after the load MB')?.at(-1))} MB ${r.note ?? ''}\n`);
+          process.stdout.write(
+            `round ${round} ${side}: ${parts.join(', ')}, RSS ${n0(figures[side].get('idle RSS after the load MB')?.at(-1))} MB ${r.note ?? ''}\n`,
+          );
         } finally {
           await server.stop();
         }

@@ -20,7 +20,11 @@ try {
   servers.push({ label: 'bare node:http (yardstick)', server: await startYardstick(), path: '/customer/' });
   for (let n = 0; n <= LAYERS.length; n++) {
     const label = n === 0 ? 'bare Fastify' : `+ ${LAYERS[n - 1]}`;
-    servers.push({ label, server: await startBenchServer('fastify-layers-server.ts', '/health/live', { LAYERS: String(n) }), path: '/health/live' });
+    servers.push({
+      label,
+      server: await startBenchServer('fastify-layers-server.ts', '/health/live', { LAYERS: String(n) }),
+      path: '/health/live',
+    });
   }
   servers.push({ label: 'the service: GET /health/live', server: await startService({ databaseUrl: db.url }), path: '/health/live' });
   const cpu = new Map<string, number[]>();
@@ -34,7 +38,9 @@ try {
   const yardstick = median(cpu.get(servers[0]!.label)!);
   for (const { label } of servers) {
     const m = median(cpu.get(label)!);
-    process.stdout.write(`${label.padEnd(32)} ${n2(m).padStart(6)} µs CPU/req  ×${n2(m / yardstick)} the yardstick  (rounds: ${cpu.get(label)!.map(n0).join(', ')})\n`);
+    process.stdout.write(
+      `${label.padEnd(32)} ${n2(m).padStart(6)} µs CPU/req  ×${n2(m / yardstick)} the yardstick  (rounds: ${cpu.get(label)!.map(n0).join(', ')})\n`,
+    );
   }
 } finally {
   for (const { server } of servers) await server.stop();

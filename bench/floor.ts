@@ -14,7 +14,9 @@ async function measure(label: string, server: ServerProcess, path: string, expec
   const r = await load({ url: server.url, requests: [{ path }], servingPids: server.servingPids });
   const codes = Object.keys(r.statusCodes).join(',');
   const got = expect >= 400 ? (r.statusCodes[expect] ?? 0) / r.seconds : r.reqPerSec;
-  process.stdout.write(`${label.padEnd(44)} ${n0(got).padStart(7)} req/s  p50 ${n2(r.p50)} ms  server ${n0((r.serverCores * 1e6) / got).padStart(4)} µs CPU/req  [${codes}]\n`);
+  process.stdout.write(
+    `${label.padEnd(44)} ${n0(got).padStart(7)} req/s  p50 ${n2(r.p50)} ms  server ${n0((r.serverCores * 1e6) / got).padStart(4)} µs CPU/req  [${codes}]\n`,
+  );
 }
 
 const yard = await startYardstick();

@@ -6,10 +6,15 @@ import { orderAmounts, type OrderContent } from '../src/money/index.js';
 //   node --import tsx bench/money-totals.ts
 
 const LINES: [string, number, number, number, number][] = [
-  ['MUG', 2, 999, 1900, 0], ['BOOK', 1, 499, 700, 0], ['CARD', 3, 115, 1900, 0], ['LAMP', 2, 4999, 1900, 1000], ['TEA', 7, 399, 700, 0],
+  ['MUG', 2, 999, 1900, 0],
+  ['BOOK', 1, 499, 700, 0],
+  ['CARD', 3, 115, 1900, 0],
+  ['LAMP', 2, 4999, 1900, 1000],
+  ['TEA', 7, 399, 700, 0],
 ];
 const BIGINT_ORDER: OrderContent = {
-  Currency: 'EUR', PricesIncludeTax: false,
+  Currency: 'EUR',
+  PricesIncludeTax: false,
   Lines: LINES.map(([Sku, Quantity, p, TaxRate, d]) => ({ Sku, Name: Sku, Quantity, UnitPrice: BigInt(p), TaxRate, Discount: BigInt(d) })),
   Shipping: { Amount: 490n, TaxRate: 1900 },
 };
@@ -60,14 +65,23 @@ const rounds = { bigint: [] as number[], number: [] as number[] };
 for (let round = 0; round < 8; round++) {
   const b = microsPerOrder(() => orderAmounts(BIGINT_ORDER), TIMES);
   const n = microsPerOrder(() => numberAmounts(NUMBER_ITEMS), TIMES);
-  if (round > 0) { rounds.bigint.push(b); rounds.number.push(n); } // the first round warms up
+  if (round > 0) {
+    rounds.bigint.push(b);
+    rounds.number.push(n);
+  } // the first round warms up
 }
 console.log(`5 lines + shipping: bigint ${median(rounds.bigint).toFixed(2)} µs/order, number ${median(rounds.number).toFixed(2)} µs/order`);
 
 const LARGEST: OrderContent = {
-  Currency: 'CLF', PricesIncludeTax: true,
-  Lines: Array.from({ length: 1000 }, (_, i) =>
-    ({ Sku: `S${i}`, Name: 'n', Quantity: 1_000_000, UnitPrice: 10n ** 16n - 1n - BigInt(i), TaxRate: [0, 700, 1900, 10000][i % 4] ?? 0 })),
+  Currency: 'CLF',
+  PricesIncludeTax: true,
+  Lines: Array.from({ length: 1000 }, (_, i) => ({
+    Sku: `S${i}`,
+    Name: 'n',
+    Quantity: 1_000_000,
+    UnitPrice: 10n ** 16n - 1n - BigInt(i),
+    TaxRate: [0, 700, 1900, 10000][i % 4] ?? 0,
+  })),
 };
 const largest: number[] = [];
 for (let round = 0; round < 6; round++) largest.push(microsPerOrder(() => orderAmounts(LARGEST), 50));

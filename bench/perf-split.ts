@@ -37,18 +37,26 @@ const backend = values.backend as Backend;
 const dir = mkdtempSync(join(tmpdir(), 'ordergate-perf-'));
 const db = await createDatabase(backend, 'perf');
 try {
-  const data = await seedBenchData(db, CUSTOMERS, values.scenarios.split(',').some((id) => scenarioById(id).usesOrders === true));
+  const data = await seedBenchData(
+    db,
+    CUSTOMERS,
+    values.scenarios.split(',').some((id) => scenarioById(id).usesOrders === true),
+  );
   const server = await startService({ databaseUrl: db.url });
   try {
     for (const id of values.scenarios.split(',')) {
       const file = join(dir, `${id}.data`);
       // Recording starts with the scenario's warm-up and stops before its end.
-      const perf = spawn('perf', ['record', '-q', '-F', '2000', '-o', file, '-p', server.servingPids().join(','), '--', 'sleep', '6'], { stdio: 'inherit' });
+      const perf = spawn('perf', ['record', '-q', '-F', '2000', '-o', file, '-p', server.servingPids().join(','), '--', 'sleep', '6'], {
+        stdio: 'inherit',
+      });
       const exited = new Promise((resolve) => perf.on('exit', resolve));
       const r = await scenarioById(id).run({ backend, server, db, ...data });
       await exited;
       const l = r.load;
-      process.stdout.write(`\n${id} [${backend}]: ${l ? `${n0(l.reqPerSec)} req/s, ${n0((l.serverCores * 1e6) / l.reqPerSec)} µs of server CPU per request` : r.status}\n`);
+      process.stdout.write(
+        `\n${id} [${backend}]: ${l ? `${n0(l.reqPerSec)} req/s, ${n0((l.serverCores * 1e6) / l.reqPerSec)} µs of server CPU per request` : r.status}\n`,
+      );
       for (const [share, binary] of byBinary(file).slice(0, 8)) process.stdout.write(`  ${share.toFixed(1).padStart(5)} %  ${binary}\n`);
     }
   } finally {

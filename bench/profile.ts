@@ -43,11 +43,17 @@ async function profile(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ordergate-cpuprof-'));
   try {
     const data = await seedBenchData(db, CUSTOMERS, scenario.usesOrders === true);
-    const server = await startService({ databaseUrl: db.url, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`], ...(values.root ? { root: resolve(values.root) } : {}) });
+    const server = await startService({
+      databaseUrl: db.url,
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+      ...(values.root ? { root: resolve(values.root) } : {}),
+    });
     try {
       const result = await scenario.run({ backend, server, db, ...data });
       const l = result.load;
-      process.stdout.write(`${scenario.id} [${backend}] ${result.status}${l ? `: ${Math.round(l.reqPerSec)} req/s, p50 ${n2(l.p50)} ms, p99 ${n2(l.p99)} ms` : ''} ${result.note ?? ''}\n`);
+      process.stdout.write(
+        `${scenario.id} [${backend}] ${result.status}${l ? `: ${Math.round(l.reqPerSec)} req/s, p50 ${n2(l.p50)} ms, p99 ${n2(l.p99)} ms` : ''} ${result.note ?? ''}\n`,
+      );
     } finally {
       await server.stop();
     }

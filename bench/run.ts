@@ -22,7 +22,9 @@ async function yardstick(): Promise<LoadResult> {
   const server = await startYardstick();
   try {
     const result = await load({ url: server.url, requests: [{ path: '/customer/' }], servingPids: server.servingPids });
-    log(`yardstick: ${n0(result.reqPerSec)} req/s, p50 ${n2(result.p50)} ms, p99 ${n2(result.p99)} ms, server ${n0((result.serverCores * 1e6) / result.reqPerSec)} µs CPU/req`);
+    log(
+      `yardstick: ${n0(result.reqPerSec)} req/s, p50 ${n2(result.p50)} ms, p99 ${n2(result.p99)} ms, server ${n0((result.serverCores * 1e6) / result.reqPerSec)} µs CPU/req`,
+    );
     return result;
   } finally {
     await server.stop();
@@ -39,7 +41,17 @@ function toRow(backend: Backend, id: string, label: string, r: ScenarioResult, y
     key: `${backend}/${id}`,
     label,
     status: r.status,
-    ...(l ? { reqPerSec: l.reqPerSec, p50: l.p50, p99: l.p99, ratio: l.reqPerSec / yardstickRps, serverCores: l.serverCores, generatorCores: l.generatorCores, ...databaseCores(backend, l) } : {}),
+    ...(l
+      ? {
+          reqPerSec: l.reqPerSec,
+          p50: l.p50,
+          p99: l.p99,
+          ratio: l.reqPerSec / yardstickRps,
+          serverCores: l.serverCores,
+          generatorCores: l.generatorCores,
+          ...databaseCores(backend, l),
+        }
+      : {}),
     ...(r.extra ? { extra: r.extra } : {}),
     ...(r.note ? { note: r.note } : {}),
   };
@@ -55,7 +67,12 @@ async function runScenario(s: Scenario, ctx: ScenarioContext): Promise<ScenarioR
 
 /** The rate and memory of a streamed scenario (customer sync, order feed), or ''. */
 function streamed(e: RowData['extra']): string {
-  const rate = e?.customersPerSec !== undefined ? `${n0(e.customersPerSec)} customers/s` : e?.ordersPerSec !== undefined ? `${n0(e.ordersPerSec)} orders/s of ${n0(e.tableSize)}, ${n2(e.cpuUsPerOrder)} µs CPU/order` : '';
+  const rate =
+    e?.customersPerSec !== undefined
+      ? `${n0(e.customersPerSec)} customers/s`
+      : e?.ordersPerSec !== undefined
+        ? `${n0(e.ordersPerSec)} orders/s of ${n0(e.tableSize)}, ${n2(e.cpuUsPerOrder)} µs CPU/order`
+        : '';
   if (!rate) return '';
   return `${rate}, RSS +${n0(e!.rssGrowthMb!)} MB${e!.lookupP99 !== undefined ? `, lookups during sync p99 ${n2(e!.lookupP99)} ms` : ''}`;
 }
@@ -63,8 +80,12 @@ function streamed(e: RowData['extra']): string {
 function show(key: string, row: RowData): void {
   if (row.status !== 'ok') return log(`${key}: ${row.status}${row.note ? ` (${row.note})` : ''}`);
   const database = row.databaseCores === undefined ? '' : `, PostgreSQL ${n0(databaseCpuPerRequest(row))} µs CPU/req`;
-  const main = row.reqPerSec !== undefined ? `${n0(row.reqPerSec)} req/s, p50 ${n2(row.p50)} ms, p99 ${n2(row.p99)} ms, ratio ${n2(row.ratio)}, server ${n0(cpuPerRequest(row))} µs CPU/req${database}` : '';
-  const versus = row.extra?.cpuRatioToSearch === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToSearch)} of the search by id (taking turns)`;
+  const main =
+    row.reqPerSec !== undefined
+      ? `${n0(row.reqPerSec)} req/s, p50 ${n2(row.p50)} ms, p99 ${n2(row.p99)} ms, ratio ${n2(row.ratio)}, server ${n0(cpuPerRequest(row))} µs CPU/req${database}`
+      : '';
+  const versus =
+    row.extra?.cpuRatioToSearch === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToSearch)} of the search by id (taking turns)`;
   log(`${key}: ${[main, streamed(row.extra), versus, row.note].filter(Boolean).join('; ')}`);
 }
 
@@ -99,11 +120,17 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
   const db = await createDatabase(backend);
   try {
     const scenarios = selectedScenarios().filter((x) => !x.backends || x.backends.includes(backend));
-    const data = await seedBenchData(db, CUSTOMERS, scenarios.some((x) => x.usesOrders));
+    const data = await seedBenchData(
+      db,
+      CUSTOMERS,
+      scenarios.some((x) => x.usesOrders),
+    );
     const seeded = data.seeding;
     record.seeding[`${backend} customers+orders`] = (seeded.customers + seeded.orders) / seeded.seconds;
     record.orders[backend] = { orders: seeded.orders, confirmed: data.confirmedOrders.length };
-    log(`${backend}: seeded ${n0(CUSTOMERS)} customers and ${n0(seeded.orders)} orders (${n0(data.confirmedOrders.length)} confirmed) in ${seeded.seconds.toFixed(1)} s`);
+    log(
+      `${backend}: seeded ${n0(CUSTOMERS)} customers and ${n0(seeded.orders)} orders (${n0(data.confirmedOrders.length)} confirmed) in ${seeded.seconds.toFixed(1)} s`,
+    );
     // Webhook scenarios deliver to a receiver on this machine.
     let server = await startService({ databaseUrl: db.url, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
     try {
@@ -122,7 +149,12 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
       const afterLoad = maxRss(server);
       const idleBudget = await budgetOf(server);
       const budgets = { ...(startBudget ? budgetExtra('start', startBudget) : {}), ...(idleBudget ? budgetExtra('idle', idleBudget) : {}) };
-      const idle: RowData = { key: `${backend}/idle-rss`, label: 'idle RSS per worker', status: 'ok', extra: { afterStartMb: afterStart, maxWorkerRssMb: afterLoad, ...budgets } };
+      const idle: RowData = {
+        key: `${backend}/idle-rss`,
+        label: 'idle RSS per worker',
+        status: 'ok',
+        extra: { afterStartMb: afterStart, maxWorkerRssMb: afterLoad, ...budgets },
+      };
       log(`${idle.key}: ${n0(afterStart)} MB after start, ${n0(afterLoad)} MB idle after the load`);
       log(`${idle.key}: ${budgetLine(startBudget, idleBudget)}`);
       rows.push(idle);
@@ -130,7 +162,13 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
         // WORKERS: the same search with two processes on the port (the load generator shares the cores).
         await server.stop();
         server = await startService({ databaseUrl: db.url, workers: 2 });
-        const row = toRow('sqlite', 'search-get@2workers', 'search by 1 identifier, GET, WORKERS=2', await runScenario(searchGet, { ...ctx, server }), yardstickRps());
+        const row = toRow(
+          'sqlite',
+          'search-get@2workers',
+          'search by 1 identifier, GET, WORKERS=2',
+          await runScenario(searchGet, { ...ctx, server }),
+          yardstickRps(),
+        );
         show(row.key, row);
         rows.push(row);
       }
@@ -160,7 +198,9 @@ async function main(): Promise<void> {
   selectedScenarios(); // an unknown id in BENCH_SCENARIOS stops the run before anything is measured
   const machine = describeMachine();
   const started = performance.now();
-  log(`ordergate benchmark${QUICK ? ' (BENCH_QUICK smoke run)' : ''}: ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAtStart.toFixed(2)}`);
+  log(
+    `ordergate benchmark${QUICK ? ' (BENCH_QUICK smoke run)' : ''}: ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAtStart.toFixed(2)}`,
+  );
   const yard: LoadResult[] = [await yardstick()];
   const yardstickRps = (): number => yard.reduce((s, y) => s + y.reqPerSec, 0) / yard.length;
   const rows: RowData[] = [];
@@ -170,7 +210,12 @@ async function main(): Promise<void> {
       rows.push(...(await runBackend(backend, yardstickRps, record)));
     } catch (err) {
       // A backend that cannot be set up (PostgreSQL not running, say) fails alone; the rest is reported.
-      const row: RowData = { key: `${backend}/setup`, label: 'database, seed and server', status: 'failed', note: err instanceof Error ? err.message : String(err) };
+      const row: RowData = {
+        key: `${backend}/setup`,
+        label: 'database, seed and server',
+        status: 'failed',
+        note: err instanceof Error ? err.message : String(err),
+      };
       show(row.key, row);
       rows.push(row);
     }
@@ -206,7 +251,10 @@ async function main(): Promise<void> {
   printSummary(run, previous);
   // A run of some scenarios only prints: BENCHMARKS.md always holds a whole run.
   if (!QUICK && !SCENARIO_FILTER && process.env.BENCH_WRITE !== '0') {
-    const busy = machine.loadAtStart > 0.5 ? `The machine was busy with other work when this run started (load average ${machine.loadAtStart.toFixed(2)}); figures are lower and noisier than on an idle machine.` : '';
+    const busy =
+      machine.loadAtStart > 0.5
+        ? `The machine was busy with other work when this run started (load average ${machine.loadAtStart.toFixed(2)}); figures are lower and noisier than on an idle machine.`
+        : '';
     writeBenchmarks(BENCHMARKS_FILE, run, previous, [busy, scaling].filter(Boolean).join('\n\n'));
     log(`\nwrote ${BENCHMARKS_FILE}`);
   }

@@ -156,9 +156,10 @@ async function verify(
     const dup = await client.query<{ n: string }>(
       `select count(*) as n from (select external_id from customers where external_id is not null group by external_id having count(*) > 1) d`,
     );
-    const cities = await client.query<{ customer_id: string; city: string | null }>(`select customer_id, city from customers where customer_id = any($1)`, [
-      [...upserts.keys()],
-    ]);
+    const cities = await client.query<{ customer_id: string; city: string | null }>(
+      `select customer_id, city from customers where customer_id = any($1)`,
+      [[...upserts.keys()]],
+    );
     const city = new Map(cities.rows.map((r) => [r.customer_id, r.city]));
     let upsertsLost = 0;
     for (const [id, n] of upserts) {
@@ -203,7 +204,13 @@ async function run(db: BenchDatabase, machine: Machine): Promise<ScaleOutData> {
   const slots: Slot[] = [];
   for (let i = 0; i < INSTANCES; i++) slots.push({ server: await start(), up: true, ok: 0, failed: 0 });
   try {
-    const def = await send(slots[0]!, 'PUT', '/customfields/1', { Label: 'Scale-out', FieldType: 'Text', IsReadOnly: false, AllowedValues: null, Sort: 0 });
+    const def = await send(slots[0]!, 'PUT', '/customfields/1', {
+      Label: 'Scale-out',
+      FieldType: 'Text',
+      IsReadOnly: false,
+      AllowedValues: null,
+      Sort: 0,
+    });
     if (def.status >= 300) throw new Error(`defining custom field 1: HTTP ${def.status} ${JSON.stringify(def.body)}`);
 
     const perKind = Object.fromEntries(KINDS.map((k) => [k, { sent: 0, ok: 0, failed: 0 }])) as Record<Kind, Counts>;
@@ -262,7 +269,9 @@ async function run(db: BenchDatabase, machine: Machine): Promise<ScaleOutData> {
           if (kind === 'confirm') unacked.push(orderId);
           // No answer (status 0): the instance is gone; the client moves on to its next request.
           if (answer.status !== 0 && !killWindow) {
-            process.stderr.write(`${kind} on instance ${slotIndex + 1}: HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}\n`);
+            process.stderr.write(
+              `${kind} on instance ${slotIndex + 1}: HTTP ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}\n`,
+            );
           }
         }
       }
@@ -328,9 +337,12 @@ function render(d: ScaleOutData, previous: ScaleOutData | undefined): string {
   const m = d.machine;
   const v = d.verify;
   const rows = d.perInstance.map(
-    (p, i) => `| ${i + 1}${i === d.perInstance.length - 1 ? ' (killed, restarted)' : ''} | ${n0(p.reqPerSec)} | ${n0(p.failed)} | ${n0(d.killWindowByInstance[i])} |`,
+    (p, i) =>
+      `| ${i + 1}${i === d.perInstance.length - 1 ? ' (killed, restarted)' : ''} | ${n0(p.reqPerSec)} | ${n0(p.failed)} | ${n0(d.killWindowByInstance[i])} |`,
   );
-  const kinds = KINDS.map((k) => `| ${k} | ${n0(d.perKind[k].sent)} | ${n0(d.perKind[k].ok)} | ${n0(d.perKind[k].failed)} | ${n0(d.perKind[k].reqPerSec)} |`);
+  const kinds = KINDS.map(
+    (k) => `| ${k} | ${n0(d.perKind[k].sent)} | ${n0(d.perKind[k].ok)} | ${n0(d.perKind[k].failed)} | ${n0(d.perKind[k].reqPerSec)} |`,
+  );
   return `## Many instances (\`npm run bench:scale-out\`)
 
 Run on ${d.date.slice(0, 16).replace('T', ' ')} UTC: ${m.cores} × ${m.cpuModel}, ${m.memoryGb} GB, node ${m.node}, Linux ${m.kernel};

@@ -84,8 +84,16 @@ async function main(): Promise<void> {
   } finally {
     await pg.drop();
   }
-  if (machine.loadAtStart > 0.5) notes.push(`The machine was busy with other work when this run started (load average ${machine.loadAtStart.toFixed(2)}).`);
-  const data: ScaleData = { date: new Date().toISOString(), loadAtStart: machine.loadAtStart, loadAtEnd: currentLoad(), sizes, ...(instances ? { instances } : {}), notes };
+  if (machine.loadAtStart > 0.5)
+    notes.push(`The machine was busy with other work when this run started (load average ${machine.loadAtStart.toFixed(2)}).`);
+  const data: ScaleData = {
+    date: new Date().toISOString(),
+    loadAtStart: machine.loadAtStart,
+    loadAtEnd: currentLoad(),
+    sizes,
+    ...(instances ? { instances } : {}),
+    notes,
+  };
   const text = render(data, blockData<ScaleData>(readBlock(FILE, 'scale')));
   if (QUICK || process.env.BENCH_WRITE === '0') log(`\n${text}`);
   else {

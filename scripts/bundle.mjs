@@ -32,7 +32,11 @@ rmSync(OUT, { recursive: true, force: true });
 await build({
   // Entries whose files are found by name at run time: the write thread's worker, and the module
   // that worker imports for the list of writes (src/write-registry.ts).
-  entryPoints: { main: 'dist/cli/main.js', 'write-thread.worker': 'dist/writes/write-thread.worker.js', 'write-registry': 'dist/write-registry.js' },
+  entryPoints: {
+    main: 'dist/cli/main.js',
+    'write-thread.worker': 'dist/writes/write-thread.worker.js',
+    'write-registry': 'dist/write-registry.js',
+  },
   outdir: OUT,
   bundle: true,
   splitting: true,

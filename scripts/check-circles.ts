@@ -15,7 +15,18 @@ import { circles, groupGraph, importGraph, topLevelEntry, type ImportGraph } fro
  * The resource modules of src/: each offers the rest of the service one file, its `index.ts`. A new
  * resource module is added here.
  */
-export const RESOURCE_MODULES: readonly string[] = ['audit', 'auth', 'customers', 'customfields', 'events', 'keys', 'money', 'orders', 'privacy', 'webhooks'];
+export const RESOURCE_MODULES: readonly string[] = [
+  'audit',
+  'auth',
+  'customers',
+  'customfields',
+  'events',
+  'keys',
+  'money',
+  'orders',
+  'privacy',
+  'webhooks',
+];
 
 /** The one file that reads the environment: everything else is given its configuration. */
 const ENV_READER = 'config.ts';
@@ -47,7 +58,8 @@ const isProcess = (node: ts.Expression): boolean => ts.isIdentifier(node) && nod
 /** `process.env` or `process['env']`. */
 function readsProcessEnv(node: ts.Node): boolean {
   if (ts.isPropertyAccessExpression(node)) return node.name.text === 'env' && isProcess(node.expression);
-  if (ts.isElementAccessExpression(node)) return ts.isStringLiteralLike(node.argumentExpression) && node.argumentExpression.text === 'env' && isProcess(node.expression);
+  if (ts.isElementAccessExpression(node))
+    return ts.isStringLiteralLike(node.argumentExpression) && node.argumentExpression.text === 'env' && isProcess(node.expression);
   return false;
 }
 
@@ -87,7 +99,9 @@ function main(dir: string): number {
     ...report.envReads.map((at) => `process.env read outside ${dir}/${ENV_READER}: ${dir}/${at}`),
   ];
   if (found.length === 0) return 0;
-  process.stderr.write(`${found.join('\n')}\ncheck-circles: ${found.length} problem(s); imports between modules point down only, into a module by its index.ts\n`);
+  process.stderr.write(
+    `${found.join('\n')}\ncheck-circles: ${found.length} problem(s); imports between modules point down only, into a module by its index.ts\n`,
+  );
   return 1;
 }
 

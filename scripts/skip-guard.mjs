@@ -11,7 +11,8 @@ export default async function* skipGuard(source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { name, skip, todo, file } = event.data;
     if (skip === undefined && todo === undefined) continue;
-    const why = skip !== undefined ? `skipped${typeof skip === 'string' ? `: ${skip}` : ''}` : `todo${typeof todo === 'string' ? `: ${todo}` : ''}`;
+    const why =
+      skip !== undefined ? `skipped${typeof skip === 'string' ? `: ${skip}` : ''}` : `todo${typeof todo === 'string' ? `: ${todo}` : ''}`;
     skipped.push(`  ${name} (${why})${file ? ` in ${file}` : ''}`);
   }
   if (skipped.length === 0) return;

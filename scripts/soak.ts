@@ -65,11 +65,18 @@ function mix(openOrders: number[]): () => Request {
     const slot = PATTERN[i++ % PATTERN.length];
     if (slot === 'C') {
       const orderId = openOrders.shift();
-      if (orderId !== undefined) return { method: 'POST', path: `/orders/${orderId}/confirm`, body: JSON.stringify(confirmation(orderId, i)) };
+      if (orderId !== undefined)
+        return { method: 'POST', path: `/orders/${orderId}/confirm`, body: JSON.stringify(confirmation(orderId, i)) };
     }
-    if (slot === 'P') return { method: 'POST', path: '/customer/', body: JSON.stringify({ Identifiers: Array.from({ length: 5 }, () => customerId(n(CUSTOMERS))) }) };
+    if (slot === 'P')
+      return {
+        method: 'POST',
+        path: '/customer/',
+        body: JSON.stringify({ Identifiers: Array.from({ length: 5 }, () => customerId(n(CUSTOMERS))) }),
+      };
     if (slot === 'R') return { method: 'GET', path: `/customer/${customerId(n(1000))}/customfields/` };
-    if (slot === 'W') return { method: 'PUT', path: `/customer/${customerId(n(1000))}/customfields/${n(2)}`, body: JSON.stringify({ Value: `soak ${i}` }) };
+    if (slot === 'W')
+      return { method: 'PUT', path: `/customer/${customerId(n(1000))}/customfields/${n(2)}`, body: JSON.stringify({ Value: `soak ${i}` }) };
     return { method: 'GET', path: `/customer/?Identifiers=${customerId(n(CUSTOMERS))}` };
   };
 }
@@ -91,7 +98,10 @@ async function main(): Promise<number> {
     const openOrders = await orderIds(db, 'Open');
     server = await startService({ databaseUrl: db.url, env: { RATE_LIMIT_PER_SECOND: '1000' } });
     const s = server;
-    for (const [number, type] of [[1, 'Text'], [2, 'Text']] as const) {
+    for (const [number, type] of [
+      [1, 'Text'],
+      [2, 'Text'],
+    ] as const) {
       const answer = await call(s, 'PUT', `/customfields/${number}`, { Label: `Soak ${number}`, FieldType: type });
       if (answer.status >= 300) throw new Error(`defining custom field ${number}: ${describe(answer)}`);
     }
@@ -132,7 +142,12 @@ async function main(): Promise<number> {
     const send = async (r: Request): Promise<void> => {
       const begun = performance.now();
       try {
-        const res = await fetch(s.url + r.path, { method: r.method, headers, ...(r.body === undefined ? {} : { body: r.body }), signal: AbortSignal.timeout(10_000) });
+        const res = await fetch(s.url + r.path, {
+          method: r.method,
+          headers,
+          ...(r.body === undefined ? {} : { body: r.body }),
+          signal: AbortSignal.timeout(10_000),
+        });
         await res.arrayBuffer();
         const minute = minuteOf();
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
@@ -150,7 +165,13 @@ async function main(): Promise<number> {
       }
     };
     const next = mix(openOrders);
-    const progress = setInterval(() => process.stderr.write(`soak: ${Math.round((performance.now() - t0) / 1000)} s of ${SECONDS} s, RSS ${rss.at(-1)?.mb.toFixed(0)} MB, heap used ${heap.at(-1)?.mb.toFixed(0)} MB, in flight ${inFlight.size}\n`), 60_000);
+    const progress = setInterval(
+      () =>
+        process.stderr.write(
+          `soak: ${Math.round((performance.now() - t0) / 1000)} s of ${SECONDS} s, RSS ${rss.at(-1)?.mb.toFixed(0)} MB, heap used ${heap.at(-1)?.mb.toFixed(0)} MB, in flight ${inFlight.size}\n`,
+        ),
+      60_000,
+    );
     let sent = 0;
     while (performance.now() - t0 < SECONDS * 1000) {
       const due = Math.floor(((performance.now() - t0) / 1000) * RATE);
@@ -167,7 +188,15 @@ async function main(): Promise<number> {
     sample();
 
     const store = openStore(db.url, { poolSize: 1 });
-    const confirmed = Number((await store.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'Confirmed').executeTakeFirstOrThrow()).n);
+    const confirmed = Number(
+      (
+        await store.db
+          .selectFrom('orders')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('status', '=', 'Confirmed')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     await store.close();
 
     const ok = minutes.reduce((a, m) => a + m.ok, 0);
@@ -185,12 +214,26 @@ async function main(): Promise<number> {
       achievedRate: (ok + failed) / SECONDS,
       failed,
       socketErrors: errors,
-      errorRate: (ok + failed) === 0 ? 1 : failed / (ok + failed),
+      errorRate: ok + failed === 0 ? 1 : failed / (ok + failed),
       statuses,
       confirmedOrders: confirmed,
-      rssMb: { start: at(0).mb, middle: at(0.5).mb, end: at(1).mb, max: Math.max(...rss.map((r) => r.mb)), min: Math.min(...rss.map((r) => r.mb)) },
-      perMinute: minutes.map((m, i) => ({ minute: i + 1, ok: m.ok, failed: m.failed, p50: ms(m.histogram, 50), p99: ms(m.histogram, 99), max: m.histogram.count ? m.histogram.max / 1000 : NaN })),
-      heapUsedMb: heap.length === 0 ? undefined : { start: heapAt(0), middle: heapAt(0.5), end: heapAt(1), max: Math.max(...heap.map((h) => h.mb)) },
+      rssMb: {
+        start: at(0).mb,
+        middle: at(0.5).mb,
+        end: at(1).mb,
+        max: Math.max(...rss.map((r) => r.mb)),
+        min: Math.min(...rss.map((r) => r.mb)),
+      },
+      perMinute: minutes.map((m, i) => ({
+        minute: i + 1,
+        ok: m.ok,
+        failed: m.failed,
+        p50: ms(m.histogram, 50),
+        p99: ms(m.histogram, 99),
+        max: m.histogram.count ? m.histogram.max / 1000 : NaN,
+      })),
+      heapUsedMb:
+        heap.length === 0 ? undefined : { start: heapAt(0), middle: heapAt(0.5), end: heapAt(1), max: Math.max(...heap.map((h) => h.mb)) },
       rssSamples: rss,
       heapSamples: heap,
     };
@@ -206,7 +249,9 @@ async function main(): Promise<number> {
       '',
       '| minute | requests ok | failed | p50 ms | p99 ms | max ms |',
       '| ---: | ---: | ---: | ---: | ---: | ---: |',
-      ...report.perMinute.map((m) => `| ${m.minute} | ${m.ok} | ${m.failed} | ${m.p50.toFixed(2)} | ${m.p99.toFixed(2)} | ${m.max.toFixed(1)} |`),
+      ...report.perMinute.map(
+        (m) => `| ${m.minute} | ${m.ok} | ${m.failed} | ${m.p50.toFixed(2)} | ${m.p99.toFixed(2)} | ${m.max.toFixed(1)} |`,
+      ),
     ].join('\n');
     process.stdout.write(table + '\n');
     const write = process.env.SOAK_WRITE === undefined ? SECONDS >= 600 : process.env.SOAK_WRITE !== '0';
@@ -231,10 +276,16 @@ interface SoakSummary {
 const SOAK_BLOCK = 'soak';
 
 /** The soak section of BENCHMARKS.md: this run in full, the previous one as a line beside it. */
-function writeSoakSection(report: { date: string; backend: string; requests: number; failed: number; rssMb: SoakSummary['rssMb']; perMinute: { p99: number }[] }, table: string): void {
+function writeSoakSection(
+  report: { date: string; backend: string; requests: number; failed: number; rssMb: SoakSummary['rssMb']; perMinute: { p99: number }[] },
+  table: string,
+): void {
   const file = join(ROOT, 'BENCHMARKS.md');
   const previous = blockData<SoakSummary>(readBlock(file, SOAK_BLOCK));
-  const afterWarmup = report.perMinute.slice(1).map((m) => m.p99).filter(Number.isFinite);
+  const afterWarmup = report.perMinute
+    .slice(1)
+    .map((m) => m.p99)
+    .filter(Number.isFinite);
   const summary: SoakSummary = {
     date: report.date,
     backend: report.backend,

@@ -118,7 +118,9 @@ logfile = ${join(dir, 'pgbouncer.log')}
       try {
         return Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
       } catch {
-        process.stderr.write('with-pgbouncer: PgBouncer refuses to run as root, and there is no user postgres to run it as: run the tests as another user.\n');
+        process.stderr.write(
+          'with-pgbouncer: PgBouncer refuses to run as root, and there is no user postgres to run it as: run the tests as another user.\n',
+        );
         rmSync(dir, { recursive: true, force: true });
         process.exit(1);
       }
@@ -165,6 +167,8 @@ logfile = ${join(dir, 'pgbouncer.log')}
   }
   const said = output + log();
   await stop();
-  process.stderr.write(`with-pgbouncer: PgBouncer (${bin}) did not pass a query to PostgreSQL at ${server.host} (is PostgreSQL running?):\n${said}\n`);
+  process.stderr.write(
+    `with-pgbouncer: PgBouncer (${bin}) did not pass a query to PostgreSQL at ${server.host} (is PostgreSQL running?):\n${said}\n`,
+  );
   process.exit(1);
 }

@@ -128,7 +128,14 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   const metrics = registerMetrics(app);
   if (store.replica) registerReplicaMetrics(metrics.registry, store.replica);
   // Every instance delivers webhooks and purges old events; both stop before the door closes.
-  const dispatcher = new WebhookDispatcher(store, writes, { ...config.webhook, casing: config.jsonCasing, dateStyle: config.dateFormat }, registerWebhookMetrics(metrics.registry, store), app.log, load);
+  const dispatcher = new WebhookDispatcher(
+    store,
+    writes,
+    { ...config.webhook, casing: config.jsonCasing, dateStyle: config.dateFormat },
+    registerWebhookMetrics(metrics.registry, store),
+    app.log,
+    load,
+  );
   let stopRetention: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     load.start();
@@ -144,7 +151,9 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
 
   // LastUsedAt is written in the background, at most once a minute per key; a failed write is only logged.
   const authenticator = new Authenticator(store, (id, at) => {
-    writes.run(markKeyUsedWrite, { id, at }).catch((err: unknown) => app.log.warn({ err, keyId: id }, 'could not record when the key was last used'));
+    writes
+      .run(markKeyUsedWrite, { id, at })
+      .catch((err: unknown) => app.log.warn({ err, keyId: id }, 'could not record when the key was last used'));
   });
   // Only a store with a read replica hands out X-Write-Watermark: without one, every read sees every write.
   const writeWatermark = store.replica ? { writeWatermark: primaryWatermark(store) } : {};

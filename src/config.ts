@@ -56,7 +56,10 @@ export interface Config {
 
 /** A bad environment value; the message names the variable. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, detail: string) {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
     super(`${variable}: ${detail}`);
     this.name = 'ConfigError';
   }
@@ -127,12 +130,14 @@ function databaseDirectUrl(env: Env, databaseUrl: string): string | undefined {
   if (raw === undefined) return undefined;
   const shown = raw.replace(/:[^:@/]*@/, ':***@');
   if (!/^postgres(ql)?:\/\/.+/.test(raw)) throw new ConfigError('DATABASE_DIRECT_URL', `expected postgres://…, got '${shown}'`);
-  if (!/^postgres(ql)?:/.test(databaseUrl)) throw new ConfigError('DATABASE_DIRECT_URL', 'only for a PostgreSQL DATABASE_URL (a direct connection beside a pooler)');
+  if (!/^postgres(ql)?:/.test(databaseUrl))
+    throw new ConfigError('DATABASE_DIRECT_URL', 'only for a PostgreSQL DATABASE_URL (a direct connection beside a pooler)');
   return raw;
 }
 
 /** The URL for what needs a database session of its own (pg_dump, pg_restore, CREATE DATABASE): DATABASE_DIRECT_URL, else DATABASE_URL. */
-export const sessionDatabaseUrl = (config: Pick<Config, 'databaseUrl' | 'databaseDirectUrl'>): string => config.databaseDirectUrl ?? config.databaseUrl;
+export const sessionDatabaseUrl = (config: Pick<Config, 'databaseUrl' | 'databaseDirectUrl'>): string =>
+  config.databaseDirectUrl ?? config.databaseUrl;
 
 function trustProxy(env: Env): boolean | string | number {
   const raw = text(env, 'TRUST_PROXY');
@@ -174,7 +179,10 @@ function tls(env: Env): Config['tls'] {
   try {
     createSecureContext(pair);
   } catch (err) {
-    throw new ConfigError('TLS_CERT', `TLS_CERT and TLS_KEY are not a usable PEM certificate and key (${err instanceof Error ? err.message : String(err)})`);
+    throw new ConfigError(
+      'TLS_CERT',
+      `TLS_CERT and TLS_KEY are not a usable PEM certificate and key (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   return pair;
 }
@@ -192,7 +200,8 @@ function host(env: Env): string {
 function redisUrl(env: Env): string | undefined {
   const raw = text(env, 'REDIS_URL');
   if (raw === undefined) return undefined;
-  if (!/^rediss?:\/\/[^\s]+$/.test(raw)) throw new ConfigError('REDIS_URL', `expected redis://… or rediss://…, got '${raw.replace(/:[^:@/]*@/, ':***@')}'`);
+  if (!/^rediss?:\/\/[^\s]+$/.test(raw))
+    throw new ConfigError('REDIS_URL', `expected redis://… or rediss://…, got '${raw.replace(/:[^:@/]*@/, ':***@')}'`);
   return raw;
 }
 
@@ -229,7 +238,8 @@ export const SERVE_WORKER_ENV: Readonly<Record<string, string>> = { ORDERGATE_CL
  * True when the environment is that of a worker forked by `ordergate serve`: only then is its
  * primary ours to ask (another cluster manager's primary would not answer).
  */
-export const forkedByServe = (env: Env = process.env): boolean => env.ORDERGATE_CLUSTER_WORKER === SERVE_WORKER_ENV.ORDERGATE_CLUSTER_WORKER;
+export const forkedByServe = (env: Env = process.env): boolean =>
+  env.ORDERGATE_CLUSTER_WORKER === SERVE_WORKER_ENV.ORDERGATE_CLUSTER_WORKER;
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {

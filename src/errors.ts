@@ -118,13 +118,17 @@ export class SerializationError extends AppError {
 }
 
 /** A request whose field failures are known only after reading the store (one failure, one field). */
-const fieldFailure = (errorCode: string, fieldName: string, message: string): ValidationError => new ValidationError([{ errorCode, fieldName, message }]);
+const fieldFailure = (errorCode: string, fieldName: string, message: string): ValidationError =>
+  new ValidationError([{ errorCode, fieldName, message }]);
 
 // Not found
 export const orderNotFound = declare('NotFound', (orderId: number) => `Order ${orderId} does not exist`);
 export const customerNotFound = declare('NotFound', (customerId: string) => `Customer '${customerId.slice(0, 100)}' not found`);
 export const keyNotFound = declare('NotFound', (id: string) => `API key '${id.slice(0, 100)}' does not exist`);
-export const lastAdminKey = declare('LastAdminKey', (id: string) => `Key '${id.slice(0, 100)}' is the last unrevoked key with the 'admin' permission; create another one first`);
+export const lastAdminKey = declare(
+  'LastAdminKey',
+  (id: string) => `Key '${id.slice(0, 100)}' is the last unrevoked key with the 'admin' permission; create another one first`,
+);
 export const webhookNotFound = declare('NotFound', (id: string) => `Webhook endpoint '${id.slice(0, 100)}' does not exist`);
 export const customFieldNotDefined = declare('NotFound', (number: number | undefined) => `Custom field ${number} is not defined`);
 export const routeNotFound = declare('NotFound', (method: string, path: string) => `Handler for Request not found: ${method} ${path}`);
@@ -134,7 +138,10 @@ export const operationNotFound = declare('NotFound', (metadataPath: string) => `
 export const duplicateOrderNumber = declare('DuplicateOrderNumber', () => 'Another order already has this OrderNumber', 'OrderNumber');
 export const externalIdTaken = declare('ExternalIdTaken', () => 'Another customer already has this ExternalId', 'ExternalId');
 export const orderCancelled = declare('OrderCancelled', (orderId: number) => `Order ${orderId} is cancelled and cannot be confirmed`);
-export const alreadyConfirmed = declare('AlreadyConfirmed', (orderId: number) => `Order ${orderId} is already confirmed with different data`);
+export const alreadyConfirmed = declare(
+  'AlreadyConfirmed',
+  (orderId: number) => `Order ${orderId} is already confirmed with different data`,
+);
 export const fieldTypeImmutable = declare(
   'FieldTypeImmutable',
   (number: number, fieldType: string) => `Custom field ${number} has values: its FieldType stays ${fieldType}`,
@@ -145,11 +152,18 @@ export const allowedValueInUse = declare(
   (values: readonly string[]) => `Allowed values still in use cannot be removed: ${values.join(', ')}`,
   'AllowedValues',
 );
-export const idempotencyKeyInUse = declare('IdempotencyKeyInUse', (header: string) => `A request with this ${header} is still being processed; retry it later`);
-export const idempotencyKeyReused = declare('IdempotencyKeyReused', (header: string) => `This ${header} was already used with a different request`);
+export const idempotencyKeyInUse = declare(
+  'IdempotencyKeyInUse',
+  (header: string) => `A request with this ${header} is still being processed; retry it later`,
+);
+export const idempotencyKeyReused = declare(
+  'IdempotencyKeyReused',
+  (header: string) => `This ${header} was already used with a different request`,
+);
 export const eventsExpired = declare(
   'EventsExpired',
-  (purgedThrough: number) => `Events up to Sequence ${purgedThrough} are no longer kept; resync, then follow the feed from a newer Sequence`,
+  (purgedThrough: number) =>
+    `Events up to Sequence ${purgedThrough} are no longer kept; resync, then follow the feed from a newer Sequence`,
   'After',
 );
 export const forbiddenUrl = declare('ForbiddenUrl', (reason: string) => `The webhook URL is not allowed: ${reason}`, 'Url');
@@ -157,18 +171,25 @@ export const customFieldsChanged = declare(
   'PreconditionFailed',
   () => 'The custom fields changed since they were read: read them again (If-Match does not match the current ETag)',
 );
-export const unknownCustomerId = (): ValidationError => fieldFailure('Predicate', 'CustomerId', "'CustomerId' does not name an existing customer.");
+export const unknownCustomerId = (): ValidationError =>
+  fieldFailure('Predicate', 'CustomerId', "'CustomerId' does not name an existing customer.");
 
 // Access
 /** 401: no key sent, or (`sent`) a key that is unknown or revoked; the key itself is never echoed. */
 export const unauthenticated = declare('Unauthorized', (sent = false) =>
-  sent ? 'The API key sent is unknown or has been revoked' : 'Authentication required: send an API key as a Bearer token or as the Basic user name');
+  sent
+    ? 'The API key sent is unknown or has been revoked'
+    : 'Authentication required: send an API key as a Bearer token or as the Basic user name',
+);
 export const missingPermission = declare('Forbidden', (permission: string) => `This API key lacks the '${permission}' permission`);
 /** Read-only custom fields written without `admin`: one entry per field, the first one's message on top. */
 export const readOnlyFields = (fields: readonly FieldError[]): AppError =>
   new AppError(CODES.Forbidden, missingPermission.code, fields[0]?.message ?? 'Read-only fields', fields);
 export const keyRateLimited = declare('TooManyRequests', (seconds: number) => `Rate limit of this API key exceeded, retry in ${seconds} s`);
-export const addressRateLimited = declare('TooManyRequests', (seconds: number) => `Too many failed authentications from this address, retry in ${seconds} s`);
+export const addressRateLimited = declare(
+  'TooManyRequests',
+  (seconds: number) => `Too many failed authentications from this address, retry in ${seconds} s`,
+);
 
 // The request as HTTP
 export const unknownOperation = declare('NotImplementedException', () => 'The operation does not exist for this service');

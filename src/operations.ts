@@ -12,7 +12,20 @@ import { webhookOperations } from './webhooks/index.js';
 import type { WriteDoor } from './writes/write-door.js';
 
 /** The operation table: every operation of the service, spec and operator alike. */
-export function allOperations(store: Store, writes: WriteDoor, config: Pick<Config, 'webhook' | 'jsonCasing' | 'dateFormat'>): AnyOperation[] {
+export function allOperations(
+  store: Store,
+  writes: WriteDoor,
+  config: Pick<Config, 'webhook' | 'jsonCasing' | 'dateFormat'>,
+): AnyOperation[] {
   const webhookSettings = { ...config.webhook, casing: config.jsonCasing, dateStyle: config.dateFormat };
-  return [...customerOperations(store, writes), ...orderOperations(store, writes), ...customFieldOperations(store, writes), ...auditOperations(store), ...eventOperations(store), ...webhookOperations(store, writes, webhookSettings), ...privacyOperations(store, writes), ...keyOperations(store, writes)];
+  return [
+    ...customerOperations(store, writes),
+    ...orderOperations(store, writes),
+    ...customFieldOperations(store, writes),
+    ...auditOperations(store),
+    ...eventOperations(store),
+    ...webhookOperations(store, writes, webhookSettings),
+    ...privacyOperations(store, writes),
+    ...keyOperations(store, writes),
+  ];
 }

@@ -15,14 +15,24 @@ import type { Store } from './store/store.js';
 import { writeRegistry } from './write-registry.js';
 import { openWriteDoor } from './writes/write-door.js';
 
-const openConfiguredStore = (config: Config, withReplica = false, onPreparedStatementsOff: (err: Error) => void = warnPreparedStatementsOff): Store =>
+const openConfiguredStore = (
+  config: Config,
+  withReplica = false,
+  onPreparedStatementsOff: (err: Error) => void = warnPreparedStatementsOff,
+): Store =>
   openStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     preparedStatements: config.databasePreparedStatements,
     onPreparedStatementsOff,
     onPoolError: (err) => process.stderr.write(`ordergate: store connection lost: ${err.message}\n`),
     ...(withReplica && config.databaseReadUrl
-      ? { replica: { url: config.databaseReadUrl, onError: (err: Error) => process.stderr.write(`ordergate: read replica failed, its reads go to the primary for now: ${err.message}\n`) } }
+      ? {
+          replica: {
+            url: config.databaseReadUrl,
+            onError: (err: Error) =>
+              process.stderr.write(`ordergate: read replica failed, its reads go to the primary for now: ${err.message}\n`),
+          },
+        }
       : {}),
   });
 
@@ -35,12 +45,16 @@ export async function prepareStore(config: Config): Promise<void> {
     await migrateToLatest(store);
     const boot = await ensureBootstrapKey(writes, config.bootstrapKey);
     if (boot.key) {
-      process.stderr.write(`ordergate: no API key existed; created one with permissions all,admin. It is shown only this once:\n${boot.key}\n`);
+      process.stderr.write(
+        `ordergate: no API key existed; created one with permissions all,admin. It is shown only this once:\n${boot.key}\n`,
+      );
     } else if (boot.created) {
       process.stderr.write('ordergate: registered ORDERGATE_BOOTSTRAP_KEY as the first API key (all,admin)\n');
     }
     if (!config.webhook.secretKey) {
-      process.stderr.write('ordergate: WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted (see docs/events.md)\n');
+      process.stderr.write(
+        'ordergate: WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted (see docs/events.md)\n',
+      );
     }
   } finally {
     await writes.close();
@@ -51,8 +65,12 @@ export async function prepareStore(config: Config): Promise<void> {
 /** A failure to listen, named by the port and the setting that chose it. */
 function listenFailure(err: unknown, config: Config): unknown {
   const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'EADDRINUSE') return new Error(`port ${config.port} on ${config.host} is in use (another ordergate or another server): stop it, or set PORT to a free port`);
-  if (code === 'EACCES') return new Error(`port ${config.port} on ${config.host} may not be opened by this user: set PORT to one above 1023`);
+  if (code === 'EADDRINUSE')
+    return new Error(
+      `port ${config.port} on ${config.host} is in use (another ordergate or another server): stop it, or set PORT to a free port`,
+    );
+  if (code === 'EACCES')
+    return new Error(`port ${config.port} on ${config.host} may not be opened by this user: set PORT to one above 1023`);
   if (code === 'EADDRNOTAVAIL') return new Error(`${config.host} is not an address of this machine: correct HOST`);
   return err;
 }
@@ -61,7 +79,9 @@ function listenFailure(err: unknown, config: Config): unknown {
 export async function runWorker(config: Config): Promise<FastifyInstance> {
   let log: FastifyInstance['log'] | undefined;
   // Before the app's logger exists (its first queries), the warning goes to stderr.
-  const store = openConfiguredStore(config, true, (err) => (log ? log.warn({ err }, PREPARED_STATEMENTS_OFF) : warnPreparedStatementsOff(err)));
+  const store = openConfiguredStore(config, true, (err) =>
+    log ? log.warn({ err }, PREPARED_STATEMENTS_OFF) : warnPreparedStatementsOff(err),
+  );
   const app = await buildApp({ config, store });
   log = app.log;
   let closing = false;

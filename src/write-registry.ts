@@ -22,7 +22,18 @@ const registryUrl = import.meta.url.endsWith('.ts') ? import.meta.url : new URL(
  */
 export const writeRegistry: WriteRegistry = {
   module: registryUrl,
-  commands: [...customerWrites, ...orderWrites, writeValuesWrite, ...definitionWrites, ...keyWrites, ...keyApiWrites, ...auditWrites, ...eventWrites, ...webhookWrites, ...privacyWrites],
+  commands: [
+    ...customerWrites,
+    ...orderWrites,
+    writeValuesWrite,
+    ...definitionWrites,
+    ...keyWrites,
+    ...keyApiWrites,
+    ...auditWrites,
+    ...eventWrites,
+    ...webhookWrites,
+    ...privacyWrites,
+  ],
   stampers: { customer: stampCustomers, order: stampOrders },
   outbox: createOutbox({ order: orderEventSource, customer: customerEventSource }),
 };

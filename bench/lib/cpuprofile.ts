@@ -92,11 +92,15 @@ export function summarise(file: string, top = 25): Summary {
     for (const a of seen) inclusive.set(a, (inclusive.get(a) ?? 0) + n);
   }
   const share = (n: number): number => (busy === 0 ? 0 : n / busy);
-  const sorted = (m: Map<string, number>): Share[] => [...m.entries()].sort((a, b) => b[1] - a[1]).map(([name, n]) => ({ name, where: '', share: share(n) }));
+  const sorted = (m: Map<string, number>): Share[] =>
+    [...m.entries()].sort((a, b) => b[1] - a[1]).map(([name, n]) => ({ name, where: '', share: share(n) }));
   return {
     samples: busy,
     intervalMs: (profile.endTime - profile.startTime) / 1000 / Math.max(1, profile.samples.length),
-    functions: [...fns.values()].sort((a, b) => b.n - a.n).slice(0, top).map((e) => ({ name: e.name, where: e.where, share: share(e.n) })),
+    functions: [...fns.values()]
+      .sort((a, b) => b.n - a.n)
+      .slice(0, top)
+      .map((e) => ({ name: e.name, where: e.where, share: share(e.n) })),
     areas: sorted(areas),
     inclusiveAreas: sorted(inclusive),
   };

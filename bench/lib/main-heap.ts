@@ -14,7 +14,9 @@ function gauges(text: string, names: readonly string[]): Map<string, number> {
 }
 
 const PREFIX = 'ordergate_nodejs_';
-const NAMES = ['heap_size_total_bytes', 'heap_size_used_bytes', 'external_memory_bytes', 'heap_space_size_total_bytes'].map((n) => PREFIX + n);
+const NAMES = ['heap_size_total_bytes', 'heap_size_used_bytes', 'external_memory_bytes', 'heap_space_size_total_bytes'].map(
+  (n) => PREFIX + n,
+);
 
 /** The main isolate's heap figures in a Prometheus text of the service; undefined when they are not there. */
 export function parseMainHeap(text: string): MainHeap | undefined {

@@ -31,23 +31,30 @@ function columns(rows: readonly RowData[]): Column[] {
 /** Lines below the parts: V8's view of the main isolate and the thread count, which the parts contain. */
 const DETAILS: readonly { readonly label: string; readonly holds: string; readonly cell: (b: MemoryBudget) => string }[] = [
   {
-    label: '↳ of the V8 pages: the main isolate\'s heap, committed / used',
-    holds: 'V8\'s own figures (`ordergate_nodejs_heap_size_total_bytes`, `…_used_bytes` of `/metrics`); committed pages not touched yet are not resident, so the committed figure can exceed the pages',
+    label: "↳ of the V8 pages: the main isolate's heap, committed / used",
+    holds:
+      "V8's own figures (`ordergate_nodejs_heap_size_total_bytes`, `…_used_bytes` of `/metrics`); committed pages not touched yet are not resident, so the committed figure can exceed the pages",
     cell: (b) => (b.mainHeap ? `${n1(b.mainHeap.totalMb)} / ${n1(b.mainHeap.usedMb)}` : '–'),
   },
   {
-    label: '↳ of the V8 pages: beyond the main isolate\'s heap',
-    holds: 'the write thread\'s isolate while it runs (SQLite: started by the first write, stopped after 5 s idle), V8 pages kept after collections',
+    label: "↳ of the V8 pages: beyond the main isolate's heap",
+    holds:
+      "the write thread's isolate while it runs (SQLite: started by the first write, stopped after 5 s idle), V8 pages kept after collections",
     cell: (b) => n1(pagesBeyondMainHeap(b.parts.v8Pages, b.mainHeap?.totalMb)),
   },
   {
-    label: 'main isolate\'s heap by space, committed',
-    holds: 'the new space is two semi-spaces of up to 16 MB each (Node 20\'s default), grown by the allocations of start-up already; V8 shrinks them only some time after the load. The old space holds what survives',
-    cell: (b) => Object.entries(b.mainHeap?.spacesMb ?? {}).map(([space, mb]) => `${space} ${n0(mb)}`).join(', ') || '–',
+    label: "main isolate's heap by space, committed",
+    holds:
+      "the new space is two semi-spaces of up to 16 MB each (Node 20's default), grown by the allocations of start-up already; V8 shrinks them only some time after the load. The old space holds what survives",
+    cell: (b) =>
+      Object.entries(b.mainHeap?.spacesMb ?? {})
+        .map(([space, mb]) => `${space} ${n0(mb)}`)
+        .join(', ') || '–',
   },
   {
     label: 'V8 external memory',
-    holds: 'ArrayBuffers and Buffers V8 tracks (`ordergate_nodejs_external_memory_bytes`): held in the malloc parts above, not a part of its own',
+    holds:
+      'ArrayBuffers and Buffers V8 tracks (`ordergate_nodejs_external_memory_bytes`): held in the malloc parts above, not a part of its own',
     cell: (b) => n1(b.mainHeap?.externalMb),
   },
   { label: 'threads', holds: 'of the process (`/proc/<pid>/status`); the write thread adds one while it runs', cell: (b) => n0(b.threads) },
@@ -65,7 +72,11 @@ export function memoryBudgetTable(rows: readonly RowData[]): string | undefined 
     line(['part', ...cols.map((c) => `${c.backend} ${MOMENT[c.moment]}, MB`), 'what holds it']),
     line(['---', ...cols.map(() => '---:'), '---']),
     ...PARTS.map((p) => line([p.label, ...cols.map((c) => n1(c.budget.parts[p.id])), p.holds])),
-    line(['**RSS, sum of the parts**', ...cols.map((c) => `**${n1(c.budget.rssMb)}**`), 'every resident page of the worker, from `/proc/<pid>/smaps`']),
+    line([
+      '**RSS, sum of the parts**',
+      ...cols.map((c) => `**${n1(c.budget.rssMb)}**`),
+      'every resident page of the worker, from `/proc/<pid>/smaps`',
+    ]),
     ...DETAILS.map((d) => line([d.label, ...cols.map((c) => d.cell(c.budget)), d.holds])),
   ];
   return lines.join('\n');
@@ -85,7 +96,10 @@ function partsList(b: MemoryBudget): string {
   return PARTS.filter((p) => b.parts[p.id] >= 1)
     .sort((x, y) => b.parts[y.id] - b.parts[x.id])
     .map((p) => {
-      const heap = p.id === 'v8Pages' && b.mainHeap ? ` (the main isolate's heap ${n0(b.mainHeap.totalMb)} MB committed, ${n0(b.mainHeap.usedMb)} MB used)` : '';
+      const heap =
+        p.id === 'v8Pages' && b.mainHeap
+          ? ` (the main isolate's heap ${n0(b.mainHeap.totalMb)} MB committed, ${n0(b.mainHeap.usedMb)} MB used)`
+          : '';
       return `${p.label} ${n0(b.parts[p.id])} MB${heap}`;
     })
     .join('; '); // part labels hold commas
@@ -100,7 +114,8 @@ export function budgetSentence(rows: readonly RowData[], moment: BudgetMoment): 
 /** The bench's progress line: each part after start → after the load. */
 export function budgetLine(start: MemoryBudget | undefined, idle: MemoryBudget | undefined): string {
   if (!start && !idle) return 'memory budget: not measured';
-  const pair = (pick: (b: MemoryBudget) => number | undefined, fmt = n1): string => `${start ? fmt(pick(start)) : '–'} → ${idle ? fmt(pick(idle)) : '–'}`;
+  const pair = (pick: (b: MemoryBudget) => number | undefined, fmt = n1): string =>
+    `${start ? fmt(pick(start)) : '–'} → ${idle ? fmt(pick(idle)) : '–'}`;
   const parts = PARTS.map((p) => `${p.label} ${pair((b) => b.parts[p.id])}`);
   const heap = `main isolate's V8 heap ${pair((b) => b.mainHeap?.totalMb)} committed, ${pair((b) => b.mainHeap?.usedMb)} used`;
   return `memory budget after start → after the load, MB: ${parts.join(', ')}; ${heap}; threads ${pair((b) => b.threads, n0)}`;

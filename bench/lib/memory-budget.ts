@@ -10,27 +10,44 @@ export const PARTS = [
   {
     id: 'nodeBinary',
     label: 'node binary',
-    holds: 'the mapped `node` executable (V8, ICU data, startup snapshot, built-ins, also remapped into the code range): file pages from the page cache, shared by every node process but counted in each one\'s RSS',
+    holds:
+      "the mapped `node` executable (V8, ICU data, startup snapshot, built-ins, also remapped into the code range): file pages from the page cache, shared by every node process but counted in each one's RSS",
   },
   { id: 'nativeAddons', label: 'native addons', holds: '`*.node` files: better_sqlite3.node with SQLite compiled in (file pages, shared)' },
-  { id: 'otherFiles', label: 'shared libraries, other files', holds: 'libc, libstdc++, libm, the dynamic loader; SQLite\'s `-shm` WAL index' },
+  {
+    id: 'otherFiles',
+    label: 'shared libraries, other files',
+    holds: "libc, libstdc++, libm, the dynamic loader; SQLite's `-shm` WAL index",
+  },
   {
     id: 'mallocHeap',
     label: 'main malloc heap (`[heap]`)',
-    holds: 'glibc\'s main arena: what the main thread mallocs below the mmap threshold (node\'s and V8\'s C++ objects, SQLite\'s page caches and statements of the main thread\'s connections, small Buffers); freed chunks between live ones are not given back',
+    holds:
+      "glibc's main arena: what the main thread mallocs below the mmap threshold (node's and V8's C++ objects, SQLite's page caches and statements of the main thread's connections, small Buffers); freed chunks between live ones are not given back",
   },
   {
     id: 'threadArenas',
     label: 'thread malloc arenas',
-    holds: 'glibc arenas of the other threads (64 MB-aligned mappings): the write thread\'s SQLite connection and isolate internals, the libuv pool, V8\'s platform threads',
+    holds:
+      "glibc arenas of the other threads (64 MB-aligned mappings): the write thread's SQLite connection and isolate internals, the libuv pool, V8's platform threads",
   },
-  { id: 'threadStacks', label: 'thread stacks', holds: 'the main stack and one per thread (8 MB reserved per helper thread, 4 MB for a worker thread such as the write thread): only touched pages count' },
+  {
+    id: 'threadStacks',
+    label: 'thread stacks',
+    holds:
+      'the main stack and one per thread (8 MB reserved per helper thread, 4 MB for a worker thread such as the write thread): only touched pages count',
+  },
   {
     id: 'v8Pages',
     label: 'V8 heap pages, every isolate',
-    holds: 'anonymous mappings at V8\'s randomised, 256 KB-aligned page addresses: the main isolate\'s heap (its share from V8 below) and, while it runs, the write thread\'s isolate, plus pages V8 keeps after a collection',
+    holds:
+      "anonymous mappings at V8's randomised, 256 KB-aligned page addresses: the main isolate's heap (its share from V8 below) and, while it runs, the write thread's isolate, plus pages V8 keeps after a collection",
   },
-  { id: 'otherAnonymous', label: 'other anonymous memory', holds: 'V8\'s code ranges (JIT code), malloc\'s own mmap\'d blocks of 128 KB and more, node\'s .bss' },
+  {
+    id: 'otherAnonymous',
+    label: 'other anonymous memory',
+    holds: "V8's code ranges (JIT code), malloc's own mmap'd blocks of 128 KB and more, node's .bss",
+  },
 ] as const;
 
 export type PartId = (typeof PARTS)[number]['id'];
@@ -81,7 +98,11 @@ function isArena(m: Mapping, next: Mapping | undefined): boolean {
 
 /** A pthread stack: read-write, at least 1 MB, right above a small guard mapping. */
 const isThreadStack = (m: Mapping, previous: Mapping | undefined): boolean =>
-  m.perms === 'rw-p' && m.end - m.start >= MIN_STACK && isReserve(previous) && previous.end === m.start && previous.end - previous.start <= MAX_GUARD;
+  m.perms === 'rw-p' &&
+  m.end - m.start >= MIN_STACK &&
+  isReserve(previous) &&
+  previous.end === m.start &&
+  previous.end - previous.start <= MAX_GUARD;
 
 const isV8Page = (m: Mapping): boolean => m.start < V8_HINT_LIMIT && m.start % V8_PAGE === 0;
 
@@ -147,11 +168,17 @@ export function budgetFromExtra(extra: Readonly<Record<string, number>> | undefi
   const parts = Object.fromEntries(PARTS.map((p) => [p.id, get(p.id) ?? 0])) as Record<PartId, number>;
   const total = get('v8MainHeap');
   const prefix = `${moment}.v8Space.`;
-  const spacesMb = Object.fromEntries(Object.entries(extra ?? {}).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+  const spacesMb = Object.fromEntries(
+    Object.entries(extra ?? {})
+      .filter(([k]) => k.startsWith(prefix))
+      .map(([k, v]) => [k.slice(prefix.length), v]),
+  );
   return {
     rssMb: Object.values(parts).reduce((s, v) => s + v, 0),
     parts,
     threads: get('threads') ?? 0,
-    ...(total === undefined ? {} : { mainHeap: { totalMb: total, usedMb: get('v8MainHeapUsed') ?? 0, externalMb: get('v8External') ?? 0, spacesMb } }),
+    ...(total === undefined
+      ? {}
+      : { mainHeap: { totalMb: total, usedMb: get('v8MainHeapUsed') ?? 0, externalMb: get('v8External') ?? 0, spacesMb } }),
   };
 }

@@ -3,7 +3,7 @@ import type { RowData } from './targets.js';
 
 /** Durable writes, as the profiles of confirmations and custom field writes found them. */
 const DURABLE =
-  'Durable commits (synchronous=FULL): the write thread is busy most of the time, about half of it in COMMIT (the log\'s flush, and SQLite\'s ' +
+  "Durable commits (synchronous=FULL): the write thread is busy most of the time, about half of it in COMMIT (the log's flush, and SQLite's " +
   'automatic checkpoints). Timed inside the write thread (2026-11-25): 4.2–5 confirmations per group, 0.78–0.93 ms per transaction, of it ' +
   '0.41–0.51 ms in COMMIT; a one-page FULL commit takes 0.14 ms on this disk and every further page about 0.013 ms. Under 10 connections a ' +
   'group holds at most 10 writes, so the rate follows the commit time and what other work leaves of the cores (4,704/s on a quiet machine, ' +
@@ -12,12 +12,12 @@ const DURABLE =
 /** Writes on PostgreSQL (`what`: one confirmation, one custom field write). */
 const pgWrites = (what: string): string =>
   `PostgreSQL on the same two cores spends about 0.6 times as much CPU per ${what} as the service (statements prepared once per connection). ` +
-  'Sampled from pg_stat_activity (bench/compare.ts --pg-waits), the busy backends wait for the service\'s next statement 75 % of the time ' +
-  'and for a lock (the sync clock\'s row) 5 %: a batch of five confirmations is about 15 round trips on shared cores, and fewer changed the rate by less than the noise (2,035 confirmations/s ' +
-  'on a quiet machine, 1,610/s in a busy run; over PostgreSQL\'s Unix socket instead of TCP one run measured +5 %).';
+  "Sampled from pg_stat_activity (bench/compare.ts --pg-waits), the busy backends wait for the service's next statement 75 % of the time " +
+  "and for a lock (the sync clock's row) 5 %: a batch of five confirmations is about 15 round trips on shared cores, and fewer changed the rate by less than the noise (2,035 confirmations/s " +
+  "on a quiet machine, 1,610/s in a busy run; over PostgreSQL's Unix socket instead of TCP one run measured +5 %).";
 
 /** Memory every worker holds from its start (its size is in the run's budget, added by measuredObstacle). */
-const BINARY = 'The mapped node binary (41–45 MB) is shared between workers but counted in each one\'s RSS.';
+const BINARY = "The mapped node binary (41–45 MB) is shared between workers but counted in each one's RSS.";
 
 /**
  * What the profiles say stands in the way of each target (details and measurements in
@@ -25,18 +25,19 @@ const BINARY = 'The mapped node binary (41–45 MB) is shared between workers bu
  */
 export const OBSTACLES: Readonly<Record<string, string>> = {
   floor:
-    'Fastify with the service\'s hooks against a bare node:http server answering a constant. Layer by layer (bench/fastify-layers.ts, ' +
+    "Fastify with the service's hooks against a bare node:http server answering a constant. Layer by layer (bench/fastify-layers.ts, " +
     '2026-11-25, medians of 3 rounds): the yardstick 12.8 µs, bare Fastify 14.3 µs; the logger adds 1.8 µs (Fastify then listens for ' +
-    'every response\'s end and makes a child logger), metrics 2.0, router options and the URL rewrite 0.9, the onRequest hook 0.8, the ' +
+    "every response's end and makes a child logger), metrics 2.0, router options and the URL rewrite 0.9, the onRequest hook 0.8, the " +
     'security headers 0.6, the request id 0.3, the rest within noise: 20.1 µs with every layer, the service 20.5 µs (×1.61). No layer is ' +
     'big enough alone; a child logger made only when a line is written measured −0.2 % and dropping the metrics hook +2 % (both within noise).',
   'search-get':
     'The floor row is Fastify with the service hooks alone; the search adds authentication, one precompiled SQL statement (watermark and rows ' +
-    'together) and the JSON writer. By `perf record` of the server (bench/perf-split.ts; 67 µs against the floor\'s 20 µs) the extra 47 µs are ' +
-    'V8 and Node\'s C++ (+20 µs: interpreter, inline caches, strings, promises of the request path), the kernel (+13 µs: SQLite\'s read ' +
+    "together) and the JSON writer. By `perf record` of the server (bench/perf-split.ts; 67 µs against the floor's 20 µs) the extra 47 µs are " +
+    "V8 and Node's C++ (+20 µs: interpreter, inline caches, strings, promises of the request path), the kernel (+13 µs: SQLite's read " +
     'transaction takes two fcntl locks and an fstat per request, besides the larger send), JIT code (+6 µs), SQLite itself (+5.5 µs).',
   'search-post': 'As search GET, plus parsing the JSON body.',
-  'cf-read': 'As search GET: the floor plus the SQL of the read (customer check and values, about a quarter of the samples) and the JSON writer with its dates.',
+  'cf-read':
+    'As search GET: the floor plus the SQL of the read (customer check and values, about a quarter of the samples) and the JSON writer with its dates.',
   'search-50':
     'SQLite executing `customer_id in (…50) or external_id in (…50)` (a MULTI-INDEX OR: each id an index probe, then the row by rowid) and ' +
     'handing over 49 rows of 16 values: two thirds of the samples in the driver call. Alone in a loop (better-sqlite3, 10^5 customers, ' +
@@ -49,15 +50,16 @@ export const OBSTACLES: Readonly<Record<string, string>> = {
   'cf-write': `${DURABLE} Per write the write thread runs four statements (savepoints only when a write of the batch failed) and reads the answer back.`,
   'pg-confirm': pgWrites('confirmation'),
   'pg-cf-write': pgWrites('custom field write'),
-  p99: 'Queueing behind 10 connections: each read waits for the ones before it, so p99 follows CPU per request (highest for the search by 50 ids, ' +
+  p99:
+    'Queueing behind 10 connections: each read waits for the ones before it, so p99 follows CPU per request (highest for the search by 50 ids, ' +
     'whose statement alone takes 106–129 µs) and what other work leaves of the two cores.',
   rss:
     `${BINARY} A whole-table sync leaves ~20 MB in the main malloc heap and the write thread (a second V8 isolate) leaves V8 pages behind after it stops. ` +
     'Smaller semi-spaces, MALLOC_ARENA_MAX=2 and a fixed mmap threshold were measured and did not lower the figure after the load.',
   'rss-start':
     `${BINARY} The main isolate's new space (two semi-spaces) has grown to 32 MB during start-up. ` +
-    'Kysely\'s migrator no longer sorts with localeCompare (ICU\'s collation data, about 6 MB of the binary\'s pages: a direct start 87–94 → ' +
-    '80–86 MB); `--max-semi-space-size=2` lowered a start by 8 MB more but promotes the feeds\' chunks again (docs/performance.md), so it is not set.',
+    "Kysely's migrator no longer sorts with localeCompare (ICU's collation data, about 6 MB of the binary's pages: a direct start 87–94 → " +
+    "80–86 MB); `--max-semi-space-size=2` lowered a start by 8 MB more but promotes the feeds' chunks again (docs/performance.md), so it is not set.",
   sync: 'Reading each 1,000-row chunk into JS objects (about half the CPU) and JSON.stringify per customer (about 11 %).',
   'sync-lookups': 'Each 1,000-row chunk is read synchronously by better-sqlite3; a lookup can wait behind one chunk and one 64 KB batch.',
   'orders-feed':
@@ -65,12 +67,12 @@ export const OBSTACLES: Readonly<Record<string, string>> = {
     'text spliced into each order (orders.confirmation_shown), the socket writes. On two shared cores the rate follows what the load ' +
     'generator and other work leave of them.',
   'orders-feed-rss':
-    'V8 garbage in the old generation until the next full collection: whatever holds a chunk\'s rows or texts (about 1.4 MB of kept ' +
+    "V8 garbage in the old generation until the next full collection: whatever holds a chunk's rows or texts (about 1.4 MB of kept " +
     'confirmation texts) through two scavenges gets them promoted. Two such holders were found (rows V8 allocated in the old generation, ' +
     'the number-to-string cache: docs/performance.md); reading the stored form too doubled the bytes per chunk.',
   'order-get-cpu':
     'An order is a bigger answer than a customer: the stored confirmation is parsed and shown with every field (about 3 µs), and its JSON ' +
-    'is 1.4 KB with up to seven dates (about 3 µs more than a customer\'s); the lookup itself costs less than the search by id.',
+    "is 1.4 KB with up to seven dates (about 3 µs more than a customer's); the lookup itself costs less than the search by id.",
 };
 
 /** The RSS targets' obstacles also say what this run's memory budget measured (the worst worker's parts). */

@@ -45,7 +45,10 @@ export async function sampleWaits<T>(databaseUrl: string, work: () => Promise<T>
   })();
   try {
     const value = await work();
-    return { value, waits: { samples, shares: new Map([...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v / Math.max(1, samples)])) } };
+    return {
+      value,
+      waits: { samples, shares: new Map([...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v / Math.max(1, samples)])) },
+    };
   } finally {
     done = true;
     await sampler.catch(() => undefined);

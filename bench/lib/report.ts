@@ -13,7 +13,13 @@ export interface RunData {
   readonly machine: Machine;
   readonly customers: number;
   readonly seconds: number;
-  readonly yardstick: { readonly reqPerSec: number; readonly p50: number; readonly p99: number; readonly runs: readonly number[]; readonly cpuUsPerRequest?: number };
+  readonly yardstick: {
+    readonly reqPerSec: number;
+    readonly p50: number;
+    readonly p99: number;
+    readonly runs: readonly number[];
+    readonly cpuUsPerRequest?: number;
+  };
   readonly rows: readonly RowData[];
   readonly targets: readonly TargetResult[];
   readonly seeding: Readonly<Record<string, number>>;
@@ -46,24 +52,37 @@ export function readPrevious(file: string): RunData | undefined {
   return blockData<RunData>(readBlock(file, BLOCK));
 }
 
-const verdict = (t: TargetResult): string => (t.pass === undefined ? 'not measured' : t.pass ? 'pass' : `MISS${t.gap ? ` (${t.gap})` : ''}`);
+const verdict = (t: TargetResult): string =>
+  t.pass === undefined ? 'not measured' : t.pass ? 'pass' : `MISS${t.gap ? ` (${t.gap})` : ''}`;
 
 function extraText(r: RowData): string {
   const e = r.extra ?? {};
   const parts: string[] = [];
-  if (e.customersPerSec !== undefined) parts.push(`${n0(e.customersPerSec)} customers/s over ${e.streams} full syncs of ${n0(e.tableSize)}`);
+  if (e.customersPerSec !== undefined)
+    parts.push(`${n0(e.customersPerSec)} customers/s over ${e.streams} full syncs of ${n0(e.tableSize)}`);
   if (e.ordersPerSec !== undefined) {
     parts.push(
       `${n0(e.ordersPerSec)} orders/s over ${e.streams} full feeds of ${n0(e.tableSize)} orders (${n0((e.confirmedShare ?? 0) * 100)} % confirmed), ` +
         `server ${n2(e.cpuUsPerOrder)} µs CPU/order on ${n2(e.serverCores)} cores (the reader ${n2(e.generatorCores)})`,
     );
   }
-  if (e.rssGrowthMb !== undefined) parts.push(`RSS +${n0(e.rssGrowthMb)} MB${e.rssGrowthWithLookupsMb === undefined ? '' : ` (+${n0(e.rssGrowthWithLookupsMb)} MB with lookups)`}`);
+  if (e.rssGrowthMb !== undefined)
+    parts.push(
+      `RSS +${n0(e.rssGrowthMb)} MB${e.rssGrowthWithLookupsMb === undefined ? '' : ` (+${n0(e.rssGrowthWithLookupsMb)} MB with lookups)`}`,
+    );
   if (e.lookupP99 !== undefined) parts.push(`id lookups during sync p50 ${n2(e.lookupP50)} / p99 ${n2(e.lookupP99)} ms`);
-  if (e.eventsPerSec !== undefined) parts.push(`${n0(e.eventsPerSec)} events/s: ${n0(e.events)} order.confirmed events replayed by id to one endpoint, until the receiver had each`);
-  if (e.delivered !== undefined) parts.push(`${n0(e.delivered)} events delivered to the endpoint during the load, ${n0(e.afterLoad)} more after it (${e.backlogSeconds === undefined ? 'not all within 120 s' : `all within ${n2(e.backlogSeconds)} s`})`);
-  if (e.cpuRatioToSearch !== undefined) parts.push(`server CPU per request ×${n2(e.cpuRatioToSearch)} of the search by id's (loads taking turns)`);
-  if (e.maxWorkerRssMb !== undefined) parts.push(`after start ${n0(e.afterStartMb)} MB, after the load ${n0(e.maxWorkerRssMb)} MB per worker`);
+  if (e.eventsPerSec !== undefined)
+    parts.push(
+      `${n0(e.eventsPerSec)} events/s: ${n0(e.events)} order.confirmed events replayed by id to one endpoint, until the receiver had each`,
+    );
+  if (e.delivered !== undefined)
+    parts.push(
+      `${n0(e.delivered)} events delivered to the endpoint during the load, ${n0(e.afterLoad)} more after it (${e.backlogSeconds === undefined ? 'not all within 120 s' : `all within ${n2(e.backlogSeconds)} s`})`,
+    );
+  if (e.cpuRatioToSearch !== undefined)
+    parts.push(`server CPU per request ×${n2(e.cpuRatioToSearch)} of the search by id's (loads taking turns)`);
+  if (e.maxWorkerRssMb !== undefined)
+    parts.push(`after start ${n0(e.afterStartMb)} MB, after the load ${n0(e.maxWorkerRssMb)} MB per worker`);
   return parts.join('; ');
 }
 
@@ -129,12 +148,16 @@ function obstacles(run: RunData): string {
   const missed = run.targets.filter((t) => t.pass === false && OBSTACLES[t.id]);
   if (missed.length === 0) return 'No measured target was missed.';
   const text = (id: string): string => [OBSTACLES[id], measuredObstacle(id, run.rows)].filter(Boolean).join(' ');
-  return ['What stands in the way (from the profiles; details in docs/performance.md):', '', ...missed.map((t) => `- **${t.label}**: ${text(t.id)}`)].join('\n');
+  return [
+    'What stands in the way (from the profiles; details in docs/performance.md):',
+    '',
+    ...missed.map((t) => `- **${t.label}**: ${text(t.id)}`),
+  ].join('\n');
 }
 
 const BUDGET_INTRO =
-  'Each idle-rss worker\'s RSS split by what holds it, 1 s after start and 6 s after the whole load: the mappings of ' +
-  '`/proc/<pid>/smaps` classified by file and shape (bench/lib/memory-budget.ts), and V8\'s own figures for the main isolate from `/metrics`.';
+  "Each idle-rss worker's RSS split by what holds it, 1 s after start and 6 s after the whole load: the mappings of " +
+  "`/proc/<pid>/smaps` classified by file and shape (bench/lib/memory-budget.ts), and V8's own figures for the main isolate from `/metrics`.";
 
 /** The memory budget section, or a line saying the run has none. */
 function budgetSection(run: RunData): string {
@@ -145,7 +168,9 @@ function budgetSection(run: RunData): string {
 /** The console summary of a run. */
 export function printSummary(run: RunData, previous: RunData | undefined): void {
   const budget = memoryBudgetTable(run.rows);
-  process.stdout.write(`\n${targetTable(run, previous)}\n\n${scenarioTable(run, previous)}\n${budget ? `\nMemory budget per worker:\n\n${budget}\n` : ''}`);
+  process.stdout.write(
+    `\n${targetTable(run, previous)}\n\n${scenarioTable(run, previous)}\n${budget ? `\nMemory budget per worker:\n\n${budget}\n` : ''}`,
+  );
 }
 
 /** BENCHMARKS.md: machine, command, targets, every figure, and the previous run beside this one. */
@@ -176,7 +201,9 @@ ${obstacles(run)}
 ${scenarioTable(run, previous)}
 
 ${previous ? `"previous" is the run of ${previous.date.slice(0, 16).replace('T', ' ')} UTC (load average ${n2(previous.machine.loadAtStart)} at its start).` : 'No previous run was recorded.'}
-Seeding: ${Object.entries(run.seeding).map(([k, v]) => `${k} ${n0(v)}/s`).join(', ')}.
+Seeding: ${Object.entries(run.seeding)
+    .map(([k, v]) => `${k} ${n0(v)}/s`)
+    .join(', ')}.
 
 ## Memory budget per worker
 

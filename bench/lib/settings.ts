@@ -40,7 +40,11 @@ export const CONFIRMED_SHARE = 0.6;
  * every one). A run of some scenarios only prints: it never rewrites BENCHMARKS.md.
  */
 export const SCENARIO_FILTER: ReadonlySet<string> | undefined = process.env.BENCH_SCENARIOS
-  ? new Set(process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean))
+  ? new Set(
+      process.env.BENCH_SCENARIOS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
   : undefined;
 
 export const PG_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

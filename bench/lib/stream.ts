@@ -67,7 +67,10 @@ export const readSync = (baseUrl: string, path = '/customer/', maxSeconds = Infi
   readStream(baseUrl, path, CUSTOMER_START, maxSeconds);
 
 /** Samples the serving processes' RSS while `work` runs: the total before, and its peak. */
-export async function rssGrowthDuring<T>(server: ServerProcess, work: () => Promise<T>): Promise<{ value: T; before: number; peak: number }> {
+export async function rssGrowthDuring<T>(
+  server: ServerProcess,
+  work: () => Promise<T>,
+): Promise<{ value: T; before: number; peak: number }> {
   const total = (): number => server.rssMb().reduce((a, b) => a + b, 0);
   const before = total();
   let peak = before;

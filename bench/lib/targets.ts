@@ -76,7 +76,14 @@ const withBeside = (display: string, rows: Rows, beside?: Beside): string => {
   return other ? `${display}; ${other}` : display;
 };
 
-function atLeast(id: string, label: string, goal: number, pick: (rows: Rows) => number | undefined, fmt: (v: number) => string, beside?: Beside): Target {
+function atLeast(
+  id: string,
+  label: string,
+  goal: number,
+  pick: (rows: Rows) => number | undefined,
+  fmt: (v: number) => string,
+  beside?: Beside,
+): Target {
   return (rows) => {
     const value = finite(pick(rows));
     const pass = value === undefined ? undefined : value >= goal;
@@ -86,7 +93,14 @@ function atLeast(id: string, label: string, goal: number, pick: (rows: Rows) => 
   };
 }
 
-function atMost(id: string, label: string, goal: number, pick: (rows: Rows, yardstickCpuUs: number | undefined) => Hit | undefined, fmt: (v: number) => string, beside?: Beside): Target {
+function atMost(
+  id: string,
+  label: string,
+  goal: number,
+  pick: (rows: Rows, yardstickCpuUs: number | undefined) => Hit | undefined,
+  fmt: (v: number) => string,
+  beside?: Beside,
+): Target {
   return (rows, yardstickCpuUs) => {
     const hit = pick(rows, yardstickCpuUs);
     const pass = hit === undefined ? undefined : hit.value <= goal;
@@ -123,7 +137,10 @@ function cpuRatio(us: number | undefined, base: number | undefined): Hit | undef
 }
 
 /** A SQLite scenario's server CPU per request over the floor's. */
-const overFloor = (scenario: string) => (rows: Rows): Hit | undefined => cpuRatio(cpuOf(rows, `sqlite/${scenario}`), cpuOf(rows, FLOOR_KEY));
+const overFloor =
+  (scenario: string) =>
+  (rows: Rows): Hit | undefined =>
+    cpuRatio(cpuOf(rows, `sqlite/${scenario}`), cpuOf(rows, FLOOR_KEY));
 
 /** The largest figure of several, with the one it came from. */
 function worst(items: readonly string[], figure: (item: string) => number | undefined): Hit | undefined {
@@ -142,7 +159,8 @@ const worstRow = (rows: Rows, keys: readonly string[], pick: (r: RowData) => num
   });
 
 /** PostgreSQL's server CPU per request over SQLite's, for the compared reads: the worst one. */
-const pgOverSqlite = (rows: Rows): Hit | undefined => worst(PG_COMPARED, (s) => over(cpuOf(rows, `postgres/${s}`), cpuOf(rows, `sqlite/${s}`)));
+const pgOverSqlite = (rows: Rows): Hit | undefined =>
+  worst(PG_COMPARED, (s) => over(cpuOf(rows, `postgres/${s}`), cpuOf(rows, `sqlite/${s}`)));
 
 /** Beside the worst read on PostgreSQL: what PostgreSQL's own processes spent per request of it. */
 const pgOwnCpu: Beside = (rows) => {
@@ -169,15 +187,18 @@ function lookupCpuRatio(rows: Rows, backend: string): number | undefined {
 }
 
 /** What PostgreSQL measured for a target judged on SQLite (its order feed has fewer orders: say how many). */
-const onPostgres = (fmt: (v: number) => string, pick: (rows: Rows) => number | undefined, tableSize = false): Beside => (rows) => {
-  const v = pick(rows);
-  if (v === undefined) return undefined;
-  const size = tableSize ? finite(ok(rows, 'postgres/orders-feed')?.extra?.tableSize) : undefined;
-  return `PostgreSQL ${fmt(v)}${size === undefined ? '' : ` (${Math.round(size).toLocaleString('en-US')} orders)`}`;
-};
+const onPostgres =
+  (fmt: (v: number) => string, pick: (rows: Rows) => number | undefined, tableSize = false): Beside =>
+  (rows) => {
+    const v = pick(rows);
+    if (v === undefined) return undefined;
+    const size = tableSize ? finite(ok(rows, 'postgres/orders-feed')?.extra?.tableSize) : undefined;
+    return `PostgreSQL ${fmt(v)}${size === undefined ? '' : ` (${Math.round(size).toLocaleString('en-US')} orders)`}`;
+  };
 
 /** Confirmations per second with one webhook endpoint receiving every event, over those without. */
-const webhookShare = (rows: Rows, backend: string): number | undefined => over(rate(rows, `${backend}/confirm-webhook`), rate(rows, `${backend}/confirm`));
+const webhookShare = (rows: Rows, backend: string): number | undefined =>
+  over(rate(rows, `${backend}/confirm-webhook`), rate(rows, `${backend}/confirm`));
 
 /** The targets of the performance issue, evaluated on one run's rows. "CPU" is server CPU per request. */
 export const TARGETS: readonly Target[] = [
@@ -191,20 +212,67 @@ export const TARGETS: readonly Target[] = [
   atLeast('cf-write', 'SQLite custom field writes', 3000, (r) => rate(r, 'sqlite/cf-write'), perSec),
   atLeast('pg-confirm', 'PostgreSQL durable confirmations', 2000, (r) => rate(r, 'postgres/confirm'), perSec),
   atLeast('pg-cf-write', 'PostgreSQL custom field writes', 1500, (r) => rate(r, 'postgres/cf-write'), perSec),
-  atMost('p99', 'SQLite p99 latency, worst read', 5, (r) => worstRow(r, READ_SCENARIOS.map((s) => `sqlite/${s}`), (x) => x.p99), ms),
+  atMost(
+    'p99',
+    'SQLite p99 latency, worst read',
+    5,
+    (r) =>
+      worstRow(
+        r,
+        READ_SCENARIOS.map((s) => `sqlite/${s}`),
+        (x) => x.p99,
+      ),
+    ms,
+  ),
   atMost('rss', 'RSS per worker after the load', 100, (r) => worstRow(r, IDLE_ROWS, (x) => x.extra?.maxWorkerRssMb), mb),
   atMost('rss-start', 'RSS per worker after start', 80, (r) => worstRow(r, IDLE_ROWS, (x) => x.extra?.afterStartMb), mb),
   atLeast('sync', 'SQLite sync stream, customers/s', 200_000, (r) => ok(r, 'sqlite/sync')?.extra?.customersPerSec, perSec),
   atMost('sync-rss', 'SQLite sync RSS growth (constant memory)', 100, (r) => single(finite(ok(r, 'sqlite/sync')?.extra?.rssGrowthMb)), mb),
-  atMost('sync-lookups', 'SQLite id lookup p99 while a sync streams', 20, (r) => single(finite(ok(r, 'sqlite/sync')?.extra?.lookupP99)), ms),
-  atLeast('orders-feed', 'SQLite order feed, orders/s', 100_000, (r) => feedExtra(r, 'sqlite', 'ordersPerSec'), perSec,
-    onPostgres(perSec, (r) => feedExtra(r, 'postgres', 'ordersPerSec'), true)),
-  atMost('orders-feed-rss', 'SQLite order feed RSS growth', 50, (r) => single(feedExtra(r, 'sqlite', 'rssGrowthMb')), mb,
-    onPostgres(mb, (r) => feedExtra(r, 'postgres', 'rssGrowthMb'))),
-  atMost('order-get-cpu', 'SQLite order lookup by id CPU / search by id CPU', 1.1, (r) => single(lookupCpuRatio(r, 'sqlite')), ratio,
-    onPostgres(ratio, (r) => lookupCpuRatio(r, 'postgres'))),
-  atLeast('confirm-webhook', 'SQLite confirmations with a webhook endpoint / without', 0.9, (r) => webhookShare(r, 'sqlite'), ratio,
-    onPostgres(ratio, (r) => webhookShare(r, 'postgres'))),
-  atLeast('webhook-delivery', 'SQLite webhook delivery to a local receiver, events/s', 1000, (r) => finite(ok(r, 'sqlite/webhook-delivery')?.extra?.eventsPerSec), perSec,
-    onPostgres(perSec, (r) => finite(ok(r, 'postgres/webhook-delivery')?.extra?.eventsPerSec))),
+  atMost(
+    'sync-lookups',
+    'SQLite id lookup p99 while a sync streams',
+    20,
+    (r) => single(finite(ok(r, 'sqlite/sync')?.extra?.lookupP99)),
+    ms,
+  ),
+  atLeast(
+    'orders-feed',
+    'SQLite order feed, orders/s',
+    100_000,
+    (r) => feedExtra(r, 'sqlite', 'ordersPerSec'),
+    perSec,
+    onPostgres(perSec, (r) => feedExtra(r, 'postgres', 'ordersPerSec'), true),
+  ),
+  atMost(
+    'orders-feed-rss',
+    'SQLite order feed RSS growth',
+    50,
+    (r) => single(feedExtra(r, 'sqlite', 'rssGrowthMb')),
+    mb,
+    onPostgres(mb, (r) => feedExtra(r, 'postgres', 'rssGrowthMb')),
+  ),
+  atMost(
+    'order-get-cpu',
+    'SQLite order lookup by id CPU / search by id CPU',
+    1.1,
+    (r) => single(lookupCpuRatio(r, 'sqlite')),
+    ratio,
+    onPostgres(ratio, (r) => lookupCpuRatio(r, 'postgres')),
+  ),
+  atLeast(
+    'confirm-webhook',
+    'SQLite confirmations with a webhook endpoint / without',
+    0.9,
+    (r) => webhookShare(r, 'sqlite'),
+    ratio,
+    onPostgres(ratio, (r) => webhookShare(r, 'postgres')),
+  ),
+  atLeast(
+    'webhook-delivery',
+    'SQLite webhook delivery to a local receiver, events/s',
+    1000,
+    (r) => finite(ok(r, 'sqlite/webhook-delivery')?.extra?.eventsPerSec),
+    perSec,
+    onPostgres(perSec, (r) => finite(ok(r, 'postgres/webhook-delivery')?.extra?.eventsPerSec)),
+  ),
 ];

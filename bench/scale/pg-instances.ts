@@ -67,7 +67,10 @@ export async function twoInstances(db: BenchDatabase, customers: number, log: (l
     const writer = new Promise((r) => setTimeout(r, TIMING.warmupSeconds * 1000)).then(() =>
       writeAndCrossRead(a, b, customers, () => running),
     );
-    const [la, lb] = await Promise.all([load({ ...opts, url: a.url, servingPids: a.servingPids }), load({ ...opts, url: b.url, servingPids: b.servingPids })]);
+    const [la, lb] = await Promise.all([
+      load({ ...opts, url: a.url, servingPids: a.servingPids }),
+      load({ ...opts, url: b.url, servingPids: b.servingPids }),
+    ]);
     running = false;
     const w = await writer;
     const [da, dbb] = await Promise.all([syncDigest(a), syncDigest(b)]);

@@ -44,14 +44,20 @@ export async function measureSizes(db: BenchDatabase, sizes: readonly number[], 
     const seedRate = (size - have) / seeded.seconds;
     have = size;
     const fileMb = statSync(db.url.slice('sqlite:'.length)).size / 1024 ** 2;
-    log(`sqlite ${size.toLocaleString('en-US')}: seeded at ${Math.round(seedRate).toLocaleString('en-US')} customers/s, file ${fileMb.toFixed(0)} MB`);
+    log(
+      `sqlite ${size.toLocaleString('en-US')}: seeded at ${Math.round(seedRate).toLocaleString('en-US')} customers/s, file ${fileMb.toFixed(0)} MB`,
+    );
     const server = await startService({ databaseUrl: db.url });
     try {
       const lookup = await lookups(server, size, 10, TIMING.seconds, TIMING.warmupSeconds);
-      log(`  id lookups: ${Math.round(lookup.reqPerSec)} req/s, p50 ${n2(lookup.p50)} ms, p99 ${n2(lookup.p99)} ms, server ${Math.round((lookup.serverCores * 1e6) / lookup.reqPerSec)} µs CPU/lookup`);
+      log(
+        `  id lookups: ${Math.round(lookup.reqPerSec)} req/s, p50 ${n2(lookup.p50)} ms, p99 ${n2(lookup.p99)} ms, server ${Math.round((lookup.serverCores * 1e6) / lookup.reqPerSec)} µs CPU/lookup`,
+      );
       const cap = size > 1_000_000 ? SYNC_CAP_SECONDS : Infinity;
       const { stream, growth } = await syncWithRss(server, cap);
-      log(`  sync: ${Math.round(stream.items / stream.seconds).toLocaleString('en-US')} customers/s (${stream.items.toLocaleString('en-US')} in ${stream.seconds.toFixed(1)} s${stream.complete ? '' : ', capped'}), RSS +${growth.toFixed(0)} MB`);
+      log(
+        `  sync: ${Math.round(stream.items / stream.seconds).toLocaleString('en-US')} customers/s (${stream.items.toLocaleString('en-US')} in ${stream.seconds.toFixed(1)} s${stream.complete ? '' : ', capped'}), RSS +${growth.toFixed(0)} MB`,
+      );
       // Lookups while a sync streams: the small requests must keep answering.
       let measuring = true;
       const syncing = (async () => {

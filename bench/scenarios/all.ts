@@ -8,7 +8,14 @@ import { SCENARIO_FILTER } from '../lib/settings.js';
 import type { Scenario } from './scenario.js';
 
 /** Every scenario in run order: reads first, then the writes (they change what the reads see). */
-export const ALL_SCENARIOS: readonly Scenario[] = [floor, ...customerScenarios, ...textSearchScenarios, ...customFieldScenarios, ...orderScenarios, ...webhookScenarios];
+export const ALL_SCENARIOS: readonly Scenario[] = [
+  floor,
+  ...customerScenarios,
+  ...textSearchScenarios,
+  ...customFieldScenarios,
+  ...orderScenarios,
+  ...webhookScenarios,
+];
 
 export function scenarioById(id: string): Scenario {
   const s = ALL_SCENARIOS.find((x) => x.id === id);

@@ -1,14 +1,27 @@
 import { load, type RequestShape } from '../lib/load.js';
 import { incompleteStream, readSync, rssGrowthDuring, streamRepeatedly } from '../lib/stream.js';
 import { TIMING } from '../lib/settings.js';
-import { checkedLoad, customerId, describe, loadNote, spread, type Scenario, type ScenarioContext, type ScenarioResult } from './scenario.js';
+import {
+  checkedLoad,
+  customerId,
+  describe,
+  loadNote,
+  spread,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioResult,
+} from './scenario.js';
 
 const DISTINCT = 1000;
 
 /** Expects `count` customers with the 14 fields of the spec. */
 function measure(ctx: ScenarioContext, requests: RequestShape[], count: number): Promise<ScenarioResult> {
   return checkedLoad(ctx, requests, (answer) => {
-    const ok = answer.status === 200 && Array.isArray(answer.body) && answer.body.length === count && Object.keys(answer.body[0] ?? {}).length === 14;
+    const ok =
+      answer.status === 200 &&
+      Array.isArray(answer.body) &&
+      answer.body.length === count &&
+      Object.keys(answer.body[0] ?? {}).length === 14;
     return ok ? undefined : `expected ${count} customers with 14 fields, got ${describe(answer)}`;
   });
 }
@@ -29,7 +42,11 @@ export const searchPost: Scenario = {
   run: (ctx) =>
     measure(
       ctx,
-      spread(DISTINCT, ctx.customers, 7).map((n) => ({ method: 'POST', path: '/customer/', body: JSON.stringify({ Identifiers: [customerId(n)] }) })),
+      spread(DISTINCT, ctx.customers, 7).map((n) => ({
+        method: 'POST',
+        path: '/customer/',
+        body: JSON.stringify({ Identifiers: [customerId(n)] }),
+      })),
       1,
     ),
 };

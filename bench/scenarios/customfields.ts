@@ -1,5 +1,16 @@
 import { load } from '../lib/load.js';
-import { call, customerId, describe, isMissingRoute, loadNote, notAvailable, spread, type Scenario, type ScenarioContext, type ScenarioResult } from './scenario.js';
+import {
+  call,
+  customerId,
+  describe,
+  isMissingRoute,
+  loadNote,
+  notAvailable,
+  spread,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioResult,
+} from './scenario.js';
 
 /** Ten definitions, one or more of every type, as an operator would set them up. */
 const DEFINITIONS = [
@@ -56,7 +67,9 @@ export const customFieldsRead: Scenario = {
   async run(ctx): Promise<ScenarioResult> {
     const missing = await prepare(ctx);
     if (missing) return notAvailable(missing);
-    const requests = spread(1000, Math.min(WITH_VALUES, ctx.customers), 5).map((n) => ({ path: `/customer/${customerId(n)}/customfields/` }));
+    const requests = spread(1000, Math.min(WITH_VALUES, ctx.customers), 5).map((n) => ({
+      path: `/customer/${customerId(n)}/customfields/`,
+    }));
     const first = await call(ctx.server, 'GET', requests[0]!.path);
     if (isMissingRoute(first)) return notAvailable('GetCustomerCustomFields');
     if (first.status !== 200 || !Array.isArray(first.body) || first.body.length !== DEFINITIONS.length) {

@@ -4,7 +4,17 @@ import { searchGetRequests } from './customers.js';
 import { QUICK, TIMING } from '../lib/settings.js';
 import { incompleteStream, ORDER_START, readStream, rssGrowthDuring, streamRepeatedly } from '../lib/stream.js';
 import {
-  call, checkedLoad, customerId, describe, isMissingRoute, loadNote, notAvailable, spread, type Scenario, type ScenarioContext, type ScenarioResult,
+  call,
+  checkedLoad,
+  customerId,
+  describe,
+  isMissingRoute,
+  loadNote,
+  notAvailable,
+  spread,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioResult,
 } from './scenario.js';
 
 /** Whole feeds read per run: 10^6 orders take about 10 s each on SQLite. */
@@ -146,12 +156,22 @@ export const confirm: Scenario = {
       if (orderId === undefined) {
         // Out of fresh orders: an unknown order id answers 404 and is not counted as a confirmation.
         exhausted++;
-        return { method: 'POST' as const, path: '/orders/2147483000/confirm', body: JSON.stringify(confirmation(2147483000, 0, ctx.customers)) };
+        return {
+          method: 'POST' as const,
+          path: '/orders/2147483000/confirm',
+          body: JSON.stringify(confirmation(2147483000, 0, ctx.customers)),
+        };
       }
-      return { method: 'POST' as const, path: `/orders/${orderId}/confirm`, body: JSON.stringify(confirmation(orderId, i++, ctx.customers)) };
+      return {
+        method: 'POST' as const,
+        path: `/orders/${orderId}/confirm`,
+        body: JSON.stringify(confirmation(orderId, i++, ctx.customers)),
+      };
     };
     const result = await load({ url: ctx.server.url, next, servingPids: ctx.server.servingPids });
-    const note = [loadNote(result), exhausted > 0 ? `ran out of open orders (${exhausted} requests without one)` : undefined].filter(Boolean).join('; ');
+    const note = [loadNote(result), exhausted > 0 ? `ran out of open orders (${exhausted} requests without one)` : undefined]
+      .filter(Boolean)
+      .join('; ');
     return { status: 'ok', load: result, ...(note ? { note } : {}) };
   },
 };

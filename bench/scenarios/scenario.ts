@@ -91,7 +91,11 @@ export function loadNote(load: LoadResult): string | undefined {
  * The load of a request/response scenario, after one request is checked (`wrong` says what is
  * wrong with its answer, or undefined): the scenario must measure the real answer, not an error.
  */
-export async function checkedLoad(ctx: ScenarioContext, requests: RequestShape[], wrong: (answer: Answer) => string | undefined): Promise<ScenarioResult> {
+export async function checkedLoad(
+  ctx: ScenarioContext,
+  requests: RequestShape[],
+  wrong: (answer: Answer) => string | undefined,
+): Promise<ScenarioResult> {
   const req = requests[0]!;
   const problem = wrong(await call(ctx.server, req.method ?? 'GET', req.path, req.body === undefined ? undefined : JSON.parse(req.body)));
   if (problem) return { status: 'failed', note: problem };

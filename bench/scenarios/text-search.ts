@@ -12,11 +12,22 @@ const TAKE = 20;
 const NAMES = ['müll berl', 'anna sch', 'weber köln', 'FISCH frank', 'greta web', 'klara wag 80331', 'be mey'];
 
 function customerQueries(n: number): string[] {
-  return [NAMES[n % NAMES.length]!, `EXT-${n}`, `C${String(n).padStart(8, '0').slice(0, 7)}`, `firma ${n - (n % 5) || 5}`, `${NAMES[(n * 3) % NAMES.length]!.split(' ')[0]} ${n}`];
+  return [
+    NAMES[n % NAMES.length]!,
+    `EXT-${n}`,
+    `C${String(n).padStart(8, '0').slice(0, 7)}`,
+    `firma ${n - (n % 5) || 5}`,
+    `${NAMES[(n * 3) % NAMES.length]!.split(' ')[0]} ${n}`,
+  ];
 }
 
 function orderQueries(n: number): string[] {
-  return [`kunde.${n}@example`, `SEED-${String(n).padStart(8, '0').slice(0, 7)}`, NAMES[n % NAMES.length]!.split(' ')[0]!, `C${String(n).padStart(8, '0')}`];
+  return [
+    `kunde.${n}@example`,
+    `SEED-${String(n).padStart(8, '0').slice(0, 7)}`,
+    NAMES[n % NAMES.length]!.split(' ')[0]!,
+    `C${String(n).padStart(8, '0')}`,
+  ];
 }
 
 const page = (path: string, query: string): RequestShape => ({ path: `${path}?Take=${TAKE}&Query=${encodeURIComponent(query)}` });
@@ -32,7 +43,11 @@ function measure(ctx: ScenarioContext, requests: RequestShape[]): Promise<Scenar
 export const textSearchCustomers: Scenario = {
   id: 'text-search-customers',
   label: 'SearchCustomers by Query (names, ids, companies), Take=20',
-  run: (ctx) => measure(ctx, spread(200, ctx.customers, 5).flatMap((n) => customerQueries(n).map((q) => page('/customer/', q)))),
+  run: (ctx) =>
+    measure(
+      ctx,
+      spread(200, ctx.customers, 5).flatMap((n) => customerQueries(n).map((q) => page('/customer/', q))),
+    ),
 };
 
 export const textSearchOrders: Scenario = {
@@ -42,7 +57,10 @@ export const textSearchOrders: Scenario = {
   run: (ctx) => {
     // Confirmed orders carry the customer's data: the first of them were confirmed by customers 1…
     const confirmedBy = Math.min(ctx.customers, ctx.confirmedOrders.length);
-    return measure(ctx, spread(200, confirmedBy, 9).flatMap((n) => orderQueries(n).map((q) => page('/orders/', q))));
+    return measure(
+      ctx,
+      spread(200, confirmedBy, 9).flatMap((n) => orderQueries(n).map((q) => page('/orders/', q))),
+    );
   },
 };
 

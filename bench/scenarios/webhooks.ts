@@ -33,7 +33,12 @@ async function fastReceiver(): Promise<FastReceiver> {
 }
 
 /** Registers an endpoint for the duration of `fn`, then removes it (later scenarios run without it). */
-async function withEndpoint<T>(ctx: ScenarioContext, url: string, events: string[], fn: (id: string) => Promise<T>): Promise<T | ScenarioResult> {
+async function withEndpoint<T>(
+  ctx: ScenarioContext,
+  url: string,
+  events: string[],
+  fn: (id: string) => Promise<T>,
+): Promise<T | ScenarioResult> {
   const created = await call(ctx.server, 'POST', '/webhooks', { Url: url, Events: events, Description: 'bench' });
   if (isMissingRoute(created)) return notAvailable('webhooks');
   if (created.status !== 201) return { status: 'failed', note: `register: ${describe(created)}` };
@@ -78,7 +83,10 @@ export const confirmWithWebhook: Scenario = {
       if (!('confirmed' in result)) return result;
       const { confirmed, during, seconds } = result;
       // backlogSeconds is left out when the backlog was not delivered within BACKLOG_LIMIT_MS.
-      return { ...confirmed, extra: { delivered: during, afterLoad: receiver.seen.size - during, ...(seconds === undefined ? {} : { backlogSeconds: seconds }) } };
+      return {
+        ...confirmed,
+        extra: { delivered: during, afterLoad: receiver.seen.size - during, ...(seconds === undefined ? {} : { backlogSeconds: seconds }) },
+      };
     } finally {
       await receiver.close();
     }
@@ -110,7 +118,8 @@ export const webhookDelivery: Scenario = {
           if (replay.status !== 202) return { status: 'failed', note: `replay: ${describe(replay)}` };
         }
         while (receiver.seen.size < ids.length) {
-          if (performance.now() - started > DELIVERY_LIMIT_MS) return { status: 'failed', note: `${receiver.seen.size} of ${ids.length} delivered in ${DELIVERY_LIMIT_MS / 1000} s` };
+          if (performance.now() - started > DELIVERY_LIMIT_MS)
+            return { status: 'failed', note: `${receiver.seen.size} of ${ids.length} delivered in ${DELIVERY_LIMIT_MS / 1000} s` };
           await new Promise((r) => setTimeout(r, 10));
         }
         const seconds = (performance.now() - started) / 1000;

@@ -45,7 +45,11 @@ export function useRoute(): Route {
 }
 
 /** A link inside the console: a real <a href> (opens in a new tab too), followed without a reload. */
-export function Link({ to, children, ...rest }: { to: string; children: ComponentChildren } & Omit<JSX.HTMLAttributes<HTMLAnchorElement>, 'href'>): JSX.Element {
+export function Link({
+  to,
+  children,
+  ...rest
+}: { to: string; children: ComponentChildren } & Omit<JSX.HTMLAttributes<HTMLAnchorElement>, 'href'>): JSX.Element {
   const follow = (e: MouseEvent): void => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();

@@ -7,7 +7,11 @@ export const auditCalls: SnapshotSource = {
   source: 'src/audit/audit.repository.ts',
   exports: auditModule,
   calls: objectCalls('auditRepository', auditRepository, {
-    insert: [call('entry, at', ({ db }) => auditRepository.insert(db, { keyId: 'key-1', action: 'bank.read', resourceType: 'order', resourceIds: ['1', '2'] }, STAMP))],
+    insert: [
+      call('entry, at', ({ db }) =>
+        auditRepository.insert(db, { keyId: 'key-1', action: 'bank.read', resourceType: 'order', resourceIds: ['1', '2'] }, STAMP),
+      ),
+    ],
     list: [
       call('after, take', ({ db }) => auditRepository.list(db, 0, 1000)),
       call('after, take, since', ({ db }) => auditRepository.list(db, 10, 1000, STAMP)),

@@ -9,8 +9,17 @@ const { CUSTOMER_TEXT, customerWordsRepository } = customerWordsModule;
 
 /** Every address column set: the widest shape of the hand-written customer statements. */
 const ADDRESS: Required<CustomerAddress> = {
-  salutation: 'Frau', first_name: 'Erika', last_name: 'Mustermann', postal_code: '50667', city: 'Köln', country: 'DE',
-  street: 'Domkloster', street_number: '4', company: null, company2: null, addition_to_address: null,
+  salutation: 'Frau',
+  first_name: 'Erika',
+  last_name: 'Mustermann',
+  postal_code: '50667',
+  city: 'Köln',
+  country: 'DE',
+  street: 'Domkloster',
+  street_number: '4',
+  company: null,
+  company2: null,
+  addition_to_address: null,
 };
 const DATA: CustomerData = { external_id: 'ext-1', ...ADDRESS, quarter: null };
 const ROW: CustomerRow = { customer_id: 'c-1', ...DATA, modified_at: STAMP, created_at: STAMP, custom_fields_version: 0 };
@@ -37,30 +46,64 @@ export const customerCalls: SnapshotSource = {
       call('{ modifiedAtMost }, no limit', ({ sql, db }) => customerRepository.search(sql, db, { modifiedAtMost: STAMP })),
       call('{ modifiedAfter, modifiedAtMost }, limit', ({ sql, db }) => customerRepository.search(sql, db, WINDOW, 100)),
       call('{ modifiedAfter, modifiedAtMost, after (tighter), through }, limit, offset', ({ sql, db }) =>
-        customerRepository.search(sql, db, { ...WINDOW, after: { modifiedAt: STAMP - 500, customerId: 'c-1' }, through: { modifiedAt: STAMP, customerId: 'c-9' } }, 100, 200)),
-      call('{ modifiedAtMost }, offset without limit', ({ sql, db }) => customerRepository.search(sql, db, { modifiedAtMost: STAMP }, undefined, 200)),
+        customerRepository.search(
+          sql,
+          db,
+          { ...WINDOW, after: { modifiedAt: STAMP - 500, customerId: 'c-1' }, through: { modifiedAt: STAMP, customerId: 'c-9' } },
+          100,
+          200,
+        ),
+      ),
+      call('{ modifiedAtMost }, offset without limit', ({ sql, db }) =>
+        customerRepository.search(sql, db, { modifiedAtMost: STAMP }, undefined, 200),
+      ),
       call('{ modifiedAtMost, match: text words 2 }, limit', async ({ sql, db }) =>
-        customerRepository.search(sql, db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, CUSTOMER_TEXT, ['mull', 'koln']) }, 1000)),
+        customerRepository.search(
+          sql,
+          db,
+          { modifiedAtMost: STAMP, match: await sql.textMatch(db, CUSTOMER_TEXT, ['mull', 'koln']) },
+          1000,
+        ),
+      ),
     ],
     positionsAt: [
       call('{ modifiedAfter, modifiedAtMost }, offset, count', ({ db }) => customerRepository.positionsAt(db, WINDOW, 1000, 2)),
       call('{ modifiedAtMost, match: text words 1 }, offset, count', async ({ sql, db }) =>
-        customerRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, CUSTOMER_TEXT, ['mull']) }, 19, 2)),
+        customerRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, CUSTOMER_TEXT, ['mull']) }, 19, 2),
+      ),
     ],
-    writeData: [call('customerId, data (all 13 columns), provisionalStamp; no such row yet', ({ db }) => customerRepository.writeData(db, 'c-1', DATA, STAMP))],
+    writeData: [
+      call('customerId, data (all 13 columns), provisionalStamp; no such row yet', ({ db }) =>
+        customerRepository.writeData(db, 'c-1', DATA, STAMP),
+      ),
+    ],
     writeMany: [
       call('rows: 2, provisionalStamp', ({ db }) =>
-        customerRepository.writeMany(db, [{ customerId: 'c-1', data: DATA }, { customerId: 'c-2', data: { ...DATA, external_id: 'ext-2' } }], STAMP)),
+        customerRepository.writeMany(
+          db,
+          [
+            { customerId: 'c-1', data: DATA },
+            { customerId: 'c-2', data: { ...DATA, external_id: 'ext-2' } },
+          ],
+          STAMP,
+        ),
+      ),
     ],
     insertNew: [call('rows: 2', ({ db }) => customerRepository.insertNew(db, [ROW, { ...ROW, customer_id: 'c-2', external_id: 'ext-2' }]))],
     updateAddress: [
       call('customerId, address (every column)', ({ sql, db }) => customerRepository.updateAddress(sql, db, 'c-1', ADDRESS)),
-      call('customerId, address { city, country }', ({ sql, db }) => customerRepository.updateAddress(sql, db, 'c-1', { city: 'Köln', country: 'DE' })),
+      call('customerId, address { city, country }', ({ sql, db }) =>
+        customerRepository.updateAddress(sql, db, 'c-1', { city: 'Köln', country: 'DE' }),
+      ),
       call('customerId, address {}', ({ sql, db }) => customerRepository.updateAddress(sql, db, 'c-1', {})),
     ],
     upsertByExternalId: [
-      call('newId, externalId, address (every column), now', ({ sql, db }) => customerRepository.upsertByExternalId(sql, db, 'c-new', 'ext-1', ADDRESS, STAMP)),
-      call('newId, externalId null, address {}, now', ({ sql, db }) => customerRepository.upsertByExternalId(sql, db, 'c-new', null, {}, STAMP)),
+      call('newId, externalId, address (every column), now', ({ sql, db }) =>
+        customerRepository.upsertByExternalId(sql, db, 'c-new', 'ext-1', ADDRESS, STAMP),
+      ),
+      call('newId, externalId null, address {}, now', ({ sql, db }) =>
+        customerRepository.upsertByExternalId(sql, db, 'c-new', null, {}, STAMP),
+      ),
     ],
     holdersOfExternalIds: [call('externalIds: 2', ({ db }) => customerRepository.holdersOfExternalIds(db, ['ext-1', 'ext-2']))],
   }),

@@ -4,7 +4,15 @@ import { call, objectCalls, STAMP, type SnapshotSource } from './snapshot-calls.
 
 const { customFieldRepository: cf } = customFieldModule;
 
-const DEFINITION: CustomFieldDefRow = { number: 1, label: 'Tier', field_type: 'Select', is_read_only: 0, allowed_values: '["A","B"]', sort: 10, updated_at: STAMP };
+const DEFINITION: CustomFieldDefRow = {
+  number: 1,
+  label: 'Tier',
+  field_type: 'Select',
+  is_read_only: 0,
+  allowed_values: '["A","B"]',
+  sort: 10,
+  updated_at: STAMP,
+};
 
 export const customFieldCalls: SnapshotSource = {
   source: 'src/customfields/customfield.repository.ts',
@@ -32,7 +40,20 @@ export const customFieldCalls: SnapshotSource = {
     deleteValuesOfField: [call('number', ({ db }) => cf.deleteValuesOfField(db, 1))],
     bumpVersion: [call('customerId', ({ sql, db }) => cf.bumpVersion(sql, db, 'c-1'))],
     bumpVersions: [call('customerIds: 2', ({ db }) => cf.bumpVersions(db, ['c-1', 'c-2']))],
-    upsertValues: [call('customerId, values: 2, now', ({ sql, db }) => cf.upsertValues(sql, db, 'c-1', [{ number: 1, value: '"A"' }, { number: 2, value: '3' }], STAMP))],
+    upsertValues: [
+      call('customerId, values: 2, now', ({ sql, db }) =>
+        cf.upsertValues(
+          sql,
+          db,
+          'c-1',
+          [
+            { number: 1, value: '"A"' },
+            { number: 2, value: '3' },
+          ],
+          STAMP,
+        ),
+      ),
+    ],
     deleteValues: [call('customerId, numbers: 2', ({ db }) => cf.deleteValues(db, 'c-1', [1, 2]))],
     deleteAllValues: [call('customerId', ({ db }) => cf.deleteAllValues(db, 'c-1'))],
   }),

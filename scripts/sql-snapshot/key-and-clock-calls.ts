@@ -10,7 +10,16 @@ export const keyCalls: SnapshotSource = {
   calls: objectCalls('keyRepository', keyRepository, {
     insert: [
       call('row', ({ db }) =>
-        keyRepository.insert(db, { id: 'key-1', name: 'ops', key_hash: 'hash', permissions: 'all', created_at: STAMP, revoked_at: null, last_used_at: null })),
+        keyRepository.insert(db, {
+          id: 'key-1',
+          name: 'ops',
+          key_hash: 'hash',
+          permissions: 'all',
+          created_at: STAMP,
+          revoked_at: null,
+          last_used_at: null,
+        }),
+      ),
     ],
     findByHash: [call('keyHash', ({ db }) => keyRepository.findByHash(db, 'hash'))],
     findById: [call('id', ({ db }) => keyRepository.findById(db, 'key-1'))],

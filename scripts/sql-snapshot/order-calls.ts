@@ -9,8 +9,12 @@ const { ORDER_TEXT, orderWordsRepository } = orderWordsModule;
 
 const ORDER = { order_number: 'O-1', note: null, created_at: STAMP };
 const FILTERED = {
-  orderIds: [1, 2], orderNumbers: ['O-1'], customerIds: ['c-1'], statuses: ['Confirmed' as const, 'Cancelled' as const],
-  modifiedAfter: STAMP - 1000, modifiedAtMost: STAMP,
+  orderIds: [1, 2],
+  orderNumbers: ['O-1'],
+  customerIds: ['c-1'],
+  statuses: ['Confirmed' as const, 'Cancelled' as const],
+  modifiedAfter: STAMP - 1000,
+  modifiedAtMost: STAMP,
 };
 const CONFIRMED = { customer_id: 'c-1', confirmed_at: STAMP, confirmation: '{}', confirmation_hash: 'hash' };
 const REF = { apiKeyId: 'key-1', key: 'idem-1' };
@@ -30,16 +34,27 @@ export const orderCalls: SnapshotSource = {
     personalDataOfCustomer: [call('customerId', ({ db }) => orderRepository.personalDataOfCustomer(db, 'c-1'))],
     replaceConfirmation: [call('orderId, confirmation, hash', ({ db }) => orderRepository.replaceConfirmation(db, 1, '{}', 'hash'))],
     findMany: [call('orderIds: 2', ({ sql, db }) => orderRepository.findMany(sql, db, [1, 2]))],
-    markConfirmed: [
-      call('orderId, state', ({ sql, db }) =>
-        orderRepository.markConfirmed(sql, db, 1, CONFIRMED)),
-    ],
+    markConfirmed: [call('orderId, state', ({ sql, db }) => orderRepository.markConfirmed(sql, db, 1, CONFIRMED))],
     markCancelled: [call('orderId, at', ({ db }) => orderRepository.markCancelled(db, 1, STAMP))],
     search: [
       call('window, limit', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAtMost: STAMP }, 1000)),
       call('every filter, after, limit, offset', ({ sql, db }) => orderRepository.search(sql, db, FILTERED, 1000, 20)),
-      call('window, match: text words 1, limit', async ({ sql, db }) => orderRepository.search(sql, db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, ORDER_TEXT, ['anna']) }, 1000)),
-      call('modifiedAfter, keyset after, through', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAfter: STAMP - 1000, modifiedAtMost: STAMP, after: { modifiedAt: STAMP - 10, orderId: 7 }, through: { modifiedAt: STAMP, orderId: 9 } }, 1000)),
+      call('window, match: text words 1, limit', async ({ sql, db }) =>
+        orderRepository.search(sql, db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, ORDER_TEXT, ['anna']) }, 1000),
+      ),
+      call('modifiedAfter, keyset after, through', ({ sql, db }) =>
+        orderRepository.search(
+          sql,
+          db,
+          {
+            modifiedAfter: STAMP - 1000,
+            modifiedAtMost: STAMP,
+            after: { modifiedAt: STAMP - 10, orderId: 7 },
+            through: { modifiedAt: STAMP, orderId: 9 },
+          },
+          1000,
+        ),
+      ),
     ],
     count: [call('every filter', ({ db }) => orderRepository.count(db, FILTERED))],
     confirmedIds: [call('every filter', ({ db }) => orderRepository.confirmedIds(db, FILTERED))],
@@ -47,7 +62,8 @@ export const orderCalls: SnapshotSource = {
     positionsAt: [
       call('filter, offset, count', ({ db }) => orderRepository.positionsAt(db, FILTERED, 99, 2)),
       call('window, match: text words 2, offset, count', async ({ sql, db }) =>
-        orderRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, ORDER_TEXT, ['anna', 'mull']) }, 19, 2)),
+        orderRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, ORDER_TEXT, ['anna', 'mull']) }, 19, 2),
+      ),
     ],
   }),
 };
@@ -58,8 +74,19 @@ export const orderWordsCalls: SnapshotSource = {
   exports: orderWordsModule,
   builders: { orderWords: 'no SQL of its own: the words orderWordsRepository writes' },
   calls: objectCalls('orderWordsRepository', orderWordsRepository, {
-    writeOne: [call('order', ({ sql, db }) => orderWordsRepository.writeOne(sql, db, { order_id: 1, order_number: 'O-1', customer_id: 'c-1', confirmation: '{}' }))],
-    write: [call('orders: 2', ({ db }) => orderWordsRepository.write(db, [{ order_id: 1, order_number: 'O-1', customer_id: null, confirmation: null }, { order_id: 2, order_number: 'O-2', customer_id: null, confirmation: null }]))],
+    writeOne: [
+      call('order', ({ sql, db }) =>
+        orderWordsRepository.writeOne(sql, db, { order_id: 1, order_number: 'O-1', customer_id: 'c-1', confirmation: '{}' }),
+      ),
+    ],
+    write: [
+      call('orders: 2', ({ db }) =>
+        orderWordsRepository.write(db, [
+          { order_id: 1, order_number: 'O-1', customer_id: null, confirmation: null },
+          { order_id: 2, order_number: 'O-2', customer_id: null, confirmation: null },
+        ]),
+      ),
+    ],
     refresh: [call('orderIds: 2', ({ db }) => orderWordsRepository.refresh(db, [1, 2]))],
   }),
 };
@@ -69,8 +96,16 @@ export const idempotencyCalls: SnapshotSource = {
   exports: idempotencyModule,
   calls: objectCalls('idempotencyRepository', idempotencyRepository, {
     find: [call('ref', ({ sql, db }) => idempotencyRepository.find(sql, db, REF))],
-    insertRunning: [call('ref, operation, requestHash, now', ({ sql, db }) => idempotencyRepository.insertRunning(sql, db, REF, 'ConfirmOrder', 'hash', STAMP))],
-    replace: [call('ref, seenCreatedAt, operation, requestHash, now', ({ db }) => idempotencyRepository.replace(db, REF, STAMP - 1000, 'ConfirmOrder', 'hash', STAMP))],
+    insertRunning: [
+      call('ref, operation, requestHash, now', ({ sql, db }) =>
+        idempotencyRepository.insertRunning(sql, db, REF, 'ConfirmOrder', 'hash', STAMP),
+      ),
+    ],
+    replace: [
+      call('ref, seenCreatedAt, operation, requestHash, now', ({ db }) =>
+        idempotencyRepository.replace(db, REF, STAMP - 1000, 'ConfirmOrder', 'hash', STAMP),
+      ),
+    ],
     complete: [call('ref, claimedAt, status, body', ({ sql, db }) => idempotencyRepository.complete(sql, db, REF, STAMP, 200, '{}'))],
     delete: [call('ref, claimedAt', ({ sql, db }) => idempotencyRepository.delete(sql, db, REF, STAMP))],
     deleteOlderThan: [call('cutoff', ({ db }) => idempotencyRepository.deleteOlderThan(db, STAMP))],

@@ -10,7 +10,19 @@ import { openRecordingStore, SNAPSHOT_BACKENDS, type RecordingStore, type Snapsh
 import { exportedFunctions, type SnapshotCall, type SnapshotSource } from './snapshot-calls.js';
 
 /** Every module that runs SQL, in the order the snapshot lists them. */
-export const SNAPSHOT_SOURCES: readonly SnapshotSource[] = [customerCalls, customerWordsCalls, orderCalls, orderWordsCalls, idempotencyCalls, customFieldCalls, keyCalls, syncClockCalls, auditCalls, eventCalls, webhookCalls];
+export const SNAPSHOT_SOURCES: readonly SnapshotSource[] = [
+  customerCalls,
+  customerWordsCalls,
+  orderCalls,
+  orderWordsCalls,
+  idempotencyCalls,
+  customFieldCalls,
+  keyCalls,
+  syncClockCalls,
+  auditCalls,
+  eventCalls,
+  webhookCalls,
+];
 
 /** The folder of the checked-in snapshot, from the project root. */
 export const SNAPSHOT_DIR = 'queries';
@@ -28,7 +40,10 @@ export const snapshotPath = (source: SnapshotSource, backend: SnapshotBackend): 
 
 /** The statements one call runs; a function that throws on an empty result still shows what it ran. */
 async function recordCall(store: RecordingStore, name: string, { args, run }: SnapshotCall): Promise<string[]> {
-  await store.db.transaction().execute((db) => run({ db, sql: store.sql })).catch(() => undefined);
+  await store.db
+    .transaction()
+    .execute((db) => run({ db, sql: store.sql }))
+    .catch(() => undefined);
   const queries = store.take();
   if (queries.length === 0) throw new Error(`sql snapshot: ${name}(${args}) ran no statement; give it arguments that do`);
   return queries.map((q) => `${q.sql};\n-- parameters: ${JSON.stringify(q.parameters)}`);

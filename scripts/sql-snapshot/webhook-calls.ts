@@ -4,8 +4,18 @@ import { call, objectCalls, STAMP, type SnapshotSource } from './snapshot-calls.
 const { webhookRepository: repo } = webhookModule;
 
 const ENDPOINT = {
-  endpoint_id: 'wh_1', url: 'https://erp.example.com/hook', event_types: '[]', description: '', disabled_at: null, disabled_reason: null,
-  secret: 'whsec_x', previous_secret: null, previous_secret_until: null, cursor: 0, created_at: STAMP, updated_at: STAMP,
+  endpoint_id: 'wh_1',
+  url: 'https://erp.example.com/hook',
+  event_types: '[]',
+  description: '',
+  disabled_at: null,
+  disabled_reason: null,
+  secret: 'whsec_x',
+  previous_secret: null,
+  previous_secret_until: null,
+  cursor: 0,
+  created_at: STAMP,
+  updated_at: STAMP,
 };
 const JOB = { endpoint_id: 'wh_1', event_sequence: 7, attempts: 0, failures: 0 };
 
@@ -34,16 +44,44 @@ export const webhookCalls: SnapshotSource = {
       call('owner, now, lease, limit', ({ sql, db }) => repo.claim(sql, db, 'd-1', STAMP, STAMP + 15000, 32, [])),
       call('owner, now, lease, limit, skip: 1', ({ sql, db }) => repo.claim(sql, db, 'd-1', STAMP, STAMP + 15000, 32, ['wh_2'])),
     ],
-    settle: [call('job, owner, state', ({ db }) => repo.settle(db, JOB, 'd-1', { state: 'Delivered', attempts: 1, failures: 0, next_attempt_at: STAMP }))],
+    settle: [
+      call('job, owner, state', ({ db }) =>
+        repo.settle(db, JOB, 'd-1', { state: 'Delivered', attempts: 1, failures: 0, next_attempt_at: STAMP }),
+      ),
+    ],
     logAttempts: [
       call('rows: 2', ({ db }) => {
-        const row = { endpoint_id: 'wh_1', event_sequence: 7, event_id: 'evt_1', attempt: 1, status: 'Delivered' as const, response_code: 200, duration_ms: 12, at: STAMP, next_attempt_at: null, error: null };
-        return repo.logAttempts(db, [row, { ...row, event_sequence: 8, event_id: 'evt_2', status: 'Failed' as const, response_code: null, error: 'connection refused' }]);
+        const row = {
+          endpoint_id: 'wh_1',
+          event_sequence: 7,
+          event_id: 'evt_1',
+          attempt: 1,
+          status: 'Delivered' as const,
+          response_code: 200,
+          duration_ms: 12,
+          at: STAMP,
+          next_attempt_at: null,
+          error: null,
+        };
+        return repo.logAttempts(db, [
+          row,
+          { ...row, event_sequence: 8, event_id: 'evt_2', status: 'Failed' as const, response_code: null, error: 'connection refused' },
+        ]);
       }),
     ],
     logUnfedAttempt: [
       call('row', ({ db }) =>
-        repo.logUnfedAttempt(db, { endpoint_id: 'wh_1', event_id: 'evt_3', attempt: 1, status: 'Failed', response_code: null, duration_ms: 3, at: STAMP, next_attempt_at: null, error: 'connection refused' }),
+        repo.logUnfedAttempt(db, {
+          endpoint_id: 'wh_1',
+          event_id: 'evt_3',
+          attempt: 1,
+          status: 'Failed',
+          response_code: null,
+          duration_ms: 3,
+          at: STAMP,
+          next_attempt_at: null,
+          error: 'connection refused',
+        }),
       ),
     ],
     attempts: [call('endpointId, take', ({ db }) => repo.attempts(db, 'wh_1', 100))],

@@ -14,7 +14,13 @@ export const MAX_AUDIT_TAKE = 10_000;
 export const GetAuditLogRequest = Type.Object(
   {
     After: Type.Optional(Type.Integer({ minimum: 0, description: 'Only entries with a Sequence above this (the last one seen).' })),
-    Take: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AUDIT_TAKE, description: `Most entries (default ${AUDIT_TAKE}, at most ${MAX_AUDIT_TAKE}).` })),
+    Take: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_AUDIT_TAKE,
+        description: `Most entries (default ${AUDIT_TAKE}, at most ${MAX_AUDIT_TAKE}).`,
+      }),
+    ),
   },
   { $id: 'GetAuditLog' },
 );

@@ -5,14 +5,24 @@ import type { AuditRecord } from './audit.actions.js';
 /** An audit entry as stored: the generated sequence is a plain number once read. */
 export type StoredAudit = Omit<AuditRow, 'sequence'> & { sequence: number };
 
-const stored = (row: StoredAudit | AuditRow): StoredAudit => ({ ...(row as StoredAudit), sequence: Number(row.sequence), at: Number(row.at) });
+const stored = (row: StoredAudit | AuditRow): StoredAudit => ({
+  ...(row as StoredAudit),
+  sequence: Number(row.sequence),
+  at: Number(row.at),
+});
 
 /** All SQL about the audit log. */
 export const auditRepository = {
   async insert(db: Executor, entry: AuditRecord, at: number): Promise<number> {
     const res = await db
       .insertInto('audit_log')
-      .values({ at, key_id: entry.keyId, action: entry.action, resource_type: entry.resourceType, resource_ids: JSON.stringify(entry.resourceIds) })
+      .values({
+        at,
+        key_id: entry.keyId,
+        action: entry.action,
+        resource_type: entry.resourceType,
+        resource_ids: JSON.stringify(entry.resourceIds),
+      })
       .returning('sequence')
       .executeTakeFirstOrThrow();
     return Number(res.sequence);

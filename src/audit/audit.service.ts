@@ -5,7 +5,9 @@ import type { AuditRecord } from './audit.actions.js';
 import { auditRepository, type StoredAudit } from './audit.repository.js';
 
 /** Records one audit entry (a write of its own through the door). */
-export const recordAuditWrite = defineWrite('audit.record', (unit, entry: AuditRecord) => auditRepository.insert(unit.db, entry, Date.now()));
+export const recordAuditWrite = defineWrite('audit.record', (unit, entry: AuditRecord) =>
+  auditRepository.insert(unit.db, entry, Date.now()),
+);
 
 /** Every write of the audit module (see src/write-registry.ts). */
 export const auditWrites = [recordAuditWrite];

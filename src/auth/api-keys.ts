@@ -52,8 +52,12 @@ export function sameHash(a: string, b: string): boolean {
 
 /** Parses `all,admin,bank` (any order, spaces allowed); throws on an unknown name. */
 export function parsePermissions(text: string): Permission[] {
-  const names = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = text
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (names.length === 0) throw new Error(`at least one permission is needed: ${PERMISSIONS.join(', ')}`);
-  for (const n of names) if (!(PERMISSIONS as readonly string[]).includes(n)) throw new Error(`unknown permission '${n}' (known: ${PERMISSIONS.join(', ')})`);
+  for (const n of names)
+    if (!(PERMISSIONS as readonly string[]).includes(n)) throw new Error(`unknown permission '${n}' (known: ${PERMISSIONS.join(', ')})`);
   return [...new Set(names)] as Permission[];
 }

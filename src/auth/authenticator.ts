@@ -84,7 +84,10 @@ export class Authenticator {
     }
     const before = this.#cache.get(hash);
     const trusted: Trusted = {
-      key: before?.key.id === row.id ? before.key : { id: row.id, name: row.name, permissions: new Set(row.permissions.split(',') as Permission[]) },
+      key:
+        before?.key.id === row.id
+          ? before.key
+          : { id: row.id, name: row.name, permissions: new Set(row.permissions.split(',') as Permission[]) },
       refusedFrom: row.revoked_at === null ? null : Number(row.revoked_at),
       until: readAt + KEY_CACHE_MS,
       lastUsed: Math.max(before?.lastUsed ?? 0, row.last_used_at === null ? 0 : Number(row.last_used_at)),

@@ -16,17 +16,30 @@ export const keyRepository = {
     return db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
   },
   async count(db: Executor): Promise<number> {
-    const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   },
   /** Unrevoked keys with `admin`, other than `exceptId`. */
   async countOtherAdmins(db: Executor, exceptId: string): Promise<number> {
-    const rows = await db.selectFrom('api_keys').select(['id', 'permissions']).where('revoked_at', 'is', null).where('id', '!=', exceptId).execute();
+    const rows = await db
+      .selectFrom('api_keys')
+      .select(['id', 'permissions'])
+      .where('revoked_at', 'is', null)
+      .where('id', '!=', exceptId)
+      .execute();
     return rows.filter((r) => r.permissions.split(',').includes('admin')).length;
   },
   /** Stamps the instant the key is refused from; false when there is no unrevoked key with this id. */
   async revoke(db: Executor, id: string, refusedFrom: number): Promise<boolean> {
-    const res = await db.updateTable('api_keys').set({ revoked_at: refusedFrom }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const res = await db
+      .updateTable('api_keys')
+      .set({ revoked_at: refusedFrom })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   },
   /** Moves LastUsedAt forward (never back: instances may report out of order). */

@@ -30,7 +30,9 @@ export const refusedFromNow = (): number => Date.now() + REVOCATION_DELAY_MS;
 export const revokeKeyWrite = defineWrite('key.revoke', (unit, id: string) => keyRepository.revoke(unit.db, id, refusedFromNow()));
 
 /** Moves a key's LastUsedAt forward. */
-export const markKeyUsedWrite = defineWrite('key.used', (unit, u: { id: string; at: number }) => keyRepository.markUsed(unit.db, u.id, u.at));
+export const markKeyUsedWrite = defineWrite('key.used', (unit, u: { id: string; at: number }) =>
+  keyRepository.markUsed(unit.db, u.id, u.at),
+);
 
 export const keyWrites = [insertKeyWrite, revokeKeyWrite, markKeyUsedWrite];
 
@@ -47,5 +49,3 @@ export const listKeys = (store: Store): Promise<ApiKeyRow[]> => keyRepository.li
 
 /** Revokes a key: refused by every process from REVOCATION_DELAY_MS after this write on. */
 export const revokeKey = (writes: WriteDoor, id: string): Promise<boolean> => writes.run(revokeKeyWrite, id);
-
-

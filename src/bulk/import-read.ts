@@ -12,7 +12,10 @@ export type ImportRecord =
 
 /** Reading stopped: the rest of the file cannot be trusted (CSV quoting broken at `line`). */
 export class UnreadableFile extends Error {
-  constructor(readonly line: number, message: string) {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
     super(message);
   }
 }

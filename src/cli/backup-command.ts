@@ -11,7 +11,11 @@ function oneFile(positionals: string[]): string {
 }
 
 export const backupCommand: RunCommand = async (args, config) => {
-  const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { force: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseCommandArgs({
+    args,
+    allowPositionals: true,
+    options: { force: { type: 'boolean', default: false } },
+  });
   const file = oneFile(positionals);
   inExistingDirectory(file);
   // An earlier backup under the same name may be the only good one: replacing it is asked for.

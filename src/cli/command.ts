@@ -53,7 +53,11 @@ export function inExistingDirectory(path: string): string {
  * (`--sort -2`, `--customers -5`), so the command's own check can name what is wrong with it.
  */
 export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
-  const valued = new Set(Object.entries(config.options ?? {}).filter(([, o]) => o.type === 'string').map(([name]) => `--${name}`));
+  const valued = new Set(
+    Object.entries(config.options ?? {})
+      .filter(([, o]) => o.type === 'string')
+      .map(([name]) => `--${name}`),
+  );
   const args: string[] = [];
   const given = config.args ?? [];
   for (let i = 0; i < given.length; i++) {

@@ -6,13 +6,21 @@ import { importFile, importProgress, reportImport } from './import-report.js';
 import { withStore } from './with-store.js';
 
 export const customersImportCommand: RunCommand = async (args, config) => {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'skip-invalid': { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { 'skip-invalid': { type: 'boolean', default: false } },
+  });
   const { file, format } = importFile(positionals);
   const started = Date.now();
   const progress = importProgress();
   const report = await withStore(config, async (store, writes) => {
     try {
-      return await importCustomers(store, writes, file, { format, skipInvalid: values['skip-invalid'] === true, onProgress: progress.onProgress });
+      return await importCustomers(store, writes, file, {
+        format,
+        skipInvalid: values['skip-invalid'] === true,
+        onProgress: progress.onProgress,
+      });
     } finally {
       progress.stop();
     }
@@ -26,5 +34,8 @@ export const customersExportCommand: RunCommand = async (args, config) => {
   const modifiedAfter = after === undefined ? undefined : parseWireDate(after);
   if (after !== undefined && modifiedAfter === undefined) throw new UsageError(`--modified-after: '${after}' is not a date`);
   const result = await withStore(config, (store) => exportCustomers(store, process.stdout, modifiedAfter));
-  if (!result.closed) process.stderr.write(`exported ${result.count} customers; X-Sync-Watermark ${formatWireDate(result.watermark, 'iso8601')} (${result.watermark})\n`);
+  if (!result.closed)
+    process.stderr.write(
+      `exported ${result.count} customers; X-Sync-Watermark ${formatWireDate(result.watermark, 'iso8601')} (${result.watermark})\n`,
+    );
 };

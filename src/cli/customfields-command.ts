@@ -1,4 +1,11 @@
-import { type CustomFieldDefinition, defineCustomField, DefineCustomFieldRequest, deleteCustomField, FIELD_TYPES, listDefinitions } from '../customfields/index.js';
+import {
+  type CustomFieldDefinition,
+  defineCustomField,
+  DefineCustomFieldRequest,
+  deleteCustomField,
+  FIELD_TYPES,
+  listDefinitions,
+} from '../customfields/index.js';
 import { AppError } from '../errors.js';
 import { parseJsvList } from '../wire/jsv.js';
 import { validRequest } from '../wire/request-validation.js';
@@ -16,7 +23,14 @@ const describeDefinition = (d: CustomFieldDefinition): string =>
   ].join(' ');
 
 // What `define` calls the fields of a definition: its flags, not the API's property names.
-const DEFINE_FLAGS: Readonly<Record<string, string>> = { Number: 'the field number', Label: '--label', FieldType: '--type', IsReadOnly: '--read-only', AllowedValues: '--allowed', Sort: '--sort' };
+const DEFINE_FLAGS: Readonly<Record<string, string>> = {
+  Number: 'the field number',
+  Label: '--label',
+  FieldType: '--type',
+  IsReadOnly: '--read-only',
+  AllowedValues: '--allowed',
+  Sort: '--sort',
+};
 const inCliWords = (text: string): string => text.replace(/'([A-Za-z]+)'/g, (quoted, name: string) => DEFINE_FLAGS[name] ?? quoted);
 
 /**
@@ -46,7 +60,13 @@ export const customFieldsDefineCommand: RunCommand = async (args, config) => {
   const { values, positionals } = parseCommandArgs({
     args,
     allowPositionals: true,
-    options: { label: { type: 'string' }, type: { type: 'string' }, 'read-only': { type: 'boolean' }, allowed: { type: 'string' }, sort: { type: 'string' } },
+    options: {
+      label: { type: 'string' },
+      type: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      allowed: { type: 'string' },
+      sort: { type: 'string' },
+    },
   });
   if (positionals.length !== 1) throw new UsageError('give exactly one field number');
   const number = wholeNumber(positionals[0], 'the field number')!;

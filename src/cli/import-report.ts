@@ -47,7 +47,9 @@ export function reportImport(report: ImportReport, noun: string, skipInvalid: bo
     return 1;
   }
   if (report.invalidCount > 0 && report.imported === 0 && !skipInvalid) {
-    process.stderr.write(`nothing imported: ${report.invalidCount} of ${report.records} rows are invalid (fix them, or pass --skip-invalid to import the others)\n`);
+    process.stderr.write(
+      `nothing imported: ${report.invalidCount} of ${report.records} rows are invalid (fix them, or pass --skip-invalid to import the others)\n`,
+    );
     return 1;
   }
   if (report.failure) {

@@ -28,7 +28,9 @@ export const keysCreateCommand: RunCommand = async (args, config) => {
       throw err;
     }
   });
-  process.stdout.write(`created key ${created.id} (${values.name}) with permissions ${created.permissions.join(',')}; store it now, it is not shown again:\n`);
+  process.stdout.write(
+    `created key ${created.id} (${values.name}) with permissions ${created.permissions.join(',')}; store it now, it is not shown again:\n`,
+  );
   process.stdout.write(`${created.key}\n`);
 };
 

@@ -2,7 +2,8 @@ import { ConfigError, loadConfig } from '../config.js';
 import { UsageError, type Command } from './command.js';
 import { COMMANDS } from './commands.js';
 
-const usageLines = (commands: readonly Command[]): string => commands.map((c) => `  ordergate ${c.usage.padEnd(48)} ${c.summary}`).join('\n');
+const usageLines = (commands: readonly Command[]): string =>
+  commands.map((c) => `  ordergate ${c.usage.padEnd(48)} ${c.summary}`).join('\n');
 
 function help(): string {
   return `usage:\n${usageLines(COMMANDS)}\n\nConfiguration comes from the environment (see README).\n`;
@@ -12,7 +13,10 @@ function help(): string {
 function groupHelp(argv: string[]): string | undefined {
   const group = COMMANDS.filter((c) => c.words.length > 1 && c.words[0] === argv[0]);
   if (group.length === 0) return undefined;
-  const opening = argv.length === 1 ? `ordergate ${argv[0]} takes a subcommand: ${group.map((c) => c.words.slice(1).join(' ')).join(', ')}` : `unknown command: ${argv.join(' ')}`;
+  const opening =
+    argv.length === 1
+      ? `ordergate ${argv[0]} takes a subcommand: ${group.map((c) => c.words.slice(1).join(' ')).join(', ')}`
+      : `unknown command: ${argv.join(' ')}`;
   return `${opening}\nusage:\n${usageLines(group)}\n`;
 }
 

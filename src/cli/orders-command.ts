@@ -12,7 +12,10 @@ const FORMATS: readonly OrderExportFormat[] = ['jsonl', 'csv'];
 
 /** `--status Open,confirmed`: the statuses named (any casing), or a usage mistake naming the flag. */
 function statusesOf(text: string): Array<OrderRow['status']> {
-  const names = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const statuses = names.map((n) => STATUSES.find((s) => s.toLowerCase() === n.toLowerCase()));
   const unknown = names.filter((_, i) => statuses[i] === undefined);
   if (names.length === 0 || unknown.length > 0) throw new UsageError(`--status: '${text}' is not a list of ${STATUSES.join(', ')}`);
@@ -20,7 +23,11 @@ function statusesOf(text: string): Array<OrderRow['status']> {
 }
 
 export const ordersImportCommand: RunCommand = async (args, config) => {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'skip-invalid': { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { 'skip-invalid': { type: 'boolean', default: false } },
+  });
   const { file, format } = importFile(positionals);
   const skipInvalid = values['skip-invalid'] === true;
   const started = Date.now();
@@ -55,7 +62,9 @@ export const ordersExportCommand: RunCommand = async (args, config) => {
   const result = await withStore(config, async (store, writes) => {
     try {
       return await exportOrders(store, writes, process.stdout, {
-        statuses, modifiedAfter, format,
+        statuses,
+        modifiedAfter,
+        format,
         bank: values['include-bank-data'] === true ? 'revealed' : 'masked',
         onProgress: (done, total) => (bar ??= progressBar('exporting (orders)', total)).tick(done),
       });
@@ -63,5 +72,8 @@ export const ordersExportCommand: RunCommand = async (args, config) => {
       bar?.stop();
     }
   });
-  if (!result.closed) process.stderr.write(`exported ${result.count} orders; X-Sync-Watermark ${formatWireDate(result.watermark, 'iso8601')} (${result.watermark})\n`);
+  if (!result.closed)
+    process.stderr.write(
+      `exported ${result.count} orders; X-Sync-Watermark ${formatWireDate(result.watermark, 'iso8601')} (${result.watermark})\n`,
+    );
 };

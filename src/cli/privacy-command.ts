@@ -6,7 +6,11 @@ import { parseCommandArgs, refusalInCliTerms, UsageError, type RunCommand } from
 import { withStore } from './with-store.js';
 
 export const exportDataCommand: RunCommand = async (args, config) => {
-  const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { 'include-bank-data': { type: 'boolean', default: false } } });
+  const { values, positionals } = parseCommandArgs({
+    args,
+    allowPositionals: true,
+    options: { 'include-bank-data': { type: 'boolean', default: false } },
+  });
   const customerId = positionals[0];
   if (!customerId || positionals.length > 1) throw new UsageError('give one CustomerId');
   const bank: BankData = values['include-bank-data'] ? 'revealed' : 'masked';
@@ -26,9 +30,12 @@ export const eraseCommand: RunCommand = async (args, config) => {
   const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { yes: { type: 'boolean', default: false } } });
   const customerId = positionals[0];
   if (!customerId || positionals.length > 1) throw new UsageError('give one CustomerId');
-  if (!values.yes) throw new UsageError(`erasing ${customerId} cannot be undone (only backups made before keep the data); add --yes to erase`);
+  if (!values.yes)
+    throw new UsageError(`erasing ${customerId} cannot be undone (only backups made before keep the data); add --yes to erase`);
   const answer = await withStore(config, (store, writes) =>
-    refusalInCliTerms(() => eraseCustomer(store, writes, customerId, CLI_KEY_ID, (message) => void process.stderr.write(`ordergate: ${message}\n`))),
+    refusalInCliTerms(() =>
+      eraseCustomer(store, writes, customerId, CLI_KEY_ID, (message) => void process.stderr.write(`ordergate: ${message}\n`)),
+    ),
   );
   process.stdout.write(`erased ${answer.CustomerId} at ${new Date(answer.ErasedAt).toISOString()}\n`);
 };

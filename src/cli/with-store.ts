@@ -10,7 +10,11 @@ import type { WriteDoor } from '../writes/write-door.js';
  * (`create`) may start from a missing one; the others refuse it, so that a mistyped DATABASE_URL
  * does not silently become a new, empty store.
  */
-export async function withStore<T>(config: Config, fn: (store: Store, writes: WriteDoor) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
+export async function withStore<T>(
+  config: Config,
+  fn: (store: Store, writes: WriteDoor) => Promise<T>,
+  options: { create?: boolean } = {},
+): Promise<T> {
   await (options.create ? createStoreIfMissing : requireExistingStore)(sessionDatabaseUrl(config));
   // Loaded once the store is there: a refused command does not pay for the store's and every write's modules.
   const [{ openStore }, { migrateToLatest }, { writeRegistry }, { openWriteDoor }] = await Promise.all([
@@ -19,7 +23,11 @@ export async function withStore<T>(config: Config, fn: (store: Store, writes: Wr
     import('../write-registry.js'),
     import('../writes/write-door.js'),
   ]);
-  const store = openStore(config.databaseUrl, { poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements, onPreparedStatementsOff: warnPreparedStatementsOff });
+  const store = openStore(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    preparedStatements: config.databasePreparedStatements,
+    onPreparedStatementsOff: warnPreparedStatementsOff,
+  });
   const writes = openWriteDoor(store, writeRegistry);
   try {
     await migrateToLatest(store);

@@ -46,7 +46,8 @@ export function registerConsole(app: FastifyInstance, basePath: string): void {
     }
     return build;
   };
-  const notBuilt = (reply: FastifyReply): FastifyReply => reply.code(404).type('text/plain; charset=utf-8').send('The console was not built: run npm run build.');
+  const notBuilt = (reply: FastifyReply): FastifyReply =>
+    reply.code(404).type('text/plain; charset=utf-8').send('The console was not built: run npm run build.');
   const sendPage = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     if (!load(request)) return notBuilt(reply);
     return reply.header('content-security-policy', CONSOLE_CSP).header('cache-control', 'no-cache').type(HTML).send(page);

@@ -10,10 +10,19 @@ export type CustomerColumn = keyof CustomerData;
  * list and statement about customers is derived from it.
  */
 export const CUSTOMER_COLUMNS: ReadonlyArray<readonly [Exclude<CustomerField, 'CustomerId'>, CustomerColumn]> = [
-  ['ExternalId', 'external_id'], ['Salutation', 'salutation'], ['FirstName', 'first_name'], ['LastName', 'last_name'],
-  ['PostalCode', 'postal_code'], ['City', 'city'], ['Country', 'country'], ['Street', 'street'],
-  ['StreetNumber', 'street_number'], ['Company', 'company'], ['Company2', 'company2'],
-  ['AdditionToAddress', 'addition_to_address'], ['Quarter', 'quarter'],
+  ['ExternalId', 'external_id'],
+  ['Salutation', 'salutation'],
+  ['FirstName', 'first_name'],
+  ['LastName', 'last_name'],
+  ['PostalCode', 'postal_code'],
+  ['City', 'city'],
+  ['Country', 'country'],
+  ['Street', 'street'],
+  ['StreetNumber', 'street_number'],
+  ['Company', 'company'],
+  ['Company2', 'company2'],
+  ['AdditionToAddress', 'addition_to_address'],
+  ['Quarter', 'quarter'],
 ];
 
 /** The 13 data columns, in table order. */

@@ -27,7 +27,12 @@ export interface ConfirmingCustomer {
  * matching an ExternalId → that customer; else a new one. Either way its name and address are
  * written from the confirmation, and its event is emitted. Undefined: no customer has that CustomerId.
  */
-export async function customerOfConfirmation(unit: Unit, ref: ConfirmingCustomer, address: CustomerAddress, now: number): Promise<string | undefined> {
+export async function customerOfConfirmation(
+  unit: Unit,
+  ref: ConfirmingCustomer,
+  address: CustomerAddress,
+  now: number,
+): Promise<string | undefined> {
   let row: CustomerRow | undefined;
   let created = false;
   if (ref.customerId) {

@@ -19,7 +19,10 @@ export interface CustomerToErase {
 export async function lockCustomerToErase(unit: Unit, customerId: string): Promise<CustomerToErase | undefined> {
   const row = await customerRepository.findForUpdate(unit.sql, unit.db, customerId);
   if (!row) return undefined;
-  return { holdsPersonalData: PERSONAL_CUSTOMER_COLUMNS.some((c) => row[c] !== null), erasedAt: row.erased_at == null ? null : Number(row.erased_at) };
+  return {
+    holdsPersonalData: PERSONAL_CUSTOMER_COLUMNS.some((c) => row[c] !== null),
+    erasedAt: row.erased_at == null ? null : Number(row.erased_at),
+  };
 }
 
 /** Forgets the customer's personal data (its id and bookkeeping stay) and records when. */

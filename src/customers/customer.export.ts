@@ -16,7 +16,11 @@ async function* jsonLines(customers: SearchResult['customers']): AsyncGenerator<
  * Writes the customers (all, or those changed after `modifiedAfter`) as JSON Lines in sync order:
  * the 14 spec fields, as the API shows them. Returns the count and the sync watermark of the export.
  */
-export async function exportCustomers(store: Store, out: Writable, modifiedAfter?: number): Promise<{ count: number; watermark: number; closed: boolean }> {
+export async function exportCustomers(
+  store: Store,
+  out: Writable,
+  modifiedAfter?: number,
+): Promise<{ count: number; watermark: number; closed: boolean }> {
   const result = await searchCustomers(store, modifiedAfter === undefined ? {} : { LastModifiedAfter: modifiedAfter });
   const written = await writeLines(out, jsonLines(result.customers));
   return { ...written, watermark: result.watermark };

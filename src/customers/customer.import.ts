@@ -21,13 +21,21 @@ interface Checked {
 }
 
 /** Pass 1: reads every record and checks it, also against the rest of the file and the store. */
-async function check(store: Store, file: string, opts: ImportOptions, definitions: ReadonlyMap<number, CustomFieldDefinition>): Promise<Checked> {
+async function check(
+  store: Store,
+  file: string,
+  opts: ImportOptions,
+  definitions: ReadonlyMap<number, CustomFieldDefinition>,
+): Promise<Checked> {
   const c: Checked = { fileProblems: [], invalidLines: new Set(), invalid: [], records: 0, valid: 0, usesCustomFields: false };
   if (opts.format === 'csv') {
     const header = await csvHeader(file);
     if (!header) c.fileProblems.push('no header line naming the columns');
     else c.fileProblems.push(...headerProblems(header, definitions));
-    c.usesCustomFields = (header ?? []).some((n) => { const col = columnOf(n); return col !== undefined && 'customField' in col; });
+    c.usesCustomFields = (header ?? []).some((n) => {
+      const col = columnOf(n);
+      return col !== undefined && 'customField' in col;
+    });
     if (c.fileProblems.length > 0) return c;
   }
   const reject = (line: number, problems: string[]) => {
@@ -39,10 +47,14 @@ async function check(store: Store, file: string, opts: ImportOptions, definition
   const externalOwner = new Map<string, string>();
   let pending: Array<{ line: number; customerId: string; externalId: string }> = [];
   const checkHolders = async () => {
-    const holders = await customerRepository.holdersOfExternalIds(store.reader, pending.map((p) => p.externalId));
+    const holders = await customerRepository.holdersOfExternalIds(
+      store.reader,
+      pending.map((p) => p.externalId),
+    );
     for (const p of pending) {
       const holder = holders.get(p.externalId);
-      if (holder !== undefined && holder !== p.customerId) reject(p.line, [`ExternalId: '${p.externalId}' belongs to customer '${holder}'`]);
+      if (holder !== undefined && holder !== p.customerId)
+        reject(p.line, [`ExternalId: '${p.externalId}' belongs to customer '${holder}'`]);
     }
     pending = [];
   };
@@ -101,7 +113,13 @@ async function check(store: Store, file: string, opts: ImportOptions, definition
 export async function importCustomers(store: Store, writes: WriteDoor, file: string, opts: ImportOptions): Promise<ImportReport> {
   const definitions = await customFieldDefinitions(store.reader);
   const checked = await check(store, file, opts, definitions);
-  const report = { fileProblems: checked.fileProblems, records: checked.records, invalidCount: checked.invalidLines.size, invalid: checked.invalid, imported: 0 };
+  const report = {
+    fileProblems: checked.fileProblems,
+    records: checked.records,
+    invalidCount: checked.invalidLines.size,
+    invalid: checked.invalid,
+    imported: 0,
+  };
   if (checked.fileProblems.length > 0 || (checked.invalidLines.size > 0 && !opts.skipInvalid)) return report;
 
   let batch: ReadRecord[] = [];

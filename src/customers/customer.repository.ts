@@ -4,7 +4,14 @@ import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { DATA_COLUMNS, SYNC_COLUMNS, type CustomerAddress, type CustomerData, type SyncRow } from './customer.columns.js';
-import { addressColumns, identifierSearchSql, touchSql, updateAddressSql, upsertByExternalIdSql, findManySql } from './customer.statements.js';
+import {
+  addressColumns,
+  identifierSearchSql,
+  touchSql,
+  updateAddressSql,
+  upsertByExternalIdSql,
+  findManySql,
+} from './customer.statements.js';
 import type { Position } from '../wire/sync-cursor.js';
 import { customerWordsRepository } from './customer.words.js';
 
@@ -70,7 +77,8 @@ export const customerRepository = {
   /** The customers of these ids that exist (events read them after the change; imports ask which are new). */
   async findMany(storeSql: StoreSql, db: Executor, customerIds: readonly string[]): Promise<CustomerRow[]> {
     const out: CustomerRow[] = [];
-    for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) out.push(...(await storeSql.run<CustomerRow>(db, findManySql(ids.length), ids)).rows);
+    for (const ids of chunks(customerIds, IDS_PER_STATEMENT))
+      out.push(...(await storeSql.run<CustomerRow>(db, findManySql(ids.length), ids)).rows);
     return out;
   },
 
@@ -82,7 +90,11 @@ export const customerRepository = {
   /** Sets the 13 data columns to null and records when (an erasure); the id and bookkeeping stay. */
   async blank(db: Executor, customerId: string, erasedAt: number): Promise<void> {
     const nulls = Object.fromEntries(DATA_COLUMNS.map((c) => [c, null])) as Record<keyof CustomerData, null>;
-    await db.updateTable('customers').set({ ...nulls, erased_at: erasedAt }).where('customer_id', '=', customerId).execute();
+    await db
+      .updateTable('customers')
+      .set({ ...nulls, erased_at: erasedAt })
+      .where('customer_id', '=', customerId)
+      .execute();
     await customerWordsRepository.write(db, [{ customer_id: customerId, ...nulls }]);
   },
 
@@ -90,7 +102,8 @@ export const customerRepository = {
   async existingIds(db: Executor, customerIds: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) {
-      for (const r of await db.selectFrom('customers').select('customer_id').where('customer_id', 'in', ids).execute()) found.add(r.customer_id);
+      for (const r of await db.selectFrom('customers').select('customer_id').where('customer_id', 'in', ids).execute())
+        found.add(r.customer_id);
     }
     return found;
   },
@@ -100,7 +113,12 @@ export const customerRepository = {
   },
 
   /** The identifier search (see customer.statements.ts): matches stamped in (modifiedAfter, watermark]. */
-  async findByIdentifiers(storeSql: StoreSql, db: Executor, identifiers: readonly string[], modifiedAfter: number | undefined): Promise<IdentifierMatches> {
+  async findByIdentifiers(
+    storeSql: StoreSql,
+    db: Executor,
+    identifiers: readonly string[],
+    modifiedAfter: number | undefined,
+  ): Promise<IdentifierMatches> {
     const params: unknown[] = [...identifiers, ...identifiers];
     if (modifiedAfter !== undefined) params.push(modifiedAfter);
     const text = identifierSearchSql(`${identifiers.length}:${modifiedAfter === undefined ? 0 : 1}`);
@@ -152,28 +170,55 @@ export const customerRepository = {
    * Inserts or replaces many customers (the import), in statements of IDS_PER_STATEMENT rows; new
    * rows get `provisionalStamp` until the door stamps them. Ids must be distinct within one call.
    */
-  async writeMany(db: Executor, rows: ReadonlyArray<{ readonly customerId: string; readonly data: CustomerData }>, provisionalStamp: number): Promise<void> {
+  async writeMany(
+    db: Executor,
+    rows: ReadonlyArray<{ readonly customerId: string; readonly data: CustomerData }>,
+    provisionalStamp: number,
+  ): Promise<void> {
     for (const slice of chunks(rows, IDS_PER_STATEMENT)) {
       await db
         .insertInto('customers')
-        .values(slice.map((r) => ({ customer_id: r.customerId, ...r.data, modified_at: provisionalStamp, created_at: provisionalStamp, custom_fields_version: 0 })))
+        .values(
+          slice.map((r) => ({
+            customer_id: r.customerId,
+            ...r.data,
+            modified_at: provisionalStamp,
+            created_at: provisionalStamp,
+            custom_fields_version: 0,
+          })),
+        )
         .onConflict((oc) =>
-          oc.column('customer_id').doUpdateSet((eb) => Object.fromEntries(DATA_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])) as Record<keyof CustomerData, never>),
+          oc
+            .column('customer_id')
+            .doUpdateSet(
+              (eb) => Object.fromEntries(DATA_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])) as Record<keyof CustomerData, never>,
+            ),
         )
         .execute();
     }
-    await customerWordsRepository.write(db, rows.map((r) => ({ customer_id: r.customerId, ...r.data })));
+    await customerWordsRepository.write(
+      db,
+      rows.map((r) => ({ customer_id: r.customerId, ...r.data })),
+    );
   },
 
   /** Inserts customers whose ids do not exist yet (others are left as they are); returns the new ids. */
   async insertNew(db: Executor, rows: readonly CustomerRow[]): Promise<string[]> {
     const ids: string[] = [];
     for (const slice of chunks(rows, IDS_PER_STATEMENT)) {
-      const res = await db.insertInto('customers').values(slice).onConflict((oc) => oc.doNothing()).returning('customer_id').execute();
+      const res = await db
+        .insertInto('customers')
+        .values(slice)
+        .onConflict((oc) => oc.doNothing())
+        .returning('customer_id')
+        .execute();
       ids.push(...res.map((r) => r.customer_id));
     }
     const inserted = new Set(ids);
-    await customerWordsRepository.write(db, rows.filter((r) => inserted.has(r.customer_id)));
+    await customerWordsRepository.write(
+      db,
+      rows.filter((r) => inserted.has(r.customer_id)),
+    );
     return ids;
   },
 
@@ -190,7 +235,14 @@ export const customerRepository = {
    * Returns the customer as written. One statement, so concurrent confirmations naming the
    * same new ExternalId cannot both insert (the unique index decides, without an error).
    */
-  async upsertByExternalId(storeSql: StoreSql, db: Executor, newId: string, externalId: string | null, address: CustomerAddress, now: number): Promise<CustomerRow> {
+  async upsertByExternalId(
+    storeSql: StoreSql,
+    db: Executor,
+    newId: string,
+    externalId: string | null,
+    address: CustomerAddress,
+    now: number,
+  ): Promise<CustomerRow> {
     const { columns, values } = addressColumns(address);
     const row = (await storeSql.run<CustomerRow>(db, upsertByExternalIdSql(columns), [newId, externalId, ...values, now, now])).rows[0];
     if (!row) throw new Error('the customer upsert returned no row');

@@ -6,8 +6,20 @@ import { cursorIssuedHere } from '../wire/sync-cursor.js';
 
 /** The 14 spec fields, in the spec's order. */
 export const CUSTOMER_FIELDS = [
-  'CustomerId', 'ExternalId', 'Salutation', 'FirstName', 'LastName', 'PostalCode', 'City', 'Country',
-  'Street', 'StreetNumber', 'Company', 'Company2', 'AdditionToAddress', 'Quarter',
+  'CustomerId',
+  'ExternalId',
+  'Salutation',
+  'FirstName',
+  'LastName',
+  'PostalCode',
+  'City',
+  'Country',
+  'Street',
+  'StreetNumber',
+  'Company',
+  'Company2',
+  'AdditionToAddress',
+  'Quarter',
 ] as const;
 export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
 
@@ -39,12 +51,33 @@ export const SearchCustomersRequest = withRules(
   Type.Object(
     {
       Identifiers: Type.Optional(
-        Type.Array(Type.String({ maxLength: NAME_LENGTH }), { description: 'Customer ids or external ids; each matches exactly. Empty or omitted: no identifier filter.', maxItems: LIST_LENGTH }),
+        Type.Array(Type.String({ maxLength: NAME_LENGTH }), {
+          description: 'Customer ids or external ids; each matches exactly. Empty or omitted: no identifier filter.',
+          maxItems: LIST_LENGTH,
+        }),
       ),
-      LastModifiedAfter: Type.Optional(WireDate({ description: 'Only customers modified strictly after this date. Pass the X-Sync-Watermark of the previous answer to sync incrementally.' })),
-      Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default). When rows remain, the X-Sync-Cursor header continues after this page.' })),
-      Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Rows to skip before the page (for browsing; a sync pages with Cursor, as Skip does not advance the watermark).' })),
-      Cursor: Type.Optional(Type.String({ description: 'The X-Sync-Cursor header of the previous page: continue right after its last row.' })),
+      LastModifiedAfter: Type.Optional(
+        WireDate({
+          description:
+            'Only customers modified strictly after this date. Pass the X-Sync-Watermark of the previous answer to sync incrementally.',
+        }),
+      ),
+      Take: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description:
+            'Page size (optional; the whole result is returned by default). When rows remain, the X-Sync-Cursor header continues after this page.',
+        }),
+      ),
+      Skip: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description: 'Rows to skip before the page (for browsing; a sync pages with Cursor, as Skip does not advance the watermark).',
+        }),
+      ),
+      Cursor: Type.Optional(
+        Type.String({ description: 'The X-Sync-Cursor header of the previous page: continue right after its last row.' }),
+      ),
       Query: TextQuery('the CustomerId, ExternalId, FirstName, LastName, Company, PostalCode or City'),
     },
     { $id: 'SearchCustomers' },

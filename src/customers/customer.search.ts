@@ -52,14 +52,23 @@ async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number)
   }
 }
 
-const positionOf = (row: { modified_at: number; customer_id: string }): Position => ({ modifiedAt: Number(row.modified_at), customerId: row.customer_id });
+const positionOf = (row: { modified_at: number; customer_id: string }): Position => ({
+  modifiedAt: Number(row.modified_at),
+  customerId: row.customer_id,
+});
 
 /**
  * The search by identifiers: one statement reads the watermark and the matching rows (at most 2 ×
  * MAX_IDENTIFIERS: each identifier matches one id and one external id); a cursor and a page are
  * applied to them in memory.
  */
-async function byIdentifiers(store: Store, req: SearchCustomersRequest, identifiers: string[], after: Position | undefined, skip: number): Promise<SearchResult> {
+async function byIdentifiers(
+  store: Store,
+  req: SearchCustomersRequest,
+  identifiers: string[],
+  after: Position | undefined,
+  skip: number,
+): Promise<SearchResult> {
   const found = await customerRepository.findByIdentifiers(store.sql, store.reader, identifiers, req.LastModifiedAfter);
   const words = req.Query === undefined ? undefined : queryWords(req.Query);
   const matching = words ? found.rows.filter((r) => hasWords(r, words)) : found.rows;
@@ -92,7 +101,9 @@ function hasWords(row: SyncRow, words: readonly string[]): boolean {
 function rowsAfter(rows: SyncRow[], after: Position): SyncRow[] {
   const at = rows.findIndex((r) => Number(r.modified_at) === after.modifiedAt && r.customer_id === after.customerId);
   if (at >= 0) return rows.slice(at + 1);
-  return rows.filter((r) => Number(r.modified_at) > after.modifiedAt || (Number(r.modified_at) === after.modifiedAt && r.customer_id > after.customerId));
+  return rows.filter(
+    (r) => Number(r.modified_at) > after.modifiedAt || (Number(r.modified_at) === after.modifiedAt && r.customer_id > after.customerId),
+  );
 }
 
 /**

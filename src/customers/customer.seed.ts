@@ -4,7 +4,13 @@ import { insertNewCustomersWrite } from './customer.writes.js';
 
 const FIRST = ['Anna', 'Ben', 'Clara', 'David', 'Eva', 'Felix', 'Greta', 'Hannes', 'Ida', 'Jonas', 'Klara', 'Lukas'];
 const LAST = ['Müller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Meyer', 'Wagner', 'Becker', 'Schulz', 'Hoffmann'];
-const CITIES: Array<[string, string]> = [['10115', 'Berlin'], ['20095', 'Hamburg'], ['50667', 'Köln'], ['80331', 'München'], ['60311', 'Frankfurt am Main']];
+const CITIES: Array<[string, string]> = [
+  ['10115', 'Berlin'],
+  ['20095', 'Hamburg'],
+  ['50667', 'Köln'],
+  ['80331', 'München'],
+  ['60311', 'Frankfurt am Main'],
+];
 const STREETS = ['Hauptstraße', 'Bahnhofstraße', 'Gartenweg', 'Schillerstraße', 'Lindenallee'];
 
 /** The deterministic demo customer number n (1-based): id `C<n padded>`, external id `EXT-<n>`. */
@@ -37,7 +43,11 @@ const BATCH = 5000;
  * Inserts demo customers 1..count (existing ids are left as they are), through the write door in
  * units of 5,000, each committed with its stamp. Returns how many rows were new.
  */
-export async function seedCustomers(writes: WriteDoor, count: number, onProgress: (done: number) => void = () => undefined): Promise<number> {
+export async function seedCustomers(
+  writes: WriteDoor,
+  count: number,
+  onProgress: (done: number) => void = () => undefined,
+): Promise<number> {
   let inserted = 0;
   for (let start = 1; start <= count; start += BATCH) {
     const end = Math.min(count, start + BATCH - 1);

@@ -23,7 +23,13 @@ export function addressColumns(address: CustomerAddress): { columns: string; val
 /** `update customers set <columns> = ? … where customer_id = ?`, returning the row as written (none: no such customer). */
 export const updateAddressSql = textsByShape((columns: string) => {
   // No column at all still has to tell whether the customer exists.
-  const set = columns === '' ? 'customer_id = customer_id' : columns.split(',').map((c) => `${c} = ?`).join(', ');
+  const set =
+    columns === ''
+      ? 'customer_id = customer_id'
+      : columns
+          .split(',')
+          .map((c) => `${c} = ?`)
+          .join(', ');
   return `update customers set ${set} where customer_id = ? returning ${ROW_COLUMNS.join(', ')}`;
 });
 
@@ -37,12 +43,17 @@ export const upsertByExternalIdSql = textsByShape((columns: string) => {
   const values = [...insert.slice(0, -1).map(() => '?'), '0'];
   // `excluded` holds the values the insert proposed: the same ones, without binding them twice.
   const update = list.length === 0 ? ['external_id = excluded.external_id'] : list.map((c) => `${c} = excluded.${c}`);
-  return `insert into customers (${insert.join(', ')}) values (${values.join(', ')})` +
-    ` on conflict (external_id) do update set ${update.join(', ')} returning ${ROW_COLUMNS.join(', ')}`;
+  return (
+    `insert into customers (${insert.join(', ')}) values (${values.join(', ')})` +
+    ` on conflict (external_id) do update set ${update.join(', ')} returning ${ROW_COLUMNS.join(', ')}`
+  );
 });
 
 /** Every column of the customers with n ids (the outbox reads changed customers). */
-export const findManySql = textsByShape((n: number) => `select ${ROW_COLUMNS.join(', ')} from customers where customer_id in (${placeholders(n)})`, 600);
+export const findManySql = textsByShape(
+  (n: number) => `select ${ROW_COLUMNS.join(', ')} from customers where customer_id in (${placeholders(n)})`,
+  600,
+);
 
 /** `update customers set modified_at = ? where customer_id in (?, …)` for n ids. */
 export const touchSql = textsByShape((n: number) => `update customers set modified_at = ? where customer_id in (${placeholders(n)})`, 600);
@@ -62,8 +73,10 @@ export const touchSql = textsByShape((n: number) => `update customers set modifi
 export const identifierSearchSql = textsByShape((shape: string) => {
   const [n, lower] = shape.split(':');
   const ids = placeholders(Number(n));
-  return `select ${SYNC_COLUMNS.map((c) => `c.${c}`).join(', ')}, w.last_stamp as sync_watermark from sync_clock w left join customers c` +
+  return (
+    `select ${SYNC_COLUMNS.map((c) => `c.${c}`).join(', ')}, w.last_stamp as sync_watermark from sync_clock w left join customers c` +
     ` on (c.customer_id in (${ids}) or c.external_id in (${ids})) and c.modified_at + 0 <= w.last_stamp` +
     (lower === '1' ? ' and c.modified_at + 0 > ?' : '') +
-    ' where w.id = 1 order by c.modified_at, c.customer_id';
+    ' where w.id = 1 order by c.modified_at, c.customer_id'
+  );
 }, 130);

@@ -35,7 +35,12 @@ export const customerWordsRepository = {
       await db
         .insertInto('customer_words')
         .values(slice.map((r) => ({ customer_id: r.customer_id, words: customerWords(r) })))
-        .onConflict((oc) => oc.column('customer_id').doUpdateSet((eb) => ({ words: eb.ref('excluded.words') })).where((eb) => eb('customer_words.words', '<>', eb.ref('excluded.words'))))
+        .onConflict((oc) =>
+          oc
+            .column('customer_id')
+            .doUpdateSet((eb) => ({ words: eb.ref('excluded.words') }))
+            .where((eb) => eb('customer_words.words', '<>', eb.ref('excluded.words'))),
+        )
         .execute();
     }
   },

@@ -1,4 +1,11 @@
-import { customFieldColumn, type CustomFieldDefinition, type CustomFieldWrite, isFieldError, parseCustomFieldJson, parseCustomFieldText } from '../customfields/index.js';
+import {
+  customFieldColumn,
+  type CustomFieldDefinition,
+  type CustomFieldWrite,
+  isFieldError,
+  parseCustomFieldJson,
+  parseCustomFieldText,
+} from '../customfields/index.js';
 import { FieldRules } from '../wire/field-rules.js';
 import { compileValidator } from '../wire/request-validation.js';
 import { toCustomerData, type CustomerData } from './customer.mapping.js';
@@ -29,7 +36,8 @@ export function headerProblems(columns: readonly string[], definitions: Readonly
     const column = columnOf(name);
     const key = column ? ('field' in column ? column.field : `cf.${column.customField}`) : name;
     if (!column) problems.push(`unknown column '${name}' (expected ${CUSTOMER_FIELDS.join(', ')} or cf.<Number>)`);
-    else if ('customField' in column && !definitions.has(column.customField)) problems.push(`column '${name}': custom field ${column.customField} is not defined`);
+    else if ('customField' in column && !definitions.has(column.customField))
+      problems.push(`column '${name}': custom field ${column.customField} is not defined`);
     if (seen.has(key)) problems.push(`column '${name}' appears twice`);
     seen.add(key);
   }
@@ -71,7 +79,12 @@ function columnsOf(names: readonly string[]): ReadonlyArray<Column | undefined> 
  * ≤ 255 characters, no NUL) and custom-field values with the rules of their definitions (CSV cells
  * in their text form, JSON values typed). Returns the row, or one message per bad field.
  */
-export function checkRow(names: readonly string[], values: readonly unknown[], format: ImportFormat, definitions: ReadonlyMap<number, CustomFieldDefinition>): ImportRow | string[] {
+export function checkRow(
+  names: readonly string[],
+  values: readonly unknown[],
+  format: ImportFormat,
+  definitions: ReadonlyMap<number, CustomFieldDefinition>,
+): ImportRow | string[] {
   const rules = new FieldRules();
   const req: Partial<Record<CustomerField, string>> = {};
   const columns = columnsOf(names);
@@ -88,7 +101,8 @@ export function checkRow(names: readonly string[], values: readonly unknown[], f
     } else {
       const s = text(value);
       if (s === null) rules.fail(column.field, 'TypeMismatch', `'${column.field}' must be a string`);
-      else if (s !== undefined && s.includes('\u0000')) rules.fail(column.field, 'InvalidCharacter', `'${column.field}' must not contain NUL characters`);
+      else if (s !== undefined && s.includes('\u0000'))
+        rules.fail(column.field, 'InvalidCharacter', `'${column.field}' must not contain NUL characters`);
       else if (s !== undefined) req[column.field] = s;
     }
   }

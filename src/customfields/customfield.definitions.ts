@@ -8,7 +8,6 @@ import type { DefineCustomFieldRequest } from './customfield.schemas.js';
 import { canonicalFieldType } from './customfield.rules.js';
 import { isDefinitionNumber, isSelectType, type CustomFieldDefinition } from './customfield.types.js';
 
-
 /** Throws a 404 unless the number can name a definition (1 … 2147483647). */
 export function checkNumber(number: number): void {
   if (!isDefinitionNumber(number)) throw customFieldNotDefined(number);
@@ -94,7 +93,10 @@ export const deleteFieldWrite = defineWrite('customfield.delete', async (unit, n
 export const definitionWrites = [defineFieldWrite, deleteFieldWrite];
 
 /** Saves the definition a validated request describes; tells whether it was new. */
-export async function defineCustomField(writes: WriteDoor, req: DefineCustomFieldRequest): Promise<{ definition: CustomFieldDefinition; created: boolean }> {
+export async function defineCustomField(
+  writes: WriteDoor,
+  req: DefineCustomFieldRequest,
+): Promise<{ definition: CustomFieldDefinition; created: boolean }> {
   const definition = definitionOf(req);
   return { definition, created: await writes.run(defineFieldWrite, definition) };
 }

@@ -6,7 +6,10 @@ import { minWatermarkOf } from '../wire/read-your-writes.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { definitionOperations } from './customfield.definition-operations.js';
 import {
-  CustomField, GetCustomerCustomFieldsRequest, PatchCustomerCustomFieldsRequest, SetCustomerCustomFieldRequest,
+  CustomField,
+  GetCustomerCustomFieldsRequest,
+  PatchCustomerCustomFieldsRequest,
+  SetCustomerCustomFieldRequest,
 } from './customfield.schemas.js';
 import { customFieldReader, writeCustomFields, type FieldsResult, type WriteOptions } from './customfield.service.js';
 
@@ -46,7 +49,9 @@ export function customFieldOperations(store: Store, writes: WriteDoor): AnyOpera
       request: GetCustomerCustomFieldsRequest,
       response: Type.Array(CustomField),
       async handle(req, call) {
-        const result = await routeRead(store, minWatermarkOf(call, 'GetCustomerCustomFields'), (s) => read(s, req.CustomerId, req.CustomFieldNumbers));
+        const result = await routeRead(store, minWatermarkOf(call, 'GetCustomerCustomFields'), (s) =>
+          read(s, req.CustomerId, req.CustomFieldNumbers),
+        );
         return withETag(call, result, result.fields);
       },
     }),
@@ -54,7 +59,8 @@ export function customFieldOperations(store: Store, writes: WriteDoor): AnyOpera
       name: 'SetCustomerCustomField',
       tag: 'Custom fields',
       summary: 'Write one custom field of a customer ({Value}; null clears it).',
-      description: 'Read-only fields need the admin permission. Optional If-Match with the ETag of the last read (412 when the fields changed since).',
+      description:
+        'Read-only fields need the admin permission. Optional If-Match with the ETag of the last read (412 when the fields changed since).',
       routes: [{ method: 'PUT', path: '/customer/{CustomerId}/customfields/{Number}' }],
       example: { CustomerId: 'C00000001', Number: 1, Value: true },
       notFound: 'No customer with this CustomerId, or no field with this Number.',
@@ -65,7 +71,11 @@ export function customFieldOperations(store: Store, writes: WriteDoor): AnyOpera
       async handle(req, call) {
         const entry = { number: req.Number, value: req.Value, numberField: 'Number', valueField: 'Value' };
         const result = await writeCustomFields(writes, req.CustomerId, [entry], writeOptions(call, true));
-        return withETag(call, result, result.fields.find((f) => f.Number === req.Number));
+        return withETag(
+          call,
+          result,
+          result.fields.find((f) => f.Number === req.Number),
+        );
       },
     }),
     defineOperation({
@@ -84,7 +94,12 @@ export function customFieldOperations(store: Store, writes: WriteDoor): AnyOpera
       response: Type.Array(CustomField),
       writeWatermark: true,
       async handle(req, call) {
-        const entries = req.Values.map((v, i) => ({ number: v.Number, value: v.Value, numberField: `Values[${i}].Number`, valueField: `Values[${i}].Value` }));
+        const entries = req.Values.map((v, i) => ({
+          number: v.Number,
+          value: v.Value,
+          numberField: `Values[${i}].Number`,
+          valueField: `Values[${i}].Value`,
+        }));
         const result = await writeCustomFields(writes, req.CustomerId, entries, writeOptions(call, false));
         return withETag(call, result, result.fields);
       },

@@ -80,7 +80,11 @@ export const customFieldRepository = {
 
   /** Marks the definitions as changed for every process that caches them. */
   async bumpDefinitionsVersion(db: Executor): Promise<void> {
-    await db.updateTable('custom_field_meta').set((eb) => ({ defs_version: eb('defs_version', '+', 1) })).where('id', '=', 1).execute();
+    await db
+      .updateTable('custom_field_meta')
+      .set((eb) => ({ defs_version: eb('defs_version', '+', 1) }))
+      .where('id', '=', 1)
+      .execute();
   },
 
   /** The given definitions, locked against change until the transaction ends. */
@@ -101,7 +105,11 @@ export const customFieldRepository = {
 
   async saveDefinition(db: Executor, row: CustomFieldDefRow): Promise<void> {
     const { number: _n, ...rest } = row;
-    await db.insertInto('custom_field_defs').values(row).onConflict((oc) => oc.column('number').doUpdateSet(rest)).execute();
+    await db
+      .insertInto('custom_field_defs')
+      .values(row)
+      .onConflict((oc) => oc.column('number').doUpdateSet(rest))
+      .execute();
   },
 
   async deleteDefinition(db: Executor, number: number): Promise<void> {
@@ -160,7 +168,13 @@ export const customFieldRepository = {
       .execute();
   },
 
-  async upsertValues(storeSql: StoreSql, db: Executor, customerId: string, values: ReadonlyArray<{ number: number; value: string }>, now: number): Promise<void> {
+  async upsertValues(
+    storeSql: StoreSql,
+    db: Executor,
+    customerId: string,
+    values: ReadonlyArray<{ number: number; value: string }>,
+    now: number,
+  ): Promise<void> {
     for (const slice of chunks(values, VALUES_PER_INSERT)) {
       const params: unknown[] = [];
       for (const v of slice) params.push(customerId, v.number, v.value, now);
@@ -176,6 +190,10 @@ export const customFieldRepository = {
 
   async deleteValues(db: Executor, customerId: string, numbers: readonly number[]): Promise<void> {
     if (numbers.length === 0) return;
-    await db.deleteFrom('custom_field_values').where('customer_id', '=', customerId).where('number', 'in', [...numbers]).execute();
+    await db
+      .deleteFrom('custom_field_values')
+      .where('customer_id', '=', customerId)
+      .where('number', 'in', [...numbers])
+      .execute();
   },
 };

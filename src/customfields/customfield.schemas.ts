@@ -22,7 +22,9 @@ export const CustomField = Type.Object(
     FieldType: FieldTypeSchema,
     // Unknown (no JSON type) also tells the serializer that a value may be a date.
     Value: Type.Unknown({ description: ValueDescription }),
-    AllowedValues: Nullable(Type.Array(Type.String(), { description: 'The choices of Select and MultiSelect fields; null for the other types.' })),
+    AllowedValues: Nullable(
+      Type.Array(Type.String(), { description: 'The choices of Select and MultiSelect fields; null for the other types.' }),
+    ),
     Sort: Type.Integer({ description: 'Fields are listed by Sort, then Number.' }),
   },
   { $id: 'CustomField', additionalProperties: false },
@@ -39,7 +41,8 @@ export const GetCustomerCustomFieldsRequest = withRules(
       CustomerId: PathCustomerId(),
       CustomFieldNumbers: Type.Optional(
         Type.Array(Type.Integer(), {
-          description: 'Numbers of the fields to return (`1,3` or `[1,3]` in the path); all fields when omitted or empty. Numbers with no definition are left out.',
+          description:
+            'Numbers of the fields to return (`1,3` or `[1,3]` in the path); all fields when omitted or empty. Numbers with no definition are left out.',
           maxItems: MAX_NUMBERS,
         }),
       ),
@@ -50,7 +53,9 @@ export const GetCustomerCustomFieldsRequest = withRules(
 );
 export type GetCustomerCustomFieldsRequest = Static<typeof GetCustomerCustomFieldsRequest>;
 
-const WriteValue = Type.Unknown({ description: `The new value; null clears it. ${ValueDescription} Strings in the text form (as in imports) are accepted for every type.` });
+const WriteValue = Type.Unknown({
+  description: `The new value; null clears it. ${ValueDescription} Strings in the text form (as in imports) are accepted for every type.`,
+});
 
 // Value stays optional to the request pass: a missing Value is reported with the value's rules.
 export const SetCustomerCustomFieldRequest = withRules(
@@ -109,7 +114,12 @@ export const DefineCustomFieldRequest = withRules(
       FieldType: Type.String({ description: `One of ${FIELD_TYPES.join(', ')} (required). Cannot change once the field has values.` }),
       IsReadOnly: Type.Optional(Type.Boolean({ description: 'Default false.' })),
       AllowedValues: Type.Optional(
-        Nullable(Type.Array(Type.String(), { description: 'Required, non-empty and without duplicates for Select and MultiSelect; null otherwise. A value in use cannot be removed.' })),
+        Nullable(
+          Type.Array(Type.String(), {
+            description:
+              'Required, non-empty and without duplicates for Select and MultiSelect; null otherwise. A value in use cannot be removed.',
+          }),
+        ),
       ),
       Sort: Type.Optional(Type.Integer({ description: 'Default 0.', minimum: INT32_MIN, maximum: INT32_MAX })),
     },
@@ -119,5 +129,8 @@ export const DefineCustomFieldRequest = withRules(
 );
 export type DefineCustomFieldRequest = Static<typeof DefineCustomFieldRequest>;
 
-export const CustomFieldNumberRequest = Type.Object({ Number: Type.Integer({ description: 'Number of the field (path).' }) }, { $id: 'DeleteCustomField' });
+export const CustomFieldNumberRequest = Type.Object(
+  { Number: Type.Integer({ description: 'Number of the field (path).' }) },
+  { $id: 'DeleteCustomField' },
+);
 export type CustomFieldNumberRequest = Static<typeof CustomFieldNumberRequest>;

@@ -36,7 +36,15 @@ function assemble(defs: DefinitionSet, vals: ValuesRow['vals'], wanted: Readonly
     if (wanted && !wanted.has(d.Number)) continue;
     const { Number: n, Label, IsReadOnly, FieldType, AllowedValues, Sort } = d;
     const v = values.get(n);
-    out.push({ Number: n, Label, IsReadOnly, FieldType, Value: v === undefined ? null : toWireValue(FieldType, v), AllowedValues: AllowedValues as string[] | null, Sort });
+    out.push({
+      Number: n,
+      Label,
+      IsReadOnly,
+      FieldType,
+      Value: v === undefined ? null : toWireValue(FieldType, v),
+      AllowedValues: AllowedValues as string[] | null,
+      Sort,
+    });
   }
   return out;
 }
@@ -66,7 +74,12 @@ export function customFieldReader(): (store: Store, customerId: string, numbers?
  * Writes values of one customer, all or nothing (see customfield.writes.ts), through the write
  * door; answers once the write is committed. The request schema checked the request's shape before.
  */
-export async function writeCustomFields(writes: WriteDoor, customerId: string, entries: readonly WriteEntry[], opts: WriteOptions): Promise<FieldsResult> {
+export async function writeCustomFields(
+  writes: WriteDoor,
+  customerId: string,
+  entries: readonly WriteEntry[],
+  opts: WriteOptions,
+): Promise<FieldsResult> {
   const bad = opts.unknownIsNotFound && entries.find((e) => e.number !== undefined && !isDefinitionNumber(e.number));
   if (bad) throw customFieldNotDefined(bad.number);
   const written = await writes.run(writeValuesWrite, { customerId, entries, opts });

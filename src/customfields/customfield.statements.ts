@@ -14,7 +14,10 @@ const definitionTexts = new WeakMap<StoreSql, (n: number) => string>();
 export function definitionsForWriteSql(storeSql: StoreSql, n: number): string {
   let texts = definitionTexts.get(storeSql);
   if (!texts) {
-    texts = textsByShape((count: number) => `select ${DEFINITION_COLUMNS} from custom_field_defs where number in (${placeholders(count)})${storeSql.lockClause('share')}`);
+    texts = textsByShape(
+      (count: number) =>
+        `select ${DEFINITION_COLUMNS} from custom_field_defs where number in (${placeholders(count)})${storeSql.lockClause('share')}`,
+    );
     definitionTexts.set(storeSql, texts);
   }
   return texts(n);
@@ -41,8 +44,10 @@ export const upsertValuesSql = textsByShape(
  */
 export const fieldsSql = textsByShape((fields: number | 'all') => {
   const defs = fields === 'all' ? 'true' : fields === 0 ? 'false' : `d.number in (${placeholders(fields)})`;
-  return 'select c.custom_fields_version as version, c.created_at, d.number, d.label, d.field_type, d.is_read_only, d.allowed_values, d.sort, v.value' +
+  return (
+    'select c.custom_fields_version as version, c.created_at, d.number, d.label, d.field_type, d.is_read_only, d.allowed_values, d.sort, v.value' +
     ` from customers c left join custom_field_defs d on ${defs}` +
     ' left join custom_field_values v on v.customer_id = c.customer_id and v.number = d.number' +
-    ' where c.customer_id = ? order by d.sort, d.number';
+    ' where c.customer_id = ? order by d.sort, d.number'
+  );
 });

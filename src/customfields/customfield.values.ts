@@ -44,7 +44,8 @@ function notAllowed(def: CustomFieldDefinition, fieldName: string, value: string
 
 function checkText(text: string, fieldName: string): ParsedValue {
   // NUL is never meaningful in text and the rest of the API refuses it too.
-  if (text.includes('\u0000')) return { errorCode: 'InvalidCharacter', fieldName, message: `'${fieldName}' must not contain NUL characters.` };
+  if (text.includes('\u0000'))
+    return { errorCode: 'InvalidCharacter', fieldName, message: `'${fieldName}' must not contain NUL characters.` };
   if (text.length <= MAX_TEXT_LENGTH) return text;
   return {
     errorCode: 'Length',

@@ -32,7 +32,6 @@ export interface WrittenFields {
   readonly etag: string;
 }
 
-
 interface Planned {
   readonly upserts: Array<{ number: number; value: string }>;
   readonly clears: number[];
@@ -69,7 +68,11 @@ function plan(entries: readonly WriteEntry[], defs: ReadonlyMap<number, CustomFi
     else if (parsed === null) out.clears.push(e.number);
     else out.upserts.push({ number: e.number, value: encodeValue(parsed) });
     if (def.IsReadOnly && !opts.mayWriteReadOnly) {
-      out.readOnly.push({ errorCode: 'ReadOnly', fieldName: e.valueField, message: `Custom field ${def.Number} is read-only: writing it needs the admin permission.` });
+      out.readOnly.push({
+        errorCode: 'ReadOnly',
+        fieldName: e.valueField,
+        message: `Custom field ${def.Number} is read-only: writing it needs the admin permission.`,
+      });
     }
   }
   rules.throwIfAny();
@@ -82,21 +85,27 @@ function plan(entries: readonly WriteEntry[], defs: ReadonlyMap<number, CustomFi
  * version bumped (its row lock orders concurrent writers, so If-Match is checked against the
  * committed state), values stored; the door moves the customer's modification stamp.
  */
-export const writeValuesWrite = defineWrite('customfield.write-values', async (unit, input: { customerId: string; entries: readonly WriteEntry[]; opts: WriteOptions }): Promise<WrittenFields> => {
-  const { customerId, entries, opts } = input;
-  const trx = unit.db;
-  const numbers = [...new Set(entries.map((e) => e.number).filter((n): n is number => n !== undefined && isDefinitionNumber(n)))];
-  const rows = await repo.definitionsForWrite(unit.sql, trx, numbers);
-  const planned = plan(entries, new Map(rows.map((r) => [r.number, toDefinition(r)])), opts);
-  if (planned.readOnly.length > 0) throw readOnlyFields(planned.readOnly);
-  const version = await repo.bumpVersion(unit.sql, trx, customerId);
-  if (!version) throw customerNotFound(customerId);
-  if (opts.ifMatch !== undefined && !ifMatchAccepts(opts.ifMatch, customFieldsETag(version.created_at, version.custom_fields_version - 1))) {
-    throw customFieldsChanged();
-  }
-  await repo.upsertValues(unit.sql, trx, customerId, planned.upserts, Date.now());
-  await repo.deleteValues(trx, customerId, planned.clears);
-  unit.touch('customer', customerId);
-  unit.emit({ type: 'customer.customfields_changed', customerId, numbers: [...planned.upserts.map((u) => u.number), ...planned.clears] });
-  return { rows: await repo.readFields(unit.sql, trx, customerId), etag: etagOf(version) };
-});
+export const writeValuesWrite = defineWrite(
+  'customfield.write-values',
+  async (unit, input: { customerId: string; entries: readonly WriteEntry[]; opts: WriteOptions }): Promise<WrittenFields> => {
+    const { customerId, entries, opts } = input;
+    const trx = unit.db;
+    const numbers = [...new Set(entries.map((e) => e.number).filter((n): n is number => n !== undefined && isDefinitionNumber(n)))];
+    const rows = await repo.definitionsForWrite(unit.sql, trx, numbers);
+    const planned = plan(entries, new Map(rows.map((r) => [r.number, toDefinition(r)])), opts);
+    if (planned.readOnly.length > 0) throw readOnlyFields(planned.readOnly);
+    const version = await repo.bumpVersion(unit.sql, trx, customerId);
+    if (!version) throw customerNotFound(customerId);
+    if (
+      opts.ifMatch !== undefined &&
+      !ifMatchAccepts(opts.ifMatch, customFieldsETag(version.created_at, version.custom_fields_version - 1))
+    ) {
+      throw customFieldsChanged();
+    }
+    await repo.upsertValues(unit.sql, trx, customerId, planned.upserts, Date.now());
+    await repo.deleteValues(trx, customerId, planned.clears);
+    unit.touch('customer', customerId);
+    unit.emit({ type: 'customer.customfields_changed', customerId, numbers: [...planned.upserts.map((u) => u.number), ...planned.clears] });
+    return { rows: await repo.readFields(unit.sql, trx, customerId), etag: etagOf(version) };
+  },
+);

@@ -6,8 +6,13 @@
 export { defineCustomField, definitionWrites, deleteCustomField, listDefinitions } from './customfield.definitions.js';
 export { eraseCustomFieldValuesOf, PERSONAL_CUSTOM_FIELD_TABLE } from './customfield.erasure.js';
 export {
-  customFieldColumn, customFieldDefinitions, isFieldError, parseCustomFieldText, storeCustomFieldValues,
-  type CustomFieldDefinition, type CustomFieldWrite,
+  customFieldColumn,
+  customFieldDefinitions,
+  isFieldError,
+  parseCustomFieldText,
+  storeCustomFieldValues,
+  type CustomFieldDefinition,
+  type CustomFieldWrite,
 } from './customfield.import.js';
 export { customFieldOperations } from './customfield.operations.js';
 export { CustomField, DefineCustomFieldRequest } from './customfield.schemas.js';

@@ -10,13 +10,32 @@ import { listEvents, toEvent } from './event.service.js';
 export const EVENTS_TAKE = 1000;
 export const MAX_EVENTS_TAKE = 10_000;
 
-const EventTypeSchema = Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)), { description: 'An event type.' });
+const EventTypeSchema = Type.Union(
+  EVENT_TYPES.map((t) => Type.Literal(t)),
+  { description: 'An event type.' },
+);
 
 export const GetEventsRequest = Type.Object(
   {
-    After: Type.Optional(Type.Integer({ minimum: 0, description: 'Only events with a Sequence above this: the last Sequence the consumer saw (0: from the oldest kept).' })),
-    Types: Type.Optional(Type.Array(EventTypeSchema, { maxItems: EVENT_TYPES.length * 4, description: 'Only these types (e.g. Types=order.confirmed,order.cancelled). Empty or omitted: every type.' })),
-    Take: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_EVENTS_TAKE, description: `Most events (default ${EVENTS_TAKE}, at most ${MAX_EVENTS_TAKE}).` })),
+    After: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: 'Only events with a Sequence above this: the last Sequence the consumer saw (0: from the oldest kept).',
+      }),
+    ),
+    Types: Type.Optional(
+      Type.Array(EventTypeSchema, {
+        maxItems: EVENT_TYPES.length * 4,
+        description: 'Only these types (e.g. Types=order.confirmed,order.cancelled). Empty or omitted: every type.',
+      }),
+    ),
+    Take: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_EVENTS_TAKE,
+        description: `Most events (default ${EVENTS_TAKE}, at most ${MAX_EVENTS_TAKE}).`,
+      }),
+    ),
   },
   { $id: 'GetEvents' },
 );
@@ -49,7 +68,9 @@ export function eventOperations(store: Store): AnyOperation[] {
       response: Type.Array(EventSchema),
       example: { After: 0, Take: 100 },
       handle: async (req, call) => {
-        const rows = await routeRead(store, minWatermarkOf(call, 'GetEvents'), (s) => listEvents(s, req.After ?? 0, req.Types ?? [], req.Take ?? EVENTS_TAKE));
+        const rows = await routeRead(store, minWatermarkOf(call, 'GetEvents'), (s) =>
+          listEvents(s, req.After ?? 0, req.Types ?? [], req.Take ?? EVENTS_TAKE),
+        );
         return rows.map(toEvent);
       },
     }),

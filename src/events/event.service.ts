@@ -48,10 +48,12 @@ export const purgeEventsWrite = defineWrite('events.purge', async (unit, cutoff:
 export const eventWrites = [purgeEventsWrite];
 
 /** Events by sequence (a webhook delivery loads the events of its jobs). */
-export const eventsBySequence = (db: Executor, sequences: readonly number[]): Promise<EventRow[]> => eventRepository.bySequences(db, sequences);
+export const eventsBySequence = (db: Executor, sequences: readonly number[]): Promise<EventRow[]> =>
+  eventRepository.bySequences(db, sequences);
 
 /** The oldest event's sequence and time, or undefined when there is none (the retention purge looks first). */
-export const oldestEvent = async (db: Executor): Promise<{ sequence: number; occurred_at: number } | undefined> => (await eventRepository.oldest(db, 1))[0];
+export const oldestEvent = async (db: Executor): Promise<{ sequence: number; occurred_at: number } | undefined> =>
+  (await eventRepository.oldest(db, 1))[0];
 
 /** A customer's events as the feed shows them, ascending (a customer's data export). */
 export const customerEvents = async (db: Executor, customerId: string) => (await eventRepository.ofCustomer(db, customerId)).map(toEvent);

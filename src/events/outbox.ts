@@ -79,7 +79,14 @@ export function createOutbox(sources: EventSources): Outbox {
       return async (stamp, firstEvent) => {
         const rows = emissions.map((e, i): EventRow => {
           const { data, customerId } = dataOf(e, stamp);
-          return { sequence: firstEvent + i, event_id: newEventId(), type: e.type, occurred_at: stamp, customer_id: customerId, data: encodeEventData(data) };
+          return {
+            sequence: firstEvent + i,
+            event_id: newEventId(),
+            type: e.type,
+            occurred_at: stamp,
+            customer_id: customerId,
+            data: encodeEventData(data),
+          };
         });
         await eventRepository.insertMany(sql, db, rows);
       };

@@ -12,7 +12,11 @@ import { createKeyAs, revokeKeyAs } from './key.writes.js';
 // As `keys create --name`: `keys list` prints a name as one word.
 const NAME = /^[A-Za-z0-9._@-]+$/;
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: NAME.source, description: '1 to 64 letters, digits or . _ @ -' });
-const Permissions = Type.Array(Type.Union(PERMISSIONS.map((p) => Type.Literal(p))), { minItems: 1, maxItems: 10, description: `Any of ${PERMISSIONS.join(', ')}.` });
+const Permissions = Type.Array(Type.Union(PERMISSIONS.map((p) => Type.Literal(p))), {
+  minItems: 1,
+  maxItems: 10,
+  description: `Any of ${PERMISSIONS.join(', ')}.`,
+});
 const Id = Type.String({ minLength: 1, maxLength: 100, description: 'The id `keys list` prints: the key’s first 12 characters.' });
 
 export const ApiKey = Type.Object(
@@ -21,13 +25,19 @@ export const ApiKey = Type.Object(
     Name: Type.String(),
     Permissions: Type.Array(Type.String()),
     CreatedAt: WireDate(),
-    RevokedAt: Type.Union([WireDate({ description: 'From this instant every instance refuses the key: the revocation’s time plus 0.75 s.' }), Type.Null()]),
+    RevokedAt: Type.Union([
+      WireDate({ description: 'From this instant every instance refuses the key: the revocation’s time plus 0.75 s.' }),
+      Type.Null(),
+    ]),
     LastUsedAt: Type.Union([WireDate({ description: 'When the key last authenticated, to the minute.' }), Type.Null()]),
   },
   { $id: 'ApiKey' },
 );
 
-export const ApiKeyWithKey = Type.Object({ ...ApiKey.properties, Key: Type.String({ description: 'The key itself: shown only in this answer, stored only as a hash.' }) }, { $id: 'ApiKeyWithKey' });
+export const ApiKeyWithKey = Type.Object(
+  { ...ApiKey.properties, Key: Type.String({ description: 'The key itself: shown only in this answer, stored only as a hash.' }) },
+  { $id: 'ApiKeyWithKey' },
+);
 
 /** The key the revocation example names (a key's Id is its first 12 characters). */
 export const EXAMPLE_KEY_ID = 'og_012345678';
@@ -62,7 +72,8 @@ export function keyOperations(store: Store, writes: WriteDoor): AnyOperation[] {
       permission: 'admin',
       request: withRules(Type.Object({ Name, Permissions }, { $id: 'CreateKey' }), {
         Name: (rules, field, value) => {
-          if (typeof value === 'string' && !NAME.test(value)) rules.fail(field, 'RegularExpression', `'${field}' takes only letters, digits and . _ @ -`);
+          if (typeof value === 'string' && !NAME.test(value))
+            rules.fail(field, 'RegularExpression', `'${field}' takes only letters, digits and . _ @ -`);
         },
       }),
       response: ApiKeyWithKey,
@@ -77,7 +88,8 @@ export function keyOperations(store: Store, writes: WriteDoor): AnyOperation[] {
       name: 'RevokeKey',
       tag: 'Keys',
       summary: 'Revoke an API key (operator): every instance refuses it from RevokedAt on, within a second.',
-      description: 'Once any instance has refused the key, none accepts it again. Revoking a revoked key answers it unchanged. The last unrevoked key with admin cannot be revoked (409 LastAdminKey).',
+      description:
+        'Once any instance has refused the key, none accepts it again. Revoking a revoked key answers it unchanged. The last unrevoked key with admin cannot be revoked (409 LastAdminKey).',
       routes: [{ method: 'POST', path: '/keys/{Id}/revoke' }],
       permission: 'admin',
       request: Type.Object({ Id }, { $id: 'RevokeKey' }),

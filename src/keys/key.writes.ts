@@ -48,14 +48,20 @@ export const revokeKeyAsWrite = defineWrite('key.revoke-as', async (unit, r: { a
 export const keyApiWrites = [createKeyWrite, insertFirstKeyWrite, revokeKeyAsWrite];
 
 /** Creates a key on behalf of `actor` (the creating key's id), audited with it; returns the row and the key, shown once. */
-export async function createKeyAs(writes: WriteDoor, actor: string, name: string, permissions: readonly Permission[]): Promise<{ row: ApiKeyRow; key: string }> {
+export async function createKeyAs(
+  writes: WriteDoor,
+  actor: string,
+  name: string,
+  permissions: readonly Permission[],
+): Promise<{ row: ApiKeyRow; key: string }> {
   const key = generateKey();
   const row = keyRow(key, name, [...new Set(permissions)].join(','));
   await writes.run(createKeyWrite, { actor, row });
   return { row, key };
 }
 
-export const revokeKeyAs = (writes: WriteDoor, actor: string, id: string): Promise<ApiKeyRow> => writes.run(revokeKeyAsWrite, { actor, id });
+export const revokeKeyAs = (writes: WriteDoor, actor: string, id: string): Promise<ApiKeyRow> =>
+  writes.run(revokeKeyAsWrite, { actor, id });
 
 /**
  * First start: when no key exists, registers ORDERGATE_BOOTSTRAP_KEY or a new key with `all,admin`.

@@ -2,7 +2,16 @@
 export { CURRENCY_CODES, isCurrencyCode, minorDigitsOf } from './currencies.js';
 export { decimalTextOf, exactDecimalOf, minorUnitsOf, wireNumberOf, type ExactDecimal } from './decimal-amounts.js';
 export { TAX_RATE_DIGITS, taxRateHundredthsOf, taxRatePercentOf } from './tax-rates.js';
-export type { Amounts, LineAmounts, OrderAmounts, OrderContent, OrderLineContent, OrderTotals, ShippingContent, TaxRateAmounts } from './order-content.js';
+export type {
+  Amounts,
+  LineAmounts,
+  OrderAmounts,
+  OrderContent,
+  OrderLineContent,
+  OrderTotals,
+  ShippingContent,
+  TaxRateAmounts,
+} from './order-content.js';
 export { orderAmounts } from './order-totals.js';
 export { orderAmountsWire, type OrderAmountsWire } from './order-amounts.wire.js';
 export { ORDER_CONTENT_LIMITS, readOrderContent, type OrderContentRequest } from './order-content.rules.js';

@@ -36,7 +36,11 @@ export function readOrderContent(rules: FieldRules, request: OrderContentRequest
   const currency = request.Currency ?? defaultCurrency;
   const digits = isCurrencyCode(currency) ? minorDigitsOf(currency) : undefined;
   if (digits === undefined) {
-    rules.fail('Currency', 'Currency', `'Currency' must be an ISO 4217 currency code, such as EUR; '${String(currency).slice(0, 40)}' is not one.`);
+    rules.fail(
+      'Currency',
+      'Currency',
+      `'Currency' must be an ISO 4217 currency code, such as EUR; '${String(currency).slice(0, 40)}' is not one.`,
+    );
   }
   const lines = readLines(rules, request.Lines, digits);
   const shipping = isEmpty(request.Shipping) ? undefined : readShipping(rules, request.Shipping as Fields, digits);
@@ -75,9 +79,17 @@ function readLine(rules: FieldRules, path: string, line: Fields, digits: number 
     rules.fail(`${path}.Discount`, 'LessThanOrEqual', `'${path}.Discount' must be less than or equal to the line's Quantity × UnitPrice.`);
     return undefined;
   }
-  if (sku === undefined || name === undefined || quantity === undefined || unitPrice === undefined || taxRate === undefined) return undefined;
+  if (sku === undefined || name === undefined || quantity === undefined || unitPrice === undefined || taxRate === undefined)
+    return undefined;
   if (line.Discount !== undefined && line.Discount !== null && discount === undefined) return undefined;
-  return { Sku: sku, Name: name, Quantity: quantity, UnitPrice: unitPrice, TaxRate: taxRate, ...(discount === undefined ? {} : { Discount: discount }) };
+  return {
+    Sku: sku,
+    Name: name,
+    Quantity: quantity,
+    UnitPrice: unitPrice,
+    TaxRate: taxRate,
+    ...(discount === undefined ? {} : { Discount: discount }),
+  };
 }
 
 function readShipping(rules: FieldRules, shipping: Fields, digits: number | undefined): ShippingContent | undefined {
@@ -137,6 +149,10 @@ function readTaxRate(rules: FieldRules, field: string, value: unknown): number |
 function scalePrecision(rules: FieldRules, field: string, value: number, precision: number, scale: number): void {
   const found = exactDecimalOf(Math.abs(value));
   const digitsFound = Math.max(found.coefficient.toString().length, found.scale);
-  rules.fail(field, 'ScalePrecision', `'${field}' must not be more than ${precision} digits in total, with allowance for ${scale} decimals. `
-    + `${digitsFound} digits and ${found.scale} decimals were found.`);
+  rules.fail(
+    field,
+    'ScalePrecision',
+    `'${field}' must not be more than ${precision} digits in total, with allowance for ${scale} decimals. ` +
+      `${digitsFound} digits and ${found.scale} decimals were found.`,
+  );
 }

@@ -25,8 +25,11 @@ export function orderAmounts(content: OrderContent): OrderAmounts {
   for (const [rate, members] of byRate(items)) {
     const sum = members.reduce((s, i) => s + (items[i] as Item).amount, 0n);
     const tax = rateTax(sum, rate, content.PricesIncludeTax);
-    const shares = largestRemainderShares(tax, members.map((i) => (items[i] as Item).amount), (a, b) =>
-      compareItems(items[members[a] as number] as Item, items[members[b] as number] as Item) || a - b);
+    const shares = largestRemainderShares(
+      tax,
+      members.map((i) => (items[i] as Item).amount),
+      (a, b) => compareItems(items[members[a] as number] as Item, items[members[b] as number] as Item) || a - b,
+    );
     members.forEach((i, k) => (taxes[i] = shares[k] as bigint));
     breakdown.push({ TaxRate: rate, Net: content.PricesIncludeTax ? sum - tax : sum, Tax: tax });
   }
@@ -38,7 +41,9 @@ export function orderAmounts(content: OrderContent): OrderAmounts {
     Lines: amounts.slice(0, lineCount).map((a, i): LineAmounts => ({ LineNumber: i + 1, ...a })),
     Shipping: content.Shipping === undefined ? null : (amounts[lineCount] as Amounts),
     Totals: {
-      Net: net, Tax: tax, Gross: net + tax,
+      Net: net,
+      Tax: tax,
+      Gross: net + tax,
       Discount: content.Lines.reduce((s, l) => s + (l.Discount ?? 0n), 0n),
       TaxBreakdown: breakdown,
     },
@@ -58,10 +63,15 @@ function amountsOf(amount: bigint, tax: bigint, pricesIncludeTax: boolean): Amou
 function itemsOf(content: OrderContent): Item[] {
   const items: Item[] = content.Lines.map((l) => {
     const discount = l.Discount ?? 0n;
-    return { amount: BigInt(l.Quantity) * l.UnitPrice - discount, rate: l.TaxRate, key: [0, l.Sku, l.Name, l.Quantity, l.UnitPrice, discount] };
+    return {
+      amount: BigInt(l.Quantity) * l.UnitPrice - discount,
+      rate: l.TaxRate,
+      key: [0, l.Sku, l.Name, l.Quantity, l.UnitPrice, discount],
+    };
   });
   const shipping = content.Shipping;
-  if (shipping !== undefined) items.push({ amount: shipping.Amount, rate: shipping.TaxRate, key: [1, shipping.Name ?? '', 0, shipping.Amount, 0n] });
+  if (shipping !== undefined)
+    items.push({ amount: shipping.Amount, rate: shipping.TaxRate, key: [1, shipping.Name ?? '', 0, shipping.Amount, 0n] });
   return items;
 }
 

@@ -22,11 +22,13 @@ export function largestRemainderShares(total: bigint, weights: readonly bigint[]
   const shares = weights.map((w) => (total * w) / sum);
   const remainders = weights.map((w) => (total * w) % sum);
   let left = total - shares.reduce((s, x) => s + x, 0n);
-  const byRemainder = weights.map((_, i) => i).sort((a, b) => {
-    const ra = remainders[a] as bigint;
-    const rb = remainders[b] as bigint;
-    return ra === rb ? tieOrder(a, b) : ra > rb ? -1 : 1;
-  });
+  const byRemainder = weights
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const ra = remainders[a] as bigint;
+      const rb = remainders[b] as bigint;
+      return ra === rb ? tieOrder(a, b) : ra > rb ? -1 : 1;
+    });
   for (const i of byRemainder) {
     if (left === 0n) break;
     shares[i] = (shares[i] as bigint) + 1n;

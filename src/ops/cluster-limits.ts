@@ -82,18 +82,21 @@ export function serveClusterLimits(): void {
     if (!windows) counters.set(q.name, (windows = new FixedWindows()));
     const taken = windows.take(q.subject, q.want, q.least, q.max, q.windowMs);
     // Told before the asking worker hears its answer: the next request lands on a worker that knows.
-    if (q.announce && taken.granted > 0 && taken.left === 0) tellWorkers(TOPIC, { name: q.name, subject: q.subject, endsAt: taken.endsAt } satisfies WindowFull);
+    if (q.announce && taken.granted > 0 && taken.left === 0)
+      tellWorkers(TOPIC, { name: q.name, subject: q.subject, endsAt: taken.endsAt } satisfies WindowFull);
     return taken;
   });
 }
 
 type Ask = (q: Take) => Promise<Taken>;
 
-const askOrFail = (ask: Ask, onError: (err: unknown) => void) => (q: Take): Promise<Taken | undefined> =>
-  ask(q).catch((err: unknown) => {
-    onError(err);
-    return undefined;
-  });
+const askOrFail =
+  (ask: Ask, onError: (err: unknown) => void) =>
+  (q: Take): Promise<Taken | undefined> =>
+    ask(q).catch((err: unknown) => {
+      onError(err);
+      return undefined;
+    });
 
 /** The counters of a cluster worker, or undefined outside a cluster. */
 export interface ClusterLimits {
@@ -119,7 +122,11 @@ export function clusterLimits(onError: (err: unknown) => void): ClusterLimits | 
       };
     },
     leased: (name, burst, windowMs, workers) =>
-      new LeasedCounter((subject, want, least) => take({ name, subject, want, least, max: burst, windowMs }), burst, Math.max(1, Math.floor(burst / (16 * workers)))),
+      new LeasedCounter(
+        (subject, want, least) => take({ name, subject, want, least, max: burst, windowMs }),
+        burst,
+        Math.max(1, Math.floor(burst / (16 * workers))),
+      ),
   };
 }
 

@@ -26,7 +26,9 @@ export function registerHealth(app: FastifyInstance, store: Store, limitScope: (
     return {
       Status: 'Ready',
       ...limits,
-      Replica: r.up ? { Status: 'Up', LagSeconds: Math.round((r.lagSeconds ?? 0) * 1000) / 1000, Streaming: r.streaming ?? false } : { Status: 'Down' },
+      Replica: r.up
+        ? { Status: 'Up', LagSeconds: Math.round((r.lagSeconds ?? 0) * 1000) / 1000, Streaming: r.streaming ?? false }
+        : { Status: 'Down' },
     };
   });
 }

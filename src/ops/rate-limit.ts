@@ -152,7 +152,10 @@ type PerKey = (keyId: string, weight: number) => Promise<LimitCount | undefined>
  * long-run rate is the configured one, and a client may spend its whole burst at once.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<AccessGuard> {
-  const redis = config.redisUrl && (config.rateLimitPerSecond > 0 || config.authFailureLimit > 0) ? await connectRedis(config.redisUrl, app.log) : undefined;
+  const redis =
+    config.redisUrl && (config.rateLimitPerSecond > 0 || config.authFailureLimit > 0)
+      ? await connectRedis(config.redisUrl, app.log)
+      : undefined;
   if (redis) app.addHook('onClose', async () => redis.disconnect());
   const onRedisError = throttled(app.log, 10_000, 'rate limits: Redis failed to count, this server counted the request on its own');
   const cluster = clusterLimits(throttled(app.log, 10_000, 'rate limits: the primary did not answer, the request passes unlimited'));
@@ -166,10 +169,13 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     const windowMs = Math.max(1, Math.round((burst * 1000) / config.rateLimitPerSecond));
     policy = `${burst};w=${Math.ceil(windowMs / 1000)}`;
     const leased = cluster?.leased('rate', burst, windowMs, config.workers);
-    const local: PerKey = leased ? (keyId, weight) => leased.count(keyId, weight) : batched(counter(localStore(), burst, windowMs, onRedisError));
+    const local: PerKey = leased
+      ? (keyId, weight) => leased.count(keyId, weight)
+      : batched(counter(localStore(), burst, windowMs, onRedisError));
     if (redis) {
       const shared = batched(counter(new RedisStore(false, false, redis, 'ordergate:rate:'), burst, windowMs, onRedisError));
-      perKey = async (keyId, weight) => (redis.status === 'ready' ? ((await shared(keyId, weight)) ?? local(keyId, weight)) : local(keyId, weight));
+      perKey = async (keyId, weight) =>
+        redis.status === 'ready' ? ((await shared(keyId, weight)) ?? local(keyId, weight)) : local(keyId, weight);
     } else {
       perKey = local;
     }
@@ -197,7 +203,11 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
       const r = await perKey(keyId, weight);
       if (!r) return;
       const reset = Math.ceil(r.resetMs / 1000);
-      reply.header('ratelimit-limit', r.limit).header('ratelimit-remaining', r.remaining).header('ratelimit-reset', reset).header('ratelimit-policy', policy);
+      reply
+        .header('ratelimit-limit', r.limit)
+        .header('ratelimit-remaining', r.remaining)
+        .header('ratelimit-reset', reset)
+        .header('ratelimit-policy', policy);
       if (!r.exceeded) return;
       reply.header('retry-after', reset);
       throw keyRateLimited(reset);

@@ -3,7 +3,10 @@ import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastif
 import type { Config } from '../config.js';
 
 // Answers are JSON (or JSONP, text): nothing may be loaded or framed from them.
-const API_CSP = { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] } };
+const API_CSP = {
+  useDefaults: false,
+  directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+};
 // The server-rendered pages (/metadata, /json/metadata) carry one inline style sheet and no script.
 // /docs sets its own policy (swagger-ui's staticCSP, in src/docs/docs-routes.ts).
 const PAGE_CSP = { ...API_CSP, directives: { ...API_CSP.directives, styleSrc: ["'unsafe-inline'"] } };
@@ -22,7 +25,8 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
   const res = await probe.inject('/');
   await probe.close();
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers)) if (!NOT_FROM_HELMET.has(name) && typeof value === 'string') headers[name] = value;
+  for (const [name, value] of Object.entries(res.headers))
+    if (!NOT_FROM_HELMET.has(name) && typeof value === 'string') headers[name] = value;
   return headers;
 }
 
@@ -62,7 +66,10 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Pick
   // own onRequest hooks run after this instance-wide one.
   app.addHook('onRoute', (route) => {
     if (!PAGES.test(route.url)) return;
-    route.onRequest = [...(route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]), pageHook];
+    route.onRequest = [
+      ...(route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]),
+      pageHook,
+    ];
   });
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);

@@ -30,7 +30,12 @@ interface Stored {
  */
 async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Promise<ConfirmAnswer> {
   const now = Date.now();
-  const customerId = await customerOfConfirmation(unit, { customerId: c.data.CustomerId, externalId: c.data.ExternalCustomerId }, addressOf(c.data), now);
+  const customerId = await customerOfConfirmation(
+    unit,
+    { customerId: c.data.CustomerId, externalId: c.data.ExternalCustomerId },
+    addressOf(c.data),
+    now,
+  );
   if (customerId === undefined) throw new RetryWork('unknown customer: check the order first');
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   const row = await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state);
@@ -50,7 +55,12 @@ async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored):
     throw alreadyConfirmed(c.orderId);
   }
   const now = Date.now();
-  const customerId = await customerOfConfirmation(unit, { customerId: c.data.CustomerId, externalId: c.data.ExternalCustomerId }, addressOf(c.data), now);
+  const customerId = await customerOfConfirmation(
+    unit,
+    { customerId: c.data.CustomerId, externalId: c.data.ExternalCustomerId },
+    addressOf(c.data),
+    now,
+  );
   if (customerId === undefined) throw unknownCustomerId();
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   // Another instance confirmed it since the read: run again, and answer as the order now stands.
@@ -65,11 +75,14 @@ async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored):
  * A confirmation as a write: the open-order path first, the checked path when that one rolled
  * back; with an Idempotency-Key, its answer is stored in the same transaction.
  */
-export const confirmOrderWrite = defineWrite('order.confirm', async (unit, input: { c: ValidConfirmation; stored: Stored; key?: HeldKey }): Promise<ConfirmAnswer> => {
-  const answer = unit.attempt === 1 ? await confirmOpen(unit, input.c, input.stored) : await confirmChecked(unit, input.c, input.stored);
-  if (input.key) await completeKey(unit, input.key, 200, storedAnswer(answer));
-  return answer;
-});
+export const confirmOrderWrite = defineWrite(
+  'order.confirm',
+  async (unit, input: { c: ValidConfirmation; stored: Stored; key?: HeldKey }): Promise<ConfirmAnswer> => {
+    const answer = unit.attempt === 1 ? await confirmOpen(unit, input.c, input.stored) : await confirmChecked(unit, input.c, input.stored);
+    if (input.key) await completeKey(unit, input.key, 200, storedAnswer(answer));
+    return answer;
+  },
+);
 
 /** Confirms orders exactly once: safe retries by body, and by Idempotency-Key. */
 export class ConfirmationService {

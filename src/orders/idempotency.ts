@@ -14,7 +14,8 @@ export const RUNNING_LEASE_MS = 60_000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** A claimed key (`at`: when, which tells this claim from a later takeover) or the answer to replay. */
-export type Claim = { readonly kind: 'claimed'; readonly at: number } | { readonly kind: 'replay'; readonly status: number; readonly body: unknown };
+export type Claim =
+  { readonly kind: 'claimed'; readonly at: number } | { readonly kind: 'replay'; readonly status: number; readonly body: unknown };
 
 /** A claim held by the request that made it: its answer is stored by the unit that makes its effect. */
 export interface HeldKey {
@@ -23,40 +24,48 @@ export interface HeldKey {
 }
 
 /** Claims a key for a request, or tells how to answer instead (replay, 409, 422). */
-export const claimKeyWrite = defineWrite('idempotency.claim', async (unit, input: { ref: KeyRef; operation: string; requestHash: string }): Promise<Claim> => {
-  const { ref, operation, requestHash } = input;
-  const now = Date.now();
-  const row = await idempotencyRepository.find(unit.sql, unit.db, ref);
-  if (!row) {
-    try {
-      await idempotencyRepository.insertRunning(unit.sql, unit.db, ref, operation, requestHash, now);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw new RetryWork('idempotency key claimed meanwhile');
-      throw err;
+export const claimKeyWrite = defineWrite(
+  'idempotency.claim',
+  async (unit, input: { ref: KeyRef; operation: string; requestHash: string }): Promise<Claim> => {
+    const { ref, operation, requestHash } = input;
+    const now = Date.now();
+    const row = await idempotencyRepository.find(unit.sql, unit.db, ref);
+    if (!row) {
+      try {
+        await idempotencyRepository.insertRunning(unit.sql, unit.db, ref, operation, requestHash, now);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new RetryWork('idempotency key claimed meanwhile');
+        throw err;
+      }
+      return { kind: 'claimed', at: now };
     }
-    return { kind: 'claimed', at: now };
-  }
-  const expired = row.created_at <= now - RETENTION_MS;
-  const abandoned = row.state === 'running' && row.created_at <= now - RUNNING_LEASE_MS;
-  if (expired || abandoned) {
-    if (await idempotencyRepository.replace(unit.db, ref, row.created_at, operation, requestHash, now)) return { kind: 'claimed', at: now };
-    throw new RetryWork('idempotency key changed meanwhile');
-  }
-  // While the first request runs, its outcome is unknown: any other request with the key waits.
-  if (row.state === 'running') {
-    throw idempotencyKeyInUse(IDEMPOTENCY_HEADER);
-  }
-  if (row.request_hash !== requestHash || row.operation !== operation) {
-    throw idempotencyKeyReused(IDEMPOTENCY_HEADER);
-  }
-  return { kind: 'replay', status: row.response_status ?? 200, body: JSON.parse(row.response_body ?? 'null') as unknown };
-});
+    const expired = row.created_at <= now - RETENTION_MS;
+    const abandoned = row.state === 'running' && row.created_at <= now - RUNNING_LEASE_MS;
+    if (expired || abandoned) {
+      if (await idempotencyRepository.replace(unit.db, ref, row.created_at, operation, requestHash, now))
+        return { kind: 'claimed', at: now };
+      throw new RetryWork('idempotency key changed meanwhile');
+    }
+    // While the first request runs, its outcome is unknown: any other request with the key waits.
+    if (row.state === 'running') {
+      throw idempotencyKeyInUse(IDEMPOTENCY_HEADER);
+    }
+    if (row.request_hash !== requestHash || row.operation !== operation) {
+      throw idempotencyKeyReused(IDEMPOTENCY_HEADER);
+    }
+    return { kind: 'replay', status: row.response_status ?? 200, body: JSON.parse(row.response_body ?? 'null') as unknown };
+  },
+);
 
 /** Frees the key of a request that failed, so that a retry runs again instead of a replay. */
-export const releaseKeyWrite = defineWrite('idempotency.release', (unit, key: HeldKey) => idempotencyRepository.delete(unit.sql, unit.db, key.ref, key.at));
+export const releaseKeyWrite = defineWrite('idempotency.release', (unit, key: HeldKey) =>
+  idempotencyRepository.delete(unit.sql, unit.db, key.ref, key.at),
+);
 
 /** Forgets keys older than the retention. */
-export const purgeKeysWrite = defineWrite('idempotency.purge', (unit, cutoff: number) => idempotencyRepository.deleteOlderThan(unit.db, cutoff));
+export const purgeKeysWrite = defineWrite('idempotency.purge', (unit, cutoff: number) =>
+  idempotencyRepository.deleteOlderThan(unit.db, cutoff),
+);
 
 export const idempotencyWrites = [claimKeyWrite, releaseKeyWrite, purgeKeysWrite];
 

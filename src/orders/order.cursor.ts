@@ -21,6 +21,10 @@ export function decodeOrderCursor(text: string): OrderPosition | undefined {
 /** The rule of SearchOrders' Cursor: empty, or a cursor this service issued for orders. */
 export const orderCursorIssuedHere: FieldRule = (rules, field, value) => {
   if (typeof value === 'string' && value !== '' && !decodeOrderCursor(value)) {
-    rules.fail(field, 'Predicate', `'${field}' is not a cursor issued by this service (use the X-Sync-Cursor header of a previous answer).`);
+    rules.fail(
+      field,
+      'Predicate',
+      `'${field}' is not a cursor issued by this service (use the X-Sync-Cursor header of a previous answer).`,
+    );
   }
 };

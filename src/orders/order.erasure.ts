@@ -14,17 +14,46 @@ type PaymentField = keyof typeof PAYMENT_STORAGE_NAMES;
  * the two lists (a test checks it), so a new field needs a decision.
  */
 export const PERSONAL_CONFIRMATION_FIELDS = [
-  'CustomerSalutation', 'CustomerFirstName', 'CustomerLastName', 'CustomerPostalCode', 'CustomerCity', 'CustomerStreet',
-  'CustomerStreetNumber', 'CustomerCompany', 'CustomerCompany2', 'AdditionToAddress',
-  'DeliveryAddressSalutation', 'DeliveryAddressFirstName', 'DeliveryAddressLastName', 'DeliveryAddressPostalCode',
-  'DeliveryAddressCity', 'DeliveryAddressStreet', 'DeliveryAddressStreetNumber', 'DeliveryAddressCompany', 'AdditionToDeliveryAddress',
-  'CustomerIban', 'CustomerBic', 'CustomerSepaMandateReference', 'CustomerSepaMandateDate', 'AccountHolderName', 'CustomerEMail',
-  'Note', 'ExternalCustomerId',
+  'CustomerSalutation',
+  'CustomerFirstName',
+  'CustomerLastName',
+  'CustomerPostalCode',
+  'CustomerCity',
+  'CustomerStreet',
+  'CustomerStreetNumber',
+  'CustomerCompany',
+  'CustomerCompany2',
+  'AdditionToAddress',
+  'DeliveryAddressSalutation',
+  'DeliveryAddressFirstName',
+  'DeliveryAddressLastName',
+  'DeliveryAddressPostalCode',
+  'DeliveryAddressCity',
+  'DeliveryAddressStreet',
+  'DeliveryAddressStreetNumber',
+  'DeliveryAddressCompany',
+  'AdditionToDeliveryAddress',
+  'CustomerIban',
+  'CustomerBic',
+  'CustomerSepaMandateReference',
+  'CustomerSepaMandateDate',
+  'AccountHolderName',
+  'CustomerEMail',
+  'Note',
+  'ExternalCustomerId',
 ] as const satisfies readonly ConfirmationField[];
 
 /** Kept: the customer's id (the order keeps it too), countries, methods, dates and the order's number. */
 export const KEPT_CONFIRMATION_FIELDS = [
-  'CustomerId', 'CustomerCountry', 'DeliveryAddressCountry', 'PaymentMethod', 'ShippingMethod', 'DeliveryDate', 'MediaCode', 'OrderNumber', 'Payment',
+  'CustomerId',
+  'CustomerCountry',
+  'DeliveryAddressCountry',
+  'PaymentMethod',
+  'ShippingMethod',
+  'DeliveryDate',
+  'MediaCode',
+  'OrderNumber',
+  'Payment',
 ] as const satisfies readonly ConfirmationField[];
 
 export const PERSONAL_PAYMENT_FIELDS = ['Name', 'ReferenceNumber', 'FinancialAccountNumber'] as const satisfies readonly PaymentField[];
@@ -61,7 +90,9 @@ export function erasedConfirmationView(view: Record<string, unknown> | null): Re
  * The columns of an order's row that hold personal data: an erasure sets the note to null and
  * rewrites the confirmation (its stored and shown forms, and its hash) without the personal fields.
  */
-export const PERSONAL_ORDER_COLUMNS = ['confirmation', 'confirmation_shown', 'confirmation_hash', 'note'] as const satisfies ReadonlyArray<keyof OrderRow>;
+export const PERSONAL_ORDER_COLUMNS = ['confirmation', 'confirmation_shown', 'confirmation_hash', 'note'] as const satisfies ReadonlyArray<
+  keyof OrderRow
+>;
 
 /** Scrubs the personal data of the customer's orders; answers whether anything changed. */
 export async function eraseOrdersOf(unit: Unit, customerId: string): Promise<boolean> {

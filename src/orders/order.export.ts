@@ -25,7 +25,11 @@ export interface OrderExportOptions {
 
 /** The CSV columns: the feed item's fields in schema order, nested objects as dotted names. */
 function columnsOf(schema: TSchema, prefix = ''): string[] {
-  const object = schema.anyOf ? (schema.anyOf as TSchema[]).find((s) => s.type === 'object') : schema.type === 'object' ? schema : undefined;
+  const object = schema.anyOf
+    ? (schema.anyOf as TSchema[]).find((s) => s.type === 'object')
+    : schema.type === 'object'
+      ? schema
+      : undefined;
   if (!object) return [prefix.slice(0, -1)];
   return Object.entries(object.properties as Record<string, TSchema>).flatMap(([name, s]) => columnsOf(s, `${prefix}${name}.`));
 }
@@ -50,7 +54,9 @@ async function* lines(feed: OrderExportFeed, opts: OrderExportOptions): AsyncGen
     for (const order of chunk) {
       const item = toFeedItem(order, opts.bank);
       // JSON Lines: the feed's JSON text as the API writes it (PascalCase, /Date()/ dates).
-      yield opts.format === 'jsonl' ? toJson(item, 'pascal', 'wcf', true) : ORDER_CSV_COLUMNS.map((c) => cell(cellText(pick(item, c)))).join(',');
+      yield opts.format === 'jsonl'
+        ? toJson(item, 'pascal', 'wcf', true)
+        : ORDER_CSV_COLUMNS.map((c) => cell(cellText(pick(item, c)))).join(',');
     }
     done += chunk.length;
     opts.onProgress?.(done, feed.total);
@@ -62,11 +68,20 @@ async function* lines(feed: OrderExportFeed, opts: OrderExportOptions): AsyncGen
  * in full is recorded in the audit log first — one entry naming every confirmed order of the
  * export's window — so that nothing leaves that the log does not hold.
  */
-export async function exportOrders(store: Store, writes: WriteDoor, out: Writable, opts: OrderExportOptions): Promise<{ count: number; watermark: number; closed: boolean }> {
-  const feed = await exportOrderFeed(store, { Statuses: opts.statuses ? [...opts.statuses] : undefined, LastModifiedAfter: opts.modifiedAfter });
+export async function exportOrders(
+  store: Store,
+  writes: WriteDoor,
+  out: Writable,
+  opts: OrderExportOptions,
+): Promise<{ count: number; watermark: number; closed: boolean }> {
+  const feed = await exportOrderFeed(store, {
+    Statuses: opts.statuses ? [...opts.statuses] : undefined,
+    LastModifiedAfter: opts.modifiedAfter,
+  });
   if (opts.bank === 'revealed') {
     const ids = await feed.confirmedIds();
-    if (ids.length > 0) await recordAudit(writes, { keyId: CLI_KEY_ID, action: 'bank.read', resourceType: 'order', resourceIds: ids.map(String) });
+    if (ids.length > 0)
+      await recordAudit(writes, { keyId: CLI_KEY_ID, action: 'bank.read', resourceType: 'order', resourceIds: ids.map(String) });
   }
   opts.onProgress?.(0, feed.total);
   const written = await writeLines(out, lines(feed, opts));

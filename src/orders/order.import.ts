@@ -27,7 +27,11 @@ type Field = 'OrderNumber' | 'Note' | 'Confirmation.Note';
  * that what `orders export` writes imports as it is (the orders are created anew, open). The feed
  * shows an order's note only in its confirmation: a row without `Note` takes `Confirmation.Note`.
  */
-const READ: ReadonlyMap<string, Field> = new Map([['ordernumber', 'OrderNumber'], ['note', 'Note'], ['confirmation.note', 'Confirmation.Note']]);
+const READ: ReadonlyMap<string, Field> = new Map([
+  ['ordernumber', 'OrderNumber'],
+  ['note', 'Note'],
+  ['confirmation.note', 'Confirmation.Note'],
+]);
 const PASSED_OVER = new Set([...ORDER_CSV_COLUMNS, 'Confirmation'].map((c) => c.toLowerCase()).filter((c) => !READ.has(c)));
 
 function headerProblems(header: readonly string[]): string[] {
@@ -121,7 +125,10 @@ export async function importOrders(store: Store, writes: WriteDoor, file: string
   const valid: ImportedOrder[] = [];
   let pending: ImportedOrder[] = [];
   const checkTaken = async () => {
-    const taken = await orderRepository.takenOrderNumbers(store.reader, pending.map((o) => o.orderNumber));
+    const taken = await orderRepository.takenOrderNumbers(
+      store.reader,
+      pending.map((o) => o.orderNumber),
+    );
     for (const o of pending) if (taken.has(o.orderNumber)) reject(o.line, [`OrderNumber: '${o.orderNumber}' exists already`]);
     pending = [];
   };

@@ -2,7 +2,13 @@ import { wireDate, type DateWriter, type WireDateValue } from '../wire/serialize
 import type { CustomerAddress } from '../customers/index.js';
 import type { ShownOrder, StoredOrder } from './order.statements.js';
 import { CONFIRMATION_TEXT_FIELDS, type ConfirmationTextField } from './order.schemas.js';
-import { CONFIRMATION_STORAGE_NAMES, fromStoredAnswer, PAYMENT_STORAGE_NAMES, storedConfirmationJson, toStoredAnswer } from './order.stored-form.js';
+import {
+  CONFIRMATION_STORAGE_NAMES,
+  fromStoredAnswer,
+  PAYMENT_STORAGE_NAMES,
+  storedConfirmationJson,
+  toStoredAnswer,
+} from './order.stored-form.js';
 import type { ConfirmationData } from './order.validation.js';
 
 /** What a confirmation answers (and an Idempotency-Key replays); dates in epoch ms. */
@@ -56,9 +62,16 @@ const BANK_MASKS: ReadonlyArray<[ConfirmationTextField, (value: string) => strin
 export type BankData = 'masked' | 'revealed';
 
 const ADDRESS: ReadonlyArray<[keyof ConfirmationData, keyof CustomerAddress]> = [
-  ['CustomerSalutation', 'salutation'], ['CustomerFirstName', 'first_name'], ['CustomerLastName', 'last_name'],
-  ['CustomerPostalCode', 'postal_code'], ['CustomerCity', 'city'], ['CustomerCountry', 'country'], ['CustomerStreet', 'street'],
-  ['CustomerStreetNumber', 'street_number'], ['CustomerCompany', 'company'], ['CustomerCompany2', 'company2'],
+  ['CustomerSalutation', 'salutation'],
+  ['CustomerFirstName', 'first_name'],
+  ['CustomerLastName', 'last_name'],
+  ['CustomerPostalCode', 'postal_code'],
+  ['CustomerCity', 'city'],
+  ['CustomerCountry', 'country'],
+  ['CustomerStreet', 'street'],
+  ['CustomerStreetNumber', 'street_number'],
+  ['CustomerCompany', 'company'],
+  ['CustomerCompany2', 'company2'],
   ['AdditionToAddress', 'addition_to_address'],
 ];
 
@@ -80,23 +93,39 @@ const S = CONFIRMATION_STORAGE_NAMES;
 const P = PAYMENT_STORAGE_NAMES;
 
 const paymentView = (p: Stored | null | undefined, date: DateWriter) =>
-  p ? { Amount: orNull(p[P.Amount]), Name: orNull(p[P.Name]), Date: date(p[P.Date] as number | undefined), ReferenceNumber: orNull(p[P.ReferenceNumber]),
-        FinancialAccountNumber: orNull(p[P.FinancialAccountNumber]), Type: orNull(p[P.Type]) }
+  p
+    ? {
+        Amount: orNull(p[P.Amount]),
+        Name: orNull(p[P.Name]),
+        Date: date(p[P.Date] as number | undefined),
+        ReferenceNumber: orNull(p[P.ReferenceNumber]),
+        FinancialAccountNumber: orNull(p[P.FinancialAccountNumber]),
+        Type: orNull(p[P.Type]),
+      }
     : null;
 
 // The view is written from the name tables once, at load, as one object literal read straight from
 // the stored names (as customers/customer.mapping.ts does): no object in API names in between, and
 // every view gets its shape at once. The order feed maps every confirmed order of its window. The
 // names are the tables' constants.
-const storedToView = new Function('s', 'orNull', 'date', 'paymentView', `return { ${CONFIRMATION_TEXT_FIELDS.map((f) => `${f}: orNull(s.${S[f]})`).join(', ')}, ` +
-  `CustomerSepaMandateDate: date(s.${S.CustomerSepaMandateDate}), DeliveryDate: date(s.${S.DeliveryDate}), Payment: paymentView(s.${S.Payment}, date) };`) as
-  (s: Stored, o: typeof orNull, d: DateWriter, p: typeof paymentView) => Record<string, unknown>;
+const storedToView = new Function(
+  's',
+  'orNull',
+  'date',
+  'paymentView',
+  `return { ${CONFIRMATION_TEXT_FIELDS.map((f) => `${f}: orNull(s.${S[f]})`).join(', ')}, ` +
+    `CustomerSepaMandateDate: date(s.${S.CustomerSepaMandateDate}), DeliveryDate: date(s.${S.DeliveryDate}), Payment: paymentView(s.${S.Payment}, date) };`,
+) as (s: Stored, o: typeof orNull, d: DateWriter, p: typeof paymentView) => Record<string, unknown>;
 
 /**
  * The stored confirmation as GET /orders/{OrderId} shows it: every field present, bank data masked
  * unless revealed; dates as `date` writes them (WireDateValues unless a stream writes them as text).
  */
-export function toConfirmationView(json: string | null, bank: BankData = 'masked', date: DateWriter = wireDate): Record<string, unknown> | null {
+export function toConfirmationView(
+  json: string | null,
+  bank: BankData = 'masked',
+  date: DateWriter = wireDate,
+): Record<string, unknown> | null {
   if (json === null) return null;
   const view = storedToView(JSON.parse(json) as Stored, orNull, date, paymentView);
   if (bank === 'masked') {

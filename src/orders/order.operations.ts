@@ -12,7 +12,13 @@ import { IDEMPOTENCY_HEADER } from './idempotency.js';
 import { auditBankRead, bankDataFor } from './bank-access.js';
 import { toConfirmResponse, toFeedItem, toOrderView, type BankData } from './order.mapping.js';
 import {
-  ConfirmOrderRequest, ConfirmOrderResponse, CreateOrderRequest, CreateOrderResponse, OrderFeedItem, OrderIdRequest, OrderView,
+  ConfirmOrderRequest,
+  ConfirmOrderResponse,
+  CreateOrderRequest,
+  CreateOrderResponse,
+  OrderFeedItem,
+  OrderIdRequest,
+  OrderView,
   SearchOrdersRequest,
 } from './order.schemas.js';
 import { searchOrders } from './order.search.js';
@@ -36,8 +42,15 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
         'the first answer; the same key with a different body is a 422, and 409 while the first is still running.',
       routes: [{ method: 'POST', path: '/orders/{OrderId}/confirm' }],
       example: {
-        OrderId: 1, CustomerFirstName: 'Anna', CustomerLastName: 'Müller', CustomerPostalCode: '50667', CustomerCity: 'Köln', CustomerCountry: 'DE',
-        CustomerStreet: 'Hauptstraße', CustomerEMail: 'anna@example.com', CustomerIban: 'DE89370400440532013000',
+        OrderId: 1,
+        CustomerFirstName: 'Anna',
+        CustomerLastName: 'Müller',
+        CustomerPostalCode: '50667',
+        CustomerCity: 'Köln',
+        CustomerCountry: 'DE',
+        CustomerStreet: 'Hauptstraße',
+        CustomerEMail: 'anna@example.com',
+        CustomerIban: 'DE89370400440532013000',
         Payment: { Amount: 49.9, Name: 'PayPal payment', Type: 'PayPal' },
       },
       notFound: 'No order with this OrderId.',
@@ -47,7 +60,10 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       writeWatermark: true,
       async handle(req, call) {
         const key = call.header(IDEMPOTENCY_HEADER)?.trim() || undefined;
-        const outcome = await confirmations.confirm(toValidConfirmation(req), key === undefined ? undefined : { apiKeyId: call.key.id, key });
+        const outcome = await confirmations.confirm(
+          toValidConfirmation(req),
+          key === undefined ? undefined : { apiKeyId: call.key.id, key },
+        );
         if (outcome.replayed) call.setHeader('Idempotent-Replayed', 'true');
         return toConfirmResponse(outcome.answer);
       },
@@ -70,7 +86,8 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       name: 'GetOrder',
       tag: 'Orders',
       summary: 'An order: status, customer and confirmation data (bank data masked without the permission bank).',
-      description: 'IBAN, BIC, SEPA mandate reference and account holder are masked (DE89********3000, COBA****XXX, ***) unless the key has the permission bank.',
+      description:
+        'IBAN, BIC, SEPA mandate reference and account holder are masked (DE89********3000, COBA****XXX, ***) unless the key has the permission bank.',
       routes: [{ method: 'GET', path: '/orders/{OrderId}' }],
       example: { OrderId: 1 },
       notFound: 'No order with this OrderId.',
@@ -112,7 +129,8 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
         const date = dateText(call.dateStyle);
         const view = (order: ShownOrder) => toFeedItem(order, bank, date);
         // A key without `bank` in the default form gets the kept shown texts (order.shown-form.ts).
-        const chunks = (writtenAs: 'view' | 'text') => audited(writes, feed.orders(writtenAs === 'text' ? 'shown' : 'stored'), call.key.id, bank);
+        const chunks = (writtenAs: 'view' | 'text') =>
+          audited(writes, feed.orders(writtenAs === 'text' ? 'shown' : 'stored'), call.key.id, bank);
         return new StreamedArray(chunks, view, bank === 'masked' ? shownFeedItemText : undefined);
       },
     }),

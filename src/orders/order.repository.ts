@@ -6,7 +6,15 @@ import type { Stamper } from '../writes/unit.js';
 import { shownConfirmation } from './order.shown-form.js';
 import { orderWordsRepository } from './order.words.js';
 import {
-  FIND_ORDER, IDS_PER_TOUCH, MARK_CONFIRMED, SHOW_ORDER, SHOWN_COLUMNS, findManySql, touchSql, type ShownOrder, type StoredOrder,
+  FIND_ORDER,
+  IDS_PER_TOUCH,
+  MARK_CONFIRMED,
+  SHOW_ORDER,
+  SHOWN_COLUMNS,
+  findManySql,
+  touchSql,
+  type ShownOrder,
+  type StoredOrder,
 } from './order.statements.js';
 
 export type { CustomerAddress } from '../customers/index.js';
@@ -29,11 +37,13 @@ export type OrderRead = 'stored' | 'shown';
 // SHOWN_COLUMNS, with the stored confirmation read only where no shown text was kept: one long
 // value fewer per confirmed order (and its bytes allocated) for the default form of the feed.
 const SHOWN_TEXT_COLUMNS: ReadonlyArray<SelectExpression<Database, 'orders'>> = SHOWN_COLUMNS.map((c) =>
-  c === 'confirmation' ? sql<string | null>`case when confirmation_shown is null then confirmation end`.as('confirmation') : c);
+  c === 'confirmation' ? sql<string | null>`case when confirmation_shown is null then confirmation end`.as('confirmation') : c,
+);
 // SHOWN_COLUMNS without the shown text, for the reads that make each view afresh (keys with `bank`,
 // camelCase, ISO dates): the same long value, never used there.
 const STORED_COLUMNS: ReadonlyArray<SelectExpression<Database, 'orders'>> = SHOWN_COLUMNS.map((c) =>
-  c === 'confirmation_shown' ? sql<null>`null`.as('confirmation_shown') : c);
+  c === 'confirmation_shown' ? sql<null>`null`.as('confirmation_shown') : c,
+);
 
 /** A place in the feed's order: (modification stamp, OrderId). */
 export interface OrderPosition {
@@ -83,7 +93,11 @@ function feedQuery(db: Executor, f: OrderFilter) {
   return q.orderBy('modified_at').orderBy('order_id');
 }
 
-const stored = (row: StoredOrder | OrderRow): StoredOrder => ({ ...(row as StoredOrder), order_id: Number(row.order_id), modified_at: Number(row.modified_at) });
+const stored = (row: StoredOrder | OrderRow): StoredOrder => ({
+  ...(row as StoredOrder),
+  order_id: Number(row.order_id),
+  modified_at: Number(row.modified_at),
+});
 
 /** The feed's rows, fresh from the driver: their numbers made plain numbers in place (PostgreSQL returns bigints as text). */
 function shown(rows: ShownOrder[]): ShownOrder[] {
@@ -106,10 +120,18 @@ const newRow = (r: NewOrder) => ({ ...r, status: 'Open' as const, customer_id: n
 /** A new order confirmed from the start (demo data): confirmed when created. */
 export type NewConfirmedOrder = NewOrder & ConfirmedState;
 
-const confirmedRow = (r: NewConfirmedOrder) => ({ ...r, status: 'Confirmed' as const, modified_at: r.created_at, confirmation_shown: shownConfirmation(r.confirmation) });
+const confirmedRow = (r: NewConfirmedOrder) => ({
+  ...r,
+  status: 'Confirmed' as const,
+  modified_at: r.created_at,
+  confirmation_shown: shownConfirmation(r.confirmation),
+});
 
 /** Inserts rows whose order numbers do not exist yet (the others are left as they are); returns the new ids. */
-async function insertMissing(db: Executor, rows: ReadonlyArray<ReturnType<typeof newRow> | ReturnType<typeof confirmedRow>>): Promise<number[]> {
+async function insertMissing(
+  db: Executor,
+  rows: ReadonlyArray<ReturnType<typeof newRow> | ReturnType<typeof confirmedRow>>,
+): Promise<number[]> {
   const res = await db
     .insertInto('orders')
     .values(rows)
@@ -117,10 +139,18 @@ async function insertMissing(db: Executor, rows: ReadonlyArray<ReturnType<typeof
     .returning(['order_id', 'order_number'])
     .execute();
   const byNumber = new Map(rows.map((r) => [r.order_number, r]));
-  await orderWordsRepository.write(db, res.map((r) => {
-    const row = byNumber.get(r.order_number)!;
-    return { order_id: Number(r.order_id), order_number: r.order_number, customer_id: row.customer_id, confirmation: 'confirmation' in row ? row.confirmation : null };
-  }));
+  await orderWordsRepository.write(
+    db,
+    res.map((r) => {
+      const row = byNumber.get(r.order_number)!;
+      return {
+        order_id: Number(r.order_id),
+        order_number: r.order_number,
+        customer_id: row.customer_id,
+        confirmation: 'confirmation' in row ? row.confirmation : null,
+      };
+    }),
+  );
   return res.map((r) => Number(r.order_id));
 }
 
@@ -136,11 +166,7 @@ export const orderRepository = {
   touch: stampOrders,
 
   async insert(db: Executor, row: NewOrder): Promise<number> {
-    const res = await db
-      .insertInto('orders')
-      .values(newRow(row))
-      .returning('order_id')
-      .executeTakeFirstOrThrow();
+    const res = await db.insertInto('orders').values(newRow(row)).returning('order_id').executeTakeFirstOrThrow();
     const orderId = Number(res.order_id);
     await orderWordsRepository.write(db, [{ order_id: orderId, order_number: row.order_number, customer_id: null, confirmation: null }]);
     return orderId;
@@ -172,7 +198,10 @@ export const orderRepository = {
   },
 
   /** A customer's orders that hold personal data: a confirmation or a note (an erasure's work). */
-  async personalDataOfCustomer(db: Executor, customerId: string): Promise<Array<{ order_id: number; confirmation: string | null; note: string | null }>> {
+  async personalDataOfCustomer(
+    db: Executor,
+    customerId: string,
+  ): Promise<Array<{ order_id: number; confirmation: string | null; note: string | null }>> {
     const rows = await db
       .selectFrom('orders')
       .select(['order_id', 'confirmation', 'note'])
@@ -186,19 +215,31 @@ export const orderRepository = {
   /** Replaces an order's confirmation (and its hash) and removes its note: an erasure. */
   async replaceConfirmation(db: Executor, orderId: number, confirmation: string | null, hash: string | null): Promise<void> {
     const shown = confirmation === null ? null : shownConfirmation(confirmation);
-    await db.updateTable('orders').set({ confirmation, confirmation_hash: hash, confirmation_shown: shown, note: null }).where('order_id', '=', orderId).execute();
+    await db
+      .updateTable('orders')
+      .set({ confirmation, confirmation_hash: hash, confirmation_shown: shown, note: null })
+      .where('order_id', '=', orderId)
+      .execute();
     await orderWordsRepository.refresh(db, [orderId]);
   },
 
   /** The orders of these ids that exist (events read them after the change). */
   async findMany(storeSql: StoreSql, db: Executor, orderIds: readonly number[]): Promise<StoredOrder[]> {
     const out: StoredOrder[] = [];
-    for (const ids of chunks(orderIds, IDS_PER_TOUCH)) out.push(...(await storeSql.run<OrderRow>(db, findManySql(ids.length), ids)).rows.map(stored));
+    for (const ids of chunks(orderIds, IDS_PER_TOUCH))
+      out.push(...(await storeSql.run<OrderRow>(db, findManySql(ids.length), ids)).rows.map(stored));
     return out;
   },
 
   /** Up to `limit` orders of the feed in sync order (modified_at, order_id), skipping `offset`. */
-  async search(storeSql: StoreSql, db: Executor, f: OrderFilter, limit: number, offset = 0, read: OrderRead = 'stored'): Promise<ShownOrder[]> {
+  async search(
+    storeSql: StoreSql,
+    db: Executor,
+    f: OrderFilter,
+    limit: number,
+    offset = 0,
+    read: OrderRead = 'stored',
+  ): Promise<ShownOrder[]> {
     const columns = read === 'stored' ? STORED_COLUMNS : SHOWN_TEXT_COLUMNS;
     let q = feedQuery(db, f).select(columns).limit(limit);
     if (offset > 0) q = q.offset(offset);
@@ -207,7 +248,10 @@ export const orderRepository = {
 
   /** How many orders the feed's filter matches (an export's progress). */
   async count(db: Executor, f: OrderFilter): Promise<number> {
-    const row = await feedQuery(db, f).clearOrderBy().select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
+    const row = await feedQuery(db, f)
+      .clearOrderBy()
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   },
 
@@ -232,7 +276,14 @@ export const orderRepository = {
 
   /** Open → Confirmed, returning the order as written; undefined when the order is unknown or not open. */
   async markConfirmed(storeSql: StoreSql, db: Executor, orderId: number, state: ConfirmedState): Promise<StoredOrder | undefined> {
-    const params = [state.customer_id, state.confirmed_at, state.confirmation, state.confirmation_hash, shownConfirmation(state.confirmation), orderId];
+    const params = [
+      state.customer_id,
+      state.confirmed_at,
+      state.confirmation,
+      state.confirmation_hash,
+      shownConfirmation(state.confirmation),
+      orderId,
+    ];
     const row = (await storeSql.run<OrderRow>(db, MARK_CONFIRMED, params)).rows[0];
     if (!row) return undefined;
     const order = stored(row);

@@ -22,7 +22,8 @@ export function decimalDigits(value: number): { integral: number; scale: number 
 
 /** The Idempotency-Key header is checked with the fields (it is stored, so it has a length limit). */
 export const idempotencyKeyRule: Record<string, FieldRule> = {
-  [IDEMPOTENCY_HEADER]: (rules, field, _value, _request, ctx) => void rules.maxLength(field, ctx.header?.(field)?.trim() || undefined, NAME_LENGTH),
+  [IDEMPOTENCY_HEADER]: (rules, field, _value, _request, ctx) =>
+    void rules.maxLength(field, ctx.header?.(field)?.trim() || undefined, NAME_LENGTH),
 };
 
 /** A body OrderId must be absent, 0 or the order of the path (ServiceStack DTOs carry both). */
@@ -52,8 +53,11 @@ export const amountScale: FieldRule = (rules, field, value) => {
   if (typeof value !== 'number') return;
   const { integral, scale } = decimalDigits(value);
   if (scale > AMOUNT_SCALE || integral > AMOUNT_PRECISION - AMOUNT_SCALE) {
-    rules.fail(field, 'ScalePrecision',
-      `'${field}' must not be more than ${AMOUNT_PRECISION} digits in total, with allowance for ${AMOUNT_SCALE} decimals. ${integral + scale} digits and ${scale} decimals were found.`);
+    rules.fail(
+      field,
+      'ScalePrecision',
+      `'${field}' must not be more than ${AMOUNT_PRECISION} digits in total, with allowance for ${AMOUNT_SCALE} decimals. ${integral + scale} digits and ${scale} decimals were found.`,
+    );
   }
 };
 

@@ -30,19 +30,51 @@ export type OrderPayment = Static<typeof OrderPayment>;
 
 /** The confirmation's body fields, in the spec's order (OrderId is the path's). */
 export const CONFIRMATION_TEXT_FIELDS = [
-  'CustomerId', 'CustomerSalutation', 'CustomerFirstName', 'CustomerLastName', 'CustomerPostalCode', 'CustomerCity',
-  'CustomerCountry', 'CustomerStreet', 'CustomerStreetNumber', 'CustomerCompany', 'CustomerCompany2', 'AdditionToAddress',
-  'DeliveryAddressSalutation', 'DeliveryAddressFirstName', 'DeliveryAddressLastName', 'DeliveryAddressPostalCode',
-  'DeliveryAddressCity', 'DeliveryAddressCountry', 'DeliveryAddressStreet', 'DeliveryAddressStreetNumber',
-  'DeliveryAddressCompany', 'AdditionToDeliveryAddress', 'CustomerIban', 'CustomerBic', 'CustomerSepaMandateReference',
-  'AccountHolderName', 'CustomerEMail', 'Note', 'PaymentMethod', 'ShippingMethod', 'ExternalCustomerId', 'OrderNumber',
+  'CustomerId',
+  'CustomerSalutation',
+  'CustomerFirstName',
+  'CustomerLastName',
+  'CustomerPostalCode',
+  'CustomerCity',
+  'CustomerCountry',
+  'CustomerStreet',
+  'CustomerStreetNumber',
+  'CustomerCompany',
+  'CustomerCompany2',
+  'AdditionToAddress',
+  'DeliveryAddressSalutation',
+  'DeliveryAddressFirstName',
+  'DeliveryAddressLastName',
+  'DeliveryAddressPostalCode',
+  'DeliveryAddressCity',
+  'DeliveryAddressCountry',
+  'DeliveryAddressStreet',
+  'DeliveryAddressStreetNumber',
+  'DeliveryAddressCompany',
+  'AdditionToDeliveryAddress',
+  'CustomerIban',
+  'CustomerBic',
+  'CustomerSepaMandateReference',
+  'AccountHolderName',
+  'CustomerEMail',
+  'Note',
+  'PaymentMethod',
+  'ShippingMethod',
+  'ExternalCustomerId',
+  'OrderNumber',
   'MediaCode',
 ] as const;
 export type ConfirmationTextField = (typeof CONFIRMATION_TEXT_FIELDS)[number];
 
 /** The spec's required fields of a confirmation. */
 export const REQUIRED_FIELDS = [
-  'CustomerFirstName', 'CustomerLastName', 'CustomerPostalCode', 'CustomerCity', 'CustomerCountry', 'CustomerStreet', 'CustomerEMail',
+  'CustomerFirstName',
+  'CustomerLastName',
+  'CustomerPostalCode',
+  'CustomerCity',
+  'CustomerCountry',
+  'CustomerStreet',
+  'CustomerEMail',
 ] as const;
 type RequiredField = (typeof REQUIRED_FIELDS)[number];
 
@@ -74,7 +106,8 @@ export const ConfirmOrderRequest = withRules(
   Type.Object(
     {
       OrderId: PathOrderId('Id of the order to confirm (path). A body OrderId must be absent, 0 or equal to it.'),
-      ...(confirmationProperties(requestText) as Record<RequiredField, ReturnType<typeof req>> & Record<Exclude<ConfirmationTextField, RequiredField>, ReturnType<typeof opt>>),
+      ...(confirmationProperties(requestText) as Record<RequiredField, ReturnType<typeof req>> &
+        Record<Exclude<ConfirmationTextField, RequiredField>, ReturnType<typeof opt>>),
       CustomerSepaMandateDate: Type.Optional(WireDate({ description: 'Date of the SEPA mandate.' })),
       DeliveryDate: Type.Optional(WireDate({ description: 'Requested delivery date.' })),
       Payment: Type.Optional(OrderPayment),
@@ -86,7 +119,10 @@ export const ConfirmOrderRequest = withRules(
 export type ConfirmOrderRequest = Static<typeof ConfirmOrderRequest>;
 
 export const ORDER_STATUSES = ['Open', 'Confirmed', 'Cancelled'] as const;
-const Status = Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)), { description: 'Open, Confirmed or Cancelled.' });
+const Status = Type.Union(
+  ORDER_STATUSES.map((s) => Type.Literal(s)),
+  { description: 'Open, Confirmed or Cancelled.' },
+);
 
 export const ConfirmOrderResponse = Type.Object(
   {
@@ -151,24 +187,52 @@ export const CreateOrderResponse = Type.Object(
 );
 
 /** The order feed's filters (AND; none: every order); lists of at most LIST_LENGTH entries. */
-export const SearchOrdersRequest = withRules(Type.Object(
-  {
-    OrderIds: Type.Optional(Type.Array(Type.Integer(), { description: 'Order ids. Empty or omitted: no filter by id.', maxItems: LIST_LENGTH })),
-    OrderNumbers: Type.Optional(
-      Type.Array(Type.String({ maxLength: NAME_LENGTH }), { description: 'Order numbers, each matched exactly. Empty or omitted: no filter by number.', maxItems: LIST_LENGTH }),
-    ),
-    CustomerIds: Type.Optional(
-      Type.Array(Type.String({ maxLength: NAME_LENGTH }), { description: 'Ids of the customers the orders were confirmed for. Empty or omitted: no filter by customer.', maxItems: LIST_LENGTH }),
-    ),
-    Statuses: Type.Optional(Type.Array(Status, { description: 'Open, Confirmed or Cancelled; several match any of them. Empty or omitted: every status.', maxItems: LIST_LENGTH })),
-    LastModifiedAfter: Type.Optional(WireDate({ description: 'Only orders modified strictly after this date. Pass the X-Sync-Watermark of the previous answer to sync incrementally.' })),
-    Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default).' })),
-    Skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Orders to skip before the page (for browsing; Skip does not advance the watermark).' })),
-    Query: TextQuery("the OrderNumber, CustomerId, the confirmed customer's first or last name, e-mail or ExternalCustomerId"),
-    Cursor: Type.Optional(Type.String({ description: 'The X-Sync-Cursor header of the previous page: continue right after its last order (a keyset: as fast on the last page as on the first).' })),
-  },
-  { $id: 'SearchOrders' },
-), { Query: textQueryRule, Cursor: orderCursorIssuedHere });
+export const SearchOrdersRequest = withRules(
+  Type.Object(
+    {
+      OrderIds: Type.Optional(
+        Type.Array(Type.Integer(), { description: 'Order ids. Empty or omitted: no filter by id.', maxItems: LIST_LENGTH }),
+      ),
+      OrderNumbers: Type.Optional(
+        Type.Array(Type.String({ maxLength: NAME_LENGTH }), {
+          description: 'Order numbers, each matched exactly. Empty or omitted: no filter by number.',
+          maxItems: LIST_LENGTH,
+        }),
+      ),
+      CustomerIds: Type.Optional(
+        Type.Array(Type.String({ maxLength: NAME_LENGTH }), {
+          description: 'Ids of the customers the orders were confirmed for. Empty or omitted: no filter by customer.',
+          maxItems: LIST_LENGTH,
+        }),
+      ),
+      Statuses: Type.Optional(
+        Type.Array(Status, {
+          description: 'Open, Confirmed or Cancelled; several match any of them. Empty or omitted: every status.',
+          maxItems: LIST_LENGTH,
+        }),
+      ),
+      LastModifiedAfter: Type.Optional(
+        WireDate({
+          description:
+            'Only orders modified strictly after this date. Pass the X-Sync-Watermark of the previous answer to sync incrementally.',
+        }),
+      ),
+      Take: Type.Optional(Type.Integer({ minimum: 0, description: 'Page size (optional; the whole result is returned by default).' })),
+      Skip: Type.Optional(
+        Type.Integer({ minimum: 0, description: 'Orders to skip before the page (for browsing; Skip does not advance the watermark).' }),
+      ),
+      Query: TextQuery("the OrderNumber, CustomerId, the confirmed customer's first or last name, e-mail or ExternalCustomerId"),
+      Cursor: Type.Optional(
+        Type.String({
+          description:
+            'The X-Sync-Cursor header of the previous page: continue right after its last order (a keyset: as fast on the last page as on the first).',
+        }),
+      ),
+    },
+    { $id: 'SearchOrders' },
+  ),
+  { Query: textQueryRule, Cursor: orderCursorIssuedHere },
+);
 export type SearchOrdersRequest = Static<typeof SearchOrdersRequest>;
 
 /** An order of the feed: the GET /orders/{OrderId} shape and its modification time. */

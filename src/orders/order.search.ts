@@ -66,8 +66,13 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
   const committed = await committedWatermark(store.sql, store.reader);
   const after = req.Cursor ? decodeOrderCursor(req.Cursor) : undefined;
   const filter: OrderFilter = {
-    orderIds: req.OrderIds, orderNumbers: req.OrderNumbers, customerIds: req.CustomerIds, statuses: req.Statuses,
-    modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed, after,
+    orderIds: req.OrderIds,
+    orderNumbers: req.OrderNumbers,
+    customerIds: req.CustomerIds,
+    statuses: req.Statuses,
+    modifiedAfter: req.LastModifiedAfter,
+    modifiedAtMost: committed,
+    after,
     match: req.Query === undefined ? undefined : await store.sql.textMatch(store.reader, ORDER_TEXT, queryWords(req.Query)),
   };
   const skip = req.Skip ?? 0;
@@ -102,7 +107,10 @@ export interface OrderExportFeed extends OrderFeed {
  * The feed of `orders export`: searchOrders' window and promise, fixed once, so that the count for
  * the progress bar and the ids for the audit log describe the same window the rows are read from.
  */
-export async function exportOrderFeed(store: Store, req: Pick<SearchOrdersRequest, 'Statuses' | 'LastModifiedAfter'>): Promise<OrderExportFeed> {
+export async function exportOrderFeed(
+  store: Store,
+  req: Pick<SearchOrdersRequest, 'Statuses' | 'LastModifiedAfter'>,
+): Promise<OrderExportFeed> {
   const committed = await committedWatermark(store.sql, store.reader);
   const filter: OrderFilter = { statuses: req.Statuses, modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed };
   return {

@@ -89,7 +89,12 @@ export interface SeedOrdersOptions {
  * Creates orders 1..count (existing order numbers are skipped, whatever their state): open, or the
  * first `confirmed` of them confirmed by the demo customers in turn. Returns how many were new.
  */
-export async function seedOrders(writes: WriteDoor, count: number, onProgress: (done: number) => void = () => undefined, options: SeedOrdersOptions = {}): Promise<number> {
+export async function seedOrders(
+  writes: WriteDoor,
+  count: number,
+  onProgress: (done: number) => void = () => undefined,
+  options: SeedOrdersOptions = {},
+): Promise<number> {
   const confirmedThrough = options.confirmed ?? 0;
   const customers = options.customers ?? 0;
   if (confirmedThrough > 0 && customers < 1) throw new Error('confirmed seeded orders need demo customers to confirm them');

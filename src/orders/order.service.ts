@@ -21,14 +21,22 @@ async function insertOrder(trx: Executor, req: CreateOrderRequest): Promise<Crea
   if (given !== undefined) {
     if (await orderRepository.orderNumberTaken(trx, given)) throw duplicateOrderNumber();
     try {
-      return { OrderId: await orderRepository.insert(trx, { order_number: given, note: req.Note ?? null, created_at: now }), OrderNumber: given, Status: 'Open' };
+      return {
+        OrderId: await orderRepository.insert(trx, { order_number: given, note: req.Note ?? null, created_at: now }),
+        OrderNumber: given,
+        Status: 'Open',
+      };
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateOrderNumber();
       throw err;
     }
   }
   // The number derives from the id, known only after the insert; a placeholder holds the place.
-  const orderId = await orderRepository.insert(trx, { order_number: `tmp-${randomBytes(12).toString('hex')}`, note: req.Note ?? null, created_at: now });
+  const orderId = await orderRepository.insert(trx, {
+    order_number: `tmp-${randomBytes(12).toString('hex')}`,
+    note: req.Note ?? null,
+    created_at: now,
+  });
   let orderNumber = generatedOrderNumber(orderId);
   // An operator may have chosen this number by hand before: then add a suffix.
   for (let n = 2; await orderRepository.orderNumberTaken(trx, orderNumber); n++) orderNumber = `${generatedOrderNumber(orderId)}-${n}`;

@@ -12,8 +12,18 @@ import { placeholders, textsByShape } from '../store/statement-texts.js';
  * may not change shape, and a migration adding a column while it is prepared would make it fail.
  */
 export const ORDER_COLUMNS: ReadonlyArray<keyof OrderRow> = [
-  'order_id', 'order_number', 'status', 'note', 'customer_id', 'created_at', 'confirmed_at', 'cancelled_at', 'modified_at',
-  'confirmation', 'confirmation_hash', 'confirmation_shown',
+  'order_id',
+  'order_number',
+  'status',
+  'note',
+  'customer_id',
+  'created_at',
+  'confirmed_at',
+  'cancelled_at',
+  'modified_at',
+  'confirmation',
+  'confirmation_hash',
+  'confirmation_shown',
 ];
 
 export const FIND_ORDER = `select ${ORDER_COLUMNS.join(', ')} from orders where order_id = ?`;
@@ -24,7 +34,16 @@ export const FIND_ORDER = `select ${ORDER_COLUMNS.join(', ')} from orders where 
  * less, on every order of a feed, is a value fewer for the driver to make.
  */
 export const SHOWN_COLUMNS = [
-  'order_id', 'order_number', 'status', 'customer_id', 'created_at', 'confirmed_at', 'cancelled_at', 'modified_at', 'confirmation', 'confirmation_shown',
+  'order_id',
+  'order_number',
+  'status',
+  'customer_id',
+  'created_at',
+  'confirmed_at',
+  'cancelled_at',
+  'modified_at',
+  'confirmation',
+  'confirmation_shown',
 ] as const;
 
 /** An order row as the service reads it (the generated id is a plain number once stored). */
@@ -45,7 +64,13 @@ export const MARK_CONFIRMED =
 export const IDS_PER_TOUCH = 500;
 
 /** Every column of the orders with n ids (1 ≤ n ≤ IDS_PER_TOUCH): the outbox reads changed orders. */
-export const findManySql = textsByShape((n: number) => `select ${ORDER_COLUMNS.join(', ')} from orders where order_id in (${placeholders(n)})`, IDS_PER_TOUCH);
+export const findManySql = textsByShape(
+  (n: number) => `select ${ORDER_COLUMNS.join(', ')} from orders where order_id in (${placeholders(n)})`,
+  IDS_PER_TOUCH,
+);
 
 /** `update orders set modified_at = ? where order_id in (?, …)` for n ids (1 ≤ n ≤ IDS_PER_TOUCH). */
-export const touchSql = textsByShape((n: number) => `update orders set modified_at = ? where order_id in (${placeholders(n)})`, IDS_PER_TOUCH);
+export const touchSql = textsByShape(
+  (n: number) => `update orders set modified_at = ? where order_id in (${placeholders(n)})`,
+  IDS_PER_TOUCH,
+);

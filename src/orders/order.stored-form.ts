@@ -47,12 +47,21 @@ export const CONFIRMATION_STORAGE_NAMES = {
 
 /** API name of a payment field → its storage name (inside `payment`). */
 export const PAYMENT_STORAGE_NAMES = {
-  Amount: 'amount', Name: 'name', Date: 'date', ReferenceNumber: 'reference_number', FinancialAccountNumber: 'financial_account_number', Type: 'type',
+  Amount: 'amount',
+  Name: 'name',
+  Date: 'date',
+  ReferenceNumber: 'reference_number',
+  FinancialAccountNumber: 'financial_account_number',
+  Type: 'type',
 } as const satisfies Record<keyof PaymentData, string>;
 
 /** API name of a confirmation's answer → its storage name (`idempotency_keys.response_body`). */
 export const ANSWER_STORAGE_NAMES = {
-  OrderId: 'order_id', OrderNumber: 'order_number', Status: 'status', CustomerId: 'customer_id', ConfirmedAt: 'confirmed_at',
+  OrderId: 'order_id',
+  OrderNumber: 'order_number',
+  Status: 'status',
+  CustomerId: 'customer_id',
+  ConfirmedAt: 'confirmed_at',
 } as const;
 
 type Pairs = ReadonlyArray<readonly [api: string, stored: string]>;

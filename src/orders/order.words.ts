@@ -43,7 +43,12 @@ export const orderWordsRepository = {
       await db
         .insertInto('order_words')
         .values(slice.map((o) => ({ order_id: o.order_id, words: orderWords(o) })))
-        .onConflict((oc) => oc.column('order_id').doUpdateSet((eb) => ({ words: eb.ref('excluded.words') })).where((eb) => eb('order_words.words', '<>', eb.ref('excluded.words'))))
+        .onConflict((oc) =>
+          oc
+            .column('order_id')
+            .doUpdateSet((eb) => ({ words: eb.ref('excluded.words') }))
+            .where((eb) => eb('order_words.words', '<>', eb.ref('excluded.words'))),
+        )
         .execute();
     }
   },
@@ -51,8 +56,15 @@ export const orderWordsRepository = {
   /** The words of these orders as they are stored now (after a write that did not return its row). */
   async refresh(db: Executor, orderIds: readonly number[]): Promise<void> {
     for (const ids of chunks(orderIds, ROWS_PER_STATEMENT)) {
-      const rows = await db.selectFrom('orders').select(['order_id', 'order_number', 'customer_id', 'confirmation']).where('order_id', 'in', ids).execute();
-      await orderWordsRepository.write(db, rows.map((r) => ({ ...r, order_id: Number(r.order_id) })));
+      const rows = await db
+        .selectFrom('orders')
+        .select(['order_id', 'order_number', 'customer_id', 'confirmation'])
+        .where('order_id', 'in', ids)
+        .execute();
+      await orderWordsRepository.write(
+        db,
+        rows.map((r) => ({ ...r, order_id: Number(r.order_id) })),
+      );
     }
   },
 };

@@ -5,4 +5,11 @@ import { importOrdersWrite } from './order.import.js';
 import { seedOrdersWrite } from './order.seed.js';
 
 /** Every write of the order module (see src/write-registry.ts). */
-export const orderWrites = [createOrderWrite, cancelOrderWrite, confirmOrderWrite, seedOrdersWrite, importOrdersWrite, ...idempotencyWrites];
+export const orderWrites = [
+  createOrderWrite,
+  cancelOrderWrite,
+  confirmOrderWrite,
+  seedOrdersWrite,
+  importOrdersWrite,
+  ...idempotencyWrites,
+];

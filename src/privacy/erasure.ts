@@ -24,18 +24,22 @@ const EVENT_DATA_ERASERS: readonly EventDataEraser[] = [erasedCustomerEventData,
  * feed shows the erasure. Finding nothing left to erase, it answers the earlier erasure's time
  * and changes nothing (erasing again is idempotent).
  */
-export const eraseCustomerWrite = defineWrite('customer.erase', async (unit, input: { customerId: string; keyId: string; now: number }): Promise<ErasureAnswer> => {
-  const { customerId } = input;
-  const customer = await lockCustomerToErase(unit, customerId);
-  if (!customer) throw customerNotFound(customerId);
-  await recordAuditWrite.run(unit, { keyId: input.keyId, action: 'customer.erase', resourceType: 'customer', resourceIds: [customerId] });
-  const values = await eraseCustomFieldValuesOf(unit, customerId);
-  const orders = await eraseOrdersOf(unit, customerId);
-  const events = await scrubCustomerEvents(unit, customerId, EVENT_DATA_ERASERS);
-  if (!customer.holdsPersonalData && values === 0 && !orders && !events && customer.erasedAt !== null) return { CustomerId: customerId, ErasedAt: customer.erasedAt };
-  await eraseCustomerRow(unit, customerId, input.now);
-  unit.emit({ type: 'customer.erased', customerId });
-  return { CustomerId: customerId, ErasedAt: input.now };
-});
+export const eraseCustomerWrite = defineWrite(
+  'customer.erase',
+  async (unit, input: { customerId: string; keyId: string; now: number }): Promise<ErasureAnswer> => {
+    const { customerId } = input;
+    const customer = await lockCustomerToErase(unit, customerId);
+    if (!customer) throw customerNotFound(customerId);
+    await recordAuditWrite.run(unit, { keyId: input.keyId, action: 'customer.erase', resourceType: 'customer', resourceIds: [customerId] });
+    const values = await eraseCustomFieldValuesOf(unit, customerId);
+    const orders = await eraseOrdersOf(unit, customerId);
+    const events = await scrubCustomerEvents(unit, customerId, EVENT_DATA_ERASERS);
+    if (!customer.holdsPersonalData && values === 0 && !orders && !events && customer.erasedAt !== null)
+      return { CustomerId: customerId, ErasedAt: customer.erasedAt };
+    await eraseCustomerRow(unit, customerId, input.now);
+    unit.emit({ type: 'customer.erased', customerId });
+    return { CustomerId: customerId, ErasedAt: input.now };
+  },
+);
 
 export const privacyWrites = [eraseCustomerWrite];

@@ -11,7 +11,11 @@ import { wireDate } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/unit.js';
 import { eraseCustomer, exportCustomerData } from './privacy.service.js';
 
-const CustomerPath = (name: string) => Type.Object({ CustomerId: Type.String({ minLength: 1, maxLength: NAME_LENGTH, description: 'Id of the customer (path).' }) }, { $id: name });
+const CustomerPath = (name: string) =>
+  Type.Object(
+    { CustomerId: Type.String({ minLength: 1, maxLength: NAME_LENGTH, description: 'Id of the customer (path).' }) },
+    { $id: name },
+  );
 
 export const CustomerDataExport = Type.Object(
   {
@@ -34,7 +38,8 @@ export function privacyOperations(store: Store, writes: WriteDoor): AnyOperation
       name: 'ExportCustomerData',
       tag: 'Privacy',
       summary: 'Everything held about a customer: the customer, its custom fields, orders and events (operator).',
-      description: 'Bank data in full only with the permission bank. Each export is in the audit log (customer.export; bank.read for unmasked bank data).',
+      description:
+        'Bank data in full only with the permission bank. Each export is in the audit log (customer.export; bank.read for unmasked bank data).',
       routes: [{ method: 'GET', path: '/customer/{CustomerId}/export' }],
       permission: 'admin',
       request: CustomerPath('ExportCustomerData'),
@@ -43,7 +48,11 @@ export function privacyOperations(store: Store, writes: WriteDoor): AnyOperation
       notFound: NOT_FOUND,
       handle: (req, call) => {
         const bank = bankDataFor(call.key);
-        return exportCustomerData(store, writes, req.CustomerId, { keyId: call.key.id, bank, auditBankRead: (orders) => auditBankRead(writes, call.key.id, bank, orders) });
+        return exportCustomerData(store, writes, req.CustomerId, {
+          keyId: call.key.id,
+          bank,
+          auditBankRead: (orders) => auditBankRead(writes, call.key.id, bank, orders),
+        });
       },
     }),
     defineOperation({

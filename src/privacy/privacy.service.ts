@@ -41,7 +41,13 @@ export async function exportCustomerData(store: Store, writes: WriteDoor, custom
  * old values occupied (SQLite: checkpoint and truncate the log; PostgreSQL: vacuum). The erasure
  * has committed either way: a failed scrub is logged, and the next erasure or vacuum completes it.
  */
-export async function eraseCustomer(store: Store, writes: WriteDoor, customerId: string, keyId: string, warn: (message: string) => void): Promise<ErasureAnswer> {
+export async function eraseCustomer(
+  store: Store,
+  writes: WriteDoor,
+  customerId: string,
+  keyId: string,
+  warn: (message: string) => void,
+): Promise<ErasureAnswer> {
   const answer = await writes.run(eraseCustomerWrite, { customerId, keyId, now: Date.now() });
   try {
     await store.scrubFreedSpace(ERASED_TABLES);
@@ -50,4 +56,3 @@ export async function eraseCustomer(store: Store, writes: WriteDoor, customerId:
   }
   return answer;
 }
-

@@ -27,5 +27,12 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
     const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
     return createSqliteStore(file === ':memory:' ? file : resolve(file));
   }
-  return createPostgresStore(url, options.poolSize ?? 10, options.onPoolError, options.replica, options.preparedStatements ?? false, options.onPreparedStatementsOff);
+  return createPostgresStore(
+    url,
+    options.poolSize ?? 10,
+    options.onPoolError,
+    options.replica,
+    options.preparedStatements ?? false,
+    options.onPreparedStatementsOff,
+  );
 }

@@ -85,7 +85,10 @@ export class ReadReplica implements StoreReplica {
     let timer: NodeJS.Timeout | undefined;
     try {
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(Object.assign(new Error('the read replica did not answer in time'), { code: 'ETIMEDOUT' })), timeoutMs);
+        timer = setTimeout(
+          () => reject(Object.assign(new Error('the read replica did not answer in time'), { code: 'ETIMEDOUT' })),
+          timeoutMs,
+        );
       });
       const row = (await Promise.race([STATUS.execute(this.store.reader), timeout])).rows[0];
       if (!row) throw new Error('no status row');
@@ -146,10 +149,12 @@ export function primaryWatermark(store: Store): () => Promise<number> {
   };
   return () => {
     if (!running) return start();
-    next ??= running.catch(() => undefined).then(() => {
-      next = undefined;
-      return start();
-    });
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined;
+        return start();
+      });
     return next;
   };
 }

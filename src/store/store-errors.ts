@@ -2,8 +2,14 @@
 // answers 503 with Retry-After and recovers by itself when the store comes back.
 
 const SQLITE_UNAVAILABLE = new Set([
-  'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN',
-  'SQLITE_PROTOCOL', 'SQLITE_NOLFS',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_FULL',
+  'SQLITE_READONLY',
+  'SQLITE_IOERR',
+  'SQLITE_CANTOPEN',
+  'SQLITE_PROTOCOL',
+  'SQLITE_NOLFS',
 ]);
 const NODE_NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 // PostgreSQL SQLSTATE classes 08 (connection), 28 (authorization), 53 (resources), 57 (operator
@@ -34,15 +40,19 @@ export function isStoreUnavailable(err: unknown): boolean {
     if (/^[0-9A-Z]{5}$/.test(code) && (PG_CLASSES.includes(code.slice(0, 2)) || PG_CODES.has(code))) return true;
   }
   if (CLOSED.test(message)) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection.*(closed|ended)/i.test(message);
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection.*(closed|ended)/i.test(
+    message,
+  );
 }
 
 /** A PostgreSQL deadlock victim or serialization failure: nothing was written, running it again is safe. */
-export const isTransactionConflict = (err: unknown): boolean => ['40P01', '40001'].includes(String((err as { code?: unknown } | null)?.code));
+export const isTransactionConflict = (err: unknown): boolean =>
+  ['40P01', '40001'].includes(String((err as { code?: unknown } | null)?.code));
 
 /**
  * A named prepared statement the server connection lacks (26000) or holds already (42P05): a pooler
  * in transaction mode moved the client to another server connection. Nothing was written; the
  * PostgreSQL store then stops naming statements, and the same work sent again succeeds.
  */
-export const isPreparedStatementLost = (err: unknown): boolean => ['26000', '42P05'].includes(String((err as { code?: unknown } | null)?.code));
+export const isPreparedStatementLost = (err: unknown): boolean =>
+  ['26000', '42P05'].includes(String((err as { code?: unknown } | null)?.code));

@@ -18,7 +18,8 @@ const PROTOCOL_VIOLATION = '08P01';
 const sqlState = (err: unknown): unknown => (err as { code?: unknown } | null)?.code;
 
 const noSuchDatabase = (err: unknown): boolean =>
-  sqlState(err) === INVALID_CATALOG || (sqlState(err) === PROTOCOL_VIOLATION && /^database ".*" does not exist$/.test((err as Error).message));
+  sqlState(err) === INVALID_CATALOG ||
+  (sqlState(err) === PROTOCOL_VIOLATION && /^database ".*" does not exist$/.test((err as Error).message));
 
 /** The URL as a message may show it: without its password. */
 export function shownUrl(url: string): string {
@@ -45,7 +46,9 @@ const CONNECT_HINTS: Readonly<Record<string, string>> = {
 /** A failed connection, named by the URL (without password) with what to check. */
 function connectionFailure(url: string, err: unknown): Error {
   const code = String(sqlState(err) ?? '');
-  const hint = CONNECT_HINTS[code] ?? (/timeout/i.test((err as Error)?.message ?? '') ? CONNECT_HINTS.ETIMEDOUT! : 'check DATABASE_URL and that the server is up');
+  const hint =
+    CONNECT_HINTS[code] ??
+    (/timeout/i.test((err as Error)?.message ?? '') ? CONNECT_HINTS.ETIMEDOUT! : 'check DATABASE_URL and that the server is up');
   const why = (err instanceof Error ? err.message : String(err)) || code;
   return new Error(`cannot connect to PostgreSQL at ${shownUrl(url)} (${why}): ${hint}`);
 }
@@ -86,7 +89,7 @@ function sqliteContents(file: string): StoreContents {
   if (!existsSync(file)) return 'no database';
   const db = openSqliteReadOnly(file);
   try {
-    const tables = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").pluck().all() as string[]);
+    const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").pluck().all() as string[];
     if (!tables.includes('schema_migrations')) return 'no store';
     const rows = DATA_TABLES.filter((t) => tables.includes(t)).some((t) => db.prepare(`select 1 from ${t} limit 1`).get() !== undefined);
     return rows ? 'data' : 'empty store';
@@ -99,7 +102,9 @@ function sqliteContents(file: string): StoreContents {
 
 async function postgresContents(url: string): Promise<StoreContents> {
   const contents = await onPostgres(url, async (client): Promise<StoreContents> => {
-    const tables = (await client.query<{ name: string }>('select tablename as name from pg_tables where schemaname = current_schema()')).rows.map((r) => r.name);
+    const tables = (
+      await client.query<{ name: string }>('select tablename as name from pg_tables where schemaname = current_schema()')
+    ).rows.map((r) => r.name);
     if (!tables.includes('schema_migrations')) return 'no store';
     for (const t of DATA_TABLES.filter((name) => tables.includes(name))) {
       if ((await client.query(`select 1 from ${t} limit 1`)).rowCount) return 'data';
@@ -117,13 +122,19 @@ export function storeContents(databaseUrl: string): Promise<StoreContents> {
 
 function describePostgres(url: string): { name: string; where: string; role: string } {
   const u = new URL(url);
-  return { name: decodeURIComponent(u.pathname.slice(1)), where: `${u.hostname}:${u.port || 5432}`, role: u.username ? `the role "${decodeURIComponent(u.username)}"` : 'the default role' };
+  return {
+    name: decodeURIComponent(u.pathname.slice(1)),
+    where: `${u.hostname}:${u.port || 5432}`,
+    role: u.username ? `the role "${decodeURIComponent(u.username)}"` : 'the default role',
+  };
 }
 
 /** SQLite's "not a database" of a file, named by the file; undefined for other errors. */
 function notSqlite(file: string, err: unknown): Error | undefined {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_NOTADB' ? new Error(`${file} is not a SQLite database (${(err as Error).message}): correct DATABASE_URL`) : undefined;
+  return code === 'SQLITE_NOTADB'
+    ? new Error(`${file} is not a SQLite database (${(err as Error).message}): correct DATABASE_URL`)
+    : undefined;
 }
 
 function openSqliteReadOnly(file: string): SqliteDatabase {
@@ -146,10 +157,18 @@ export async function requireExistingStore(databaseUrl: string): Promise<void> {
   const contents = await storeContents(databaseUrl);
   if (contents !== 'no database' && contents !== 'no store') return;
   if (file !== undefined) {
-    throw new Error(contents === 'no database' ? `no SQLite database at ${file}: ${CREATE_HINT}` : `the SQLite database ${file} holds no ordergate store: ${CREATE_HINT}`);
+    throw new Error(
+      contents === 'no database'
+        ? `no SQLite database at ${file}: ${CREATE_HINT}`
+        : `the SQLite database ${file} holds no ordergate store: ${CREATE_HINT}`,
+    );
   }
   const { name, where } = describePostgres(databaseUrl);
-  throw new Error(contents === 'no database' ? `no PostgreSQL database "${name}" at ${where}: ${CREATE_HINT}` : `the PostgreSQL database "${name}" at ${where} holds no ordergate store: ${CREATE_HINT}`);
+  throw new Error(
+    contents === 'no database'
+      ? `no PostgreSQL database "${name}" at ${where}: ${CREATE_HINT}`
+      : `the PostgreSQL database "${name}" at ${where} holds no ordergate store: ${CREATE_HINT}`,
+  );
 }
 
 /**
@@ -175,8 +194,11 @@ export async function createStoreIfMissing(databaseUrl: string): Promise<void> {
     process.stderr.write(`ordergate: created the PostgreSQL database "${name}" at ${where}\n`);
   } catch (err) {
     if (sqlState(err) === DUPLICATE_DATABASE) return;
-    const why = sqlState(err) === INSUFFICIENT_PRIVILEGE ? `${role} may not create databases` : (err instanceof Error ? err.message : String(err));
-    throw new Error(`no PostgreSQL database "${name}" at ${where}, and it could not be created (${why}): create it with \`createdb -h ${where.replace(':', ' -p ')} ${name}\` as a role that may`);
+    const why =
+      sqlState(err) === INSUFFICIENT_PRIVILEGE ? `${role} may not create databases` : err instanceof Error ? err.message : String(err);
+    throw new Error(
+      `no PostgreSQL database "${name}" at ${where}, and it could not be created (${why}): create it with \`createdb -h ${where.replace(':', ' -p ')} ${name}\` as a role that may`,
+    );
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -49,8 +49,14 @@ const EVENT_BOUNDS = 'select last_event, purged_event from sync_clock where id =
  * clock; one fewer round trip there is one fewer for each of them. Returns the stamp and the first
  * of the `count` sequences.
  */
-export async function nextStampAndEvents(sql: StoreSql, trx: Executor, count: number, now = Date.now()): Promise<{ stamp: number; firstEvent: number }> {
-  const row = (await sql.run<{ last_stamp: number | string; last_event: number | string }>(trx, NEXT_STAMP_AND_EVENTS, [now, now, count])).rows[0];
+export async function nextStampAndEvents(
+  sql: StoreSql,
+  trx: Executor,
+  count: number,
+  now = Date.now(),
+): Promise<{ stamp: number; firstEvent: number }> {
+  const row = (await sql.run<{ last_stamp: number | string; last_event: number | string }>(trx, NEXT_STAMP_AND_EVENTS, [now, now, count]))
+    .rows[0];
   if (!row) throw new Error('sync_clock row missing');
   return { stamp: Number(row.last_stamp), firstEvent: Number(row.last_event) - count + 1 };
 }

@@ -12,7 +12,19 @@
  */
 
 const SPELLED: Readonly<Record<string, string>> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't', ŀ: 'l', ĸ: 'k',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
+  ŀ: 'l',
+  ĸ: 'k',
 };
 const SPELLED_LETTERS = new RegExp(`[${Object.keys(SPELLED).join('')}]`, 'gu');
 const MARKS = /\p{M}+/gu;
@@ -23,7 +35,11 @@ export const MAX_QUERY_WORDS = 50;
 
 /** A text folded: accents and case gone, the letters that do not decompose spelled out. */
 export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(SPELLED_LETTERS, (c) => SPELLED[c]!);
+  return text
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .toLowerCase()
+    .replace(SPELLED_LETTERS, (c) => SPELLED[c]!);
 }
 
 /** The distinct folded words of some values (absent values hold none), in order of first appearance. */

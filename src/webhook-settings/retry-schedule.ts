@@ -16,12 +16,18 @@ export const RETRY_JITTER = 0.2;
 /** WEBHOOK_RETRY_SCHEDULE: comma-separated seconds (whole or decimal, ≥ 0), at least one. */
 export function parseRetrySchedule(text: string): readonly number[] {
   const items = text.split(',').map((item) => item.trim());
-  if (items.every((item) => item === '')) throw new WebhookSettingError('WEBHOOK_RETRY_SCHEDULE', 'expected comma-separated seconds such as 5,300,1800, got nothing');
+  if (items.every((item) => item === ''))
+    throw new WebhookSettingError('WEBHOOK_RETRY_SCHEDULE', 'expected comma-separated seconds such as 5,300,1800, got nothing');
   return Object.freeze(
     items.map((item) => {
-      if (!/^\d+(\.\d+)?$/.test(item)) throw new WebhookSettingError('WEBHOOK_RETRY_SCHEDULE', `expected a number of seconds ≥ 0, got '${item}'`);
+      if (!/^\d+(\.\d+)?$/.test(item))
+        throw new WebhookSettingError('WEBHOOK_RETRY_SCHEDULE', `expected a number of seconds ≥ 0, got '${item}'`);
       const seconds = Number(item);
-      if (seconds > MAX_DELAY_SECONDS) throw new WebhookSettingError('WEBHOOK_RETRY_SCHEDULE', `a pause may be at most ${MAX_DELAY_SECONDS} seconds (30 days), got ${item}`);
+      if (seconds > MAX_DELAY_SECONDS)
+        throw new WebhookSettingError(
+          'WEBHOOK_RETRY_SCHEDULE',
+          `a pause may be at most ${MAX_DELAY_SECONDS} seconds (30 days), got ${item}`,
+        );
       return seconds;
     }),
   );
@@ -38,8 +44,13 @@ export const DEFAULT_RETRY_SCHEDULE = parseRetrySchedule(DEFAULT_RETRY_SCHEDULE_
  * recovers; ±20 % spreads them while each retry stays close to the documented schedule (never, as
  * "full jitter" could, almost immediately after the failure).
  */
-export function nextAttemptDelayMs(schedule: readonly number[], failuresSoFar: number, random: () => number = Math.random): number | undefined {
-  if (!Number.isInteger(failuresSoFar) || failuresSoFar < 1) throw new RangeError(`failuresSoFar must be a whole number ≥ 1, got ${failuresSoFar}`);
+export function nextAttemptDelayMs(
+  schedule: readonly number[],
+  failuresSoFar: number,
+  random: () => number = Math.random,
+): number | undefined {
+  if (!Number.isInteger(failuresSoFar) || failuresSoFar < 1)
+    throw new RangeError(`failuresSoFar must be a whole number ≥ 1, got ${failuresSoFar}`);
   const seconds = schedule[failuresSoFar - 1];
   if (seconds === undefined) return undefined;
   const factor = 1 - RETRY_JITTER + 2 * RETRY_JITTER * random();

@@ -38,7 +38,9 @@ export function webhookSecretKey(secret: string): Buffer {
   const encoded = secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : '';
   const key = STRICT_BASE64.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
   if (key.length < MIN_SECRET_BYTES) {
-    throw new WebhookSecretError(`a webhook secret must be ${WEBHOOK_SECRET_PREFIX} followed by the base64 of at least ${MIN_SECRET_BYTES} bytes`);
+    throw new WebhookSecretError(
+      `a webhook secret must be ${WEBHOOK_SECRET_PREFIX} followed by the base64 of at least ${MIN_SECRET_BYTES} bytes`,
+    );
   }
   return key;
 }
@@ -47,8 +49,16 @@ export function webhookSecretKey(secret: string): Buffer {
 export function parseSecretKey(base64: string): Buffer {
   const text = base64.trim();
   const key = STRICT_BASE64.test(text) ? Buffer.from(text, 'base64') : undefined;
-  if (key === undefined) throw new WebhookSettingError('WEBHOOK_SECRET_KEY', `expected the base64 of ${KEY_BYTES} bytes (openssl rand -base64 32), got text that is not base64`);
-  if (key.length !== KEY_BYTES) throw new WebhookSettingError('WEBHOOK_SECRET_KEY', `expected the base64 of ${KEY_BYTES} bytes (openssl rand -base64 32), got ${key.length} bytes`);
+  if (key === undefined)
+    throw new WebhookSettingError(
+      'WEBHOOK_SECRET_KEY',
+      `expected the base64 of ${KEY_BYTES} bytes (openssl rand -base64 32), got text that is not base64`,
+    );
+  if (key.length !== KEY_BYTES)
+    throw new WebhookSettingError(
+      'WEBHOOK_SECRET_KEY',
+      `expected the base64 of ${KEY_BYTES} bytes (openssl rand -base64 32), got ${key.length} bytes`,
+    );
   return key;
 }
 
@@ -85,7 +95,9 @@ export function openSecret(stored: string, key?: Buffer): string {
     return Buffer.concat([decipher.update(packed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   } catch {
     // GCM cannot tell a wrong key from a changed value: both fail the tag.
-    throw new WebhookSecretError('the stored webhook secret cannot be decrypted: WEBHOOK_SECRET_KEY is not the key it was sealed with, or the value is damaged');
+    throw new WebhookSecretError(
+      'the stored webhook secret cannot be decrypted: WEBHOOK_SECRET_KEY is not the key it was sealed with, or the value is damaged',
+    );
   }
 }
 

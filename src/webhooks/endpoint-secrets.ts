@@ -7,6 +7,7 @@ import type { StoredEndpoint } from './webhook.repository.js';
  */
 export function signingSecrets(endpoint: StoredEndpoint, secretKey: Buffer | undefined, at: number): string[] {
   const secrets = [openSecret(endpoint.secret, secretKey)];
-  if (endpoint.previous_secret !== null && (endpoint.previous_secret_until ?? 0) > at) secrets.push(openSecret(endpoint.previous_secret, secretKey));
+  if (endpoint.previous_secret !== null && (endpoint.previous_secret_until ?? 0) > at)
+    secrets.push(openSecret(endpoint.previous_secret, secretKey));
   return secrets;
 }

@@ -12,12 +12,17 @@ const EVERY_MS = 60 * 60 * 1000;
  * The oldest event is read first: with nothing to delete no write is made (on SQLite a write starts
  * the write thread, a second V8 isolate of about 26 MB, and every start would pay for it).
  */
-export async function purgeExpiredEvents(store: Store, writes: WriteDoor, days: number, stop: () => boolean = () => false): Promise<number> {
+export async function purgeExpiredEvents(
+  store: Store,
+  writes: WriteDoor,
+  days: number,
+  stop: () => boolean = () => false,
+): Promise<number> {
   const cutoff = Date.now() - days * DAY_MS;
   const oldest = await oldestEvent(store.reader);
   if (oldest === undefined || oldest.occurred_at >= cutoff) return 0;
   let deleted = 0;
-  for (let n: number; !stop() && (n = await writes.run(purgeEventsWrite, cutoff)) > 0; ) deleted += n;
+  for (let n: number; !stop() && (n = await writes.run(purgeEventsWrite, cutoff)) > 0;) deleted += n;
   if (deleted > 0) await writes.run(purgeDeliveriesWrite, null);
   return deleted;
 }
@@ -35,7 +40,9 @@ export function startEventRetention(store: Store, writes: WriteDoor, days: numbe
     if (deleted > 0) log.info({ deleted, days }, 'events past retention deleted');
   };
   const run = (): void => {
-    running = purge().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'event retention purge failed; next try in an hour'));
+    running = purge().catch((err: unknown) =>
+      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'event retention purge failed; next try in an hour'),
+    );
   };
   const timer = setInterval(run, EVERY_MS).unref();
   run();

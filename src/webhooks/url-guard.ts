@@ -24,7 +24,11 @@ export class ForbiddenAddressError extends Error {
     readonly hostname: string,
     readonly address: string,
   ) {
-    super(hostname === address ? `webhook host ${hostname} is a non-public address` : `webhook host ${hostname} resolves to the non-public address ${address}`);
+    super(
+      hostname === address
+        ? `webhook host ${hostname} is a non-public address`
+        : `webhook host ${hostname} resolves to the non-public address ${address}`,
+    );
     this.name = 'ForbiddenAddressError';
   }
 }
@@ -86,7 +90,11 @@ export function bareHostname(url: URL): string {
 }
 
 /** What resolves a name to all its addresses (dns.lookup with `all: true`, or a shared cache of it). */
-export type Resolver = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /**
  * A `lookup` for http.request / https.request that fails the connection with a ForbiddenAddressError
@@ -99,7 +107,8 @@ export function guardedLookup(allowPrivate: boolean, resolve: Resolver = dnsLook
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
       if (err) return callback(err, '');
-      if (addresses.length === 0) return callback(Object.assign(new Error(`webhook host ${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+      if (addresses.length === 0)
+        return callback(Object.assign(new Error(`webhook host ${hostname} has no address`), { code: 'ENOTFOUND' }), '');
       const forbidden = allowPrivate ? undefined : addresses.find((a) => isForbiddenAddress(a.address));
       // Refuse the name when any of its addresses is forbidden, as registration does, rather than
       // picking the public ones: a name that mixes both is not an ordinary receiver.

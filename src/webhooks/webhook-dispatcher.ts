@@ -131,8 +131,12 @@ export class WebhookDispatcher {
     const leaseMs = this.settings.timeoutMs + LEASE_MARGIN_MS;
     const jobs = await this.writes.run(claimWrite, { owner: this.#owner, now, leaseMs, limit: room, skip: full });
     if (jobs.length === 0) return false;
-    const events = new Map((await eventsBySequence(this.store.reader, [...new Set(jobs.map((j) => j.event_sequence))])).map((e) => [e.sequence, e]));
-    const endpoints = new Map((await repo.endpointsByIds(this.store.reader, [...new Set(jobs.map((j) => j.endpoint_id))])).map((e) => [e.endpoint_id, e]));
+    const events = new Map(
+      (await eventsBySequence(this.store.reader, [...new Set(jobs.map((j) => j.event_sequence))])).map((e) => [e.sequence, e]),
+    );
+    const endpoints = new Map(
+      (await repo.endpointsByIds(this.store.reader, [...new Set(jobs.map((j) => j.endpoint_id))])).map((e) => [e.endpoint_id, e]),
+    );
     for (const job of jobs) this.#begin(job, endpoints.get(job.endpoint_id), events.get(job.event_sequence));
     // A full claim likely left more due work; room is made again as attempts end (#wake).
     return jobs.length === room;
@@ -141,7 +145,12 @@ export class WebhookDispatcher {
   #begin(job: ClaimedJob, endpoint: StoredEndpoint | undefined, event: EventRow | undefined): void {
     this.#inFlight.set(job.endpoint_id, (this.#inFlight.get(job.endpoint_id) ?? 0) + 1);
     const attempt = this.#attempt(job, endpoint, event)
-      .catch((err: unknown) => this.log.warn({ err: errorText(err), endpoint: job.endpoint_id }, 'webhook attempt not recorded; its lease will run out and it is attempted again'))
+      .catch((err: unknown) =>
+        this.log.warn(
+          { err: errorText(err), endpoint: job.endpoint_id },
+          'webhook attempt not recorded; its lease will run out and it is attempted again',
+        ),
+      )
       .finally(() => {
         this.#attempts.delete(attempt);
         const n = (this.#inFlight.get(job.endpoint_id) ?? 1) - 1;
@@ -155,14 +164,31 @@ export class WebhookDispatcher {
   async #attempt(job: ClaimedJob, endpoint: StoredEndpoint | undefined, event: EventRow | undefined): Promise<void> {
     // Deleted meanwhile (its jobs went with it) or an event past retention: nothing left to send.
     if (!endpoint || !event) {
-      await this.#settle({ job, owner: this.#owner, eventId: event?.event_id ?? '', result: 'failed', responseCode: undefined, durationMs: 0, error: 'event no longer kept', at: Date.now(), retryAt: undefined });
+      await this.#settle({
+        job,
+        owner: this.#owner,
+        eventId: event?.event_id ?? '',
+        result: 'failed',
+        responseCode: undefined,
+        durationMs: 0,
+        error: 'event no longer kept',
+        at: Date.now(),
+        retryAt: undefined,
+      });
       return;
     }
     const at = Date.now();
     const body = toJson(toEvent(event), this.settings.casing, this.settings.dateStyle, true);
     const secrets = signingSecrets(endpoint, this.settings.secretKey, at);
     const headers = { ...signatureHeaders({ id: event.event_id, timestamp: new Date(at), body, secrets }) };
-    const result = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate, connections: this.#connections });
+    const result = await sendWebhook({
+      url: endpoint.url,
+      body,
+      headers,
+      timeoutMs: this.settings.timeoutMs,
+      allowPrivate: this.settings.allowPrivate,
+      connections: this.#connections,
+    });
     const delay = result.outcome === 'delivered' ? undefined : nextAttemptDelayMs(this.settings.retrySchedule, job.failures + 1);
     const status = await this.#settle({
       job,
@@ -177,7 +203,17 @@ export class WebhookDispatcher {
     });
     this.metrics.attempt(status, result.durationMs);
     if (result.outcome !== 'delivered') {
-      this.log.info({ endpoint: endpoint.endpoint_id, event: event.event_id, attempt: job.attempts + 1, status, responseCode: result.responseCode, error: result.error }, 'webhook attempt failed');
+      this.log.info(
+        {
+          endpoint: endpoint.endpoint_id,
+          event: event.event_id,
+          attempt: job.attempts + 1,
+          status,
+          responseCode: result.responseCode,
+          error: result.error,
+        },
+        'webhook attempt failed',
+      );
     }
   }
 
@@ -195,7 +231,10 @@ export class WebhookDispatcher {
   #flush(): void {
     const batch = this.#outcomes;
     this.#outcomes = [];
-    const statuses = this.writes.run(settleWrite, batch.map((b) => b.outcome));
+    const statuses = this.writes.run(
+      settleWrite,
+      batch.map((b) => b.outcome),
+    );
     batch.forEach((b, i) => b.done(statuses.then((s) => s[i]!)));
   }
 }

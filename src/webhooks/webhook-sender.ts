@@ -103,7 +103,10 @@ function post(url: URL, delivery: WebhookDelivery, headers: OutgoingHttpHeaders,
       if (!keepConnection) req?.destroy();
       resolve(sent);
     };
-    const deadline = setTimeout(() => settle({ result: { outcome: 'failed', error: `timeout after ${Math.round(delivery.timeoutMs)} ms` } }), Math.min(timeoutMs, MAX_TIMER_MS));
+    const deadline = setTimeout(
+      () => settle({ result: { outcome: 'failed', error: `timeout after ${Math.round(delivery.timeoutMs)} ms` } }),
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    );
     try {
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const agent = delivery.connections?.agentFor(url) ?? false;
@@ -120,7 +123,10 @@ function post(url: URL, delivery: WebhookDelivery, headers: OutgoingHttpHeaders,
       });
       req.on('error', (err) => {
         const code = (err as { code?: unknown }).code;
-        settle({ result: { outcome: 'failed', error: describeError(err) }, stale: req?.reusedSocket === true && (code === 'ECONNRESET' || code === 'EPIPE') });
+        settle({
+          result: { outcome: 'failed', error: describeError(err) },
+          stale: req?.reusedSocket === true && (code === 'ECONNRESET' || code === 'EPIPE'),
+        });
       });
       req.end(delivery.body);
     } catch (err) {

@@ -32,14 +32,31 @@ export interface TestEventSettings {
  * it. It is attempted once, here, and never again; the attempt is recorded in the endpoint's
  * deliveries list and answered.
  */
-export async function sendTestEvent(store: Store, writes: WriteDoor, settings: TestEventSettings, endpointId: string): Promise<DeliveryEntry> {
+export async function sendTestEvent(
+  store: Store,
+  writes: WriteDoor,
+  settings: TestEventSettings,
+  endpointId: string,
+): Promise<DeliveryEntry> {
   const endpoint = await getEndpoint(store, endpointId);
   const at = Date.now();
   const id = newEventId(at);
-  const event = { Id: id, Type: WEBHOOK_TEST_EVENT, Sequence: 0, OccurredAt: wireDate(at), Data: { WebhookId: endpoint.endpoint_id, Url: endpoint.url } };
+  const event = {
+    Id: id,
+    Type: WEBHOOK_TEST_EVENT,
+    Sequence: 0,
+    OccurredAt: wireDate(at),
+    Data: { WebhookId: endpoint.endpoint_id, Url: endpoint.url },
+  };
   const body = toJson(event, settings.casing, settings.dateStyle, true);
   const headers = signatureHeaders({ id, timestamp: new Date(at), body, secrets: signingSecrets(endpoint, settings.secretKey, at) });
-  const result = await sendWebhook({ url: endpoint.url, body, headers, timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivate });
+  const result = await sendWebhook({
+    url: endpoint.url,
+    body,
+    headers,
+    timeoutMs: settings.timeoutMs,
+    allowPrivate: settings.allowPrivate,
+  });
   const delivered = result.outcome === 'delivered';
   const attempt = {
     endpoint_id: endpoint.endpoint_id,

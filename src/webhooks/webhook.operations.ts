@@ -7,14 +7,27 @@ import { EVENT_TYPES } from '../writes/event-types.js';
 import type { WriteDoor } from '../writes/unit.js';
 import type { StoredEndpoint } from './webhook.repository.js';
 import { sendTestEvent, WEBHOOK_TEST_EVENT, type TestEventSettings } from './webhook-test-event.js';
-import { createEndpoint, deleteEndpoint, deliveries, getEndpoint, listEndpoints, replay, rotateSecret, updateEndpoint, type DeliveryEntry } from './webhook.service.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  deliveries,
+  getEndpoint,
+  listEndpoints,
+  replay,
+  rotateSecret,
+  updateEndpoint,
+  type DeliveryEntry,
+} from './webhook.service.js';
 
 export const DELIVERIES_TAKE = 100;
 export const MAX_DELIVERIES_TAKE = 1000;
 // As every string field but Note: the same length limit (docs/wire.md).
 const URL_LENGTH = 255;
 
-const EventTypes = Type.Array(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))), { maxItems: EVENT_TYPES.length, description: 'Event types to receive; empty: every type.' });
+const EventTypes = Type.Array(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))), {
+  maxItems: EVENT_TYPES.length,
+  description: 'Event types to receive; empty: every type.',
+});
 const Url = Type.String({ minLength: 1, maxLength: URL_LENGTH, description: 'http(s) URL the events are POSTed to.' });
 const Description = Type.String({ maxLength: 255 });
 const Id = Type.String({ minLength: 1, maxLength: 100, description: 'wh_…' });
@@ -26,7 +39,10 @@ export const WebhookEndpoint = Type.Object(
     Events: Type.Array(Type.String()),
     Description: Type.String(),
     Enabled: Type.Boolean(),
-    DisabledReason: Type.Union([Type.String({ description: 'Disabled (by an operator) or Gone (the receiver answered 410).' }), Type.Null()]),
+    DisabledReason: Type.Union([
+      Type.String({ description: 'Disabled (by an operator) or Gone (the receiver answered 410).' }),
+      Type.Null(),
+    ]),
     CreatedAt: WireDate(),
   },
   { $id: 'WebhookEndpoint' },
@@ -47,7 +63,10 @@ export const WebhookDelivery = Type.Object(
     At: Type.Union([WireDate(), Type.Null()]),
     NextAttemptAt: Type.Union([WireDate(), Type.Null()]),
     Error: Type.Union([
-      Type.String({ description: 'Why the attempt failed, in a few words: "connection refused", "host resolves to a private address", "timeout after 10000 ms", "the receiver answered 500"…' }),
+      Type.String({
+        description:
+          'Why the attempt failed, in a few words: "connection refused", "host resolves to a private address", "timeout after 10000 ms", "the receiver answered 500"…',
+      }),
       Type.Null(),
     ]),
   },
@@ -89,7 +108,8 @@ export function webhookOperations(store: Store, writes: WriteDoor, settings: Tes
       name: 'CreateWebhook',
       tag: 'Webhooks',
       summary: 'Register a webhook endpoint (operator); the answer shows its signing Secret, once.',
-      description: 'It receives the events committed after its creation (older ones by replay). URLs are http(s) on public addresses unless WEBHOOK_ALLOW_PRIVATE.',
+      description:
+        'It receives the events committed after its creation (older ones by replay). URLs are http(s) on public addresses unless WEBHOOK_ALLOW_PRIVATE.',
       routes: [{ method: 'POST', path: '/webhooks' }],
       permission: 'admin',
       request: Type.Object({ Url, Events: Type.Optional(EventTypes), Description: Type.Optional(Description) }, { $id: 'CreateWebhook' }),
@@ -97,7 +117,11 @@ export function webhookOperations(store: Store, writes: WriteDoor, settings: Tes
       successStatus: 201,
       example: { Url: 'https://erp.example.com/hooks/ordergate', Events: ['order.confirmed', 'order.cancelled'], Description: 'ERP' },
       handle: async (req, call) => {
-        const { endpoint, secret } = await createEndpoint(writes, settings, call.key.id, { url: req.Url, types: req.Events ?? [], description: req.Description ?? '' });
+        const { endpoint, secret } = await createEndpoint(writes, settings, call.key.id, {
+          url: req.Url,
+          types: req.Events ?? [],
+          description: req.Description ?? '',
+        });
         return { ...toEndpoint(endpoint), Secret: secret };
       },
     }),
@@ -130,7 +154,16 @@ export function webhookOperations(store: Store, writes: WriteDoor, settings: Tes
       description: 'Enabling a disabled endpoint starts it at the newest event; events of the pause reach it by replay.',
       routes: [{ method: 'PUT', path: '/webhooks/{Id}' }],
       permission: 'admin',
-      request: Type.Object({ Id, Url: Type.Optional(Url), Events: Type.Optional(EventTypes), Description: Type.Optional(Description), Enabled: Type.Optional(Type.Boolean()) }, { $id: 'UpdateWebhook' }),
+      request: Type.Object(
+        {
+          Id,
+          Url: Type.Optional(Url),
+          Events: Type.Optional(EventTypes),
+          Description: Type.Optional(Description),
+          Enabled: Type.Optional(Type.Boolean()),
+        },
+        { $id: 'UpdateWebhook' },
+      ),
       response: WebhookEndpoint,
       example: { Id: EXAMPLE_ID, Enabled: true },
       notFound: NOT_FOUND,
@@ -179,7 +212,16 @@ export function webhookOperations(store: Store, writes: WriteDoor, settings: Tes
       routes: [{ method: 'GET', path: '/webhooks/{Id}/deliveries' }],
       permission: 'admin',
       request: Type.Object(
-        { Id, Take: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_DELIVERIES_TAKE, description: `Most entries (default ${DELIVERIES_TAKE}, at most ${MAX_DELIVERIES_TAKE}).` })) },
+        {
+          Id,
+          Take: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              maximum: MAX_DELIVERIES_TAKE,
+              description: `Most entries (default ${DELIVERIES_TAKE}, at most ${MAX_DELIVERIES_TAKE}).`,
+            }),
+          ),
+        },
         { $id: 'GetWebhookDeliveries' },
       ),
       response: Type.Array(WebhookDelivery),
@@ -217,7 +259,10 @@ export function webhookOperations(store: Store, writes: WriteDoor, settings: Tes
         },
         { $id: 'ReplayWebhook' },
       ),
-      response: Type.Object({ Id: Type.String(), Queued: Type.Integer({ description: 'Deliveries queued.' }) }, { $id: 'ReplayWebhookResponse' }),
+      response: Type.Object(
+        { Id: Type.String(), Queued: Type.Integer({ description: 'Deliveries queued.' }) },
+        { $id: 'ReplayWebhookResponse' },
+      ),
       successStatus: 202,
       example: { Id: EXAMPLE_ID, After: 0 },
       notFound: NOT_FOUND,

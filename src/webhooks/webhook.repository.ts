@@ -78,7 +78,10 @@ export const webhookRepository = {
 
   /** Whether any enabled endpoint exists: an idle dispatcher asks this on the reader, writing nothing. */
   async anyEnabled(db: Executor): Promise<boolean> {
-    return (await db.selectFrom('webhook_endpoints').select('endpoint_id').where('disabled_at', 'is', null).limit(1).executeTakeFirst()) !== undefined;
+    return (
+      (await db.selectFrom('webhook_endpoints').select('endpoint_id').where('disabled_at', 'is', null).limit(1).executeTakeFirst()) !==
+      undefined
+    );
   },
 
   /** Whether an enabled endpoint has events after its cursor (read-only: whether a fan-out is due). */
@@ -118,26 +121,46 @@ export const webhookRepository = {
 
   /** Events after a cursor (sequence and type only), ascending. */
   async eventsAfter(db: Executor, cursor: number, limit: number): Promise<Array<{ sequence: number; type: string }>> {
-    const rows = await db.selectFrom('events').select(['sequence', 'type']).where('sequence', '>', cursor).orderBy('sequence').limit(limit).execute();
+    const rows = await db
+      .selectFrom('events')
+      .select(['sequence', 'type'])
+      .where('sequence', '>', cursor)
+      .orderBy('sequence')
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ sequence: Number(r.sequence), type: r.type }));
   },
 
   /** Queues deliveries of these events to an endpoint; a delivery that exists already is queued again. */
   async queue(db: Executor, endpointId: string, sequences: readonly number[], now: number): Promise<void> {
     for (let i = 0; i < sequences.length; i += JOBS_PER_INSERT) {
-      const rows = sequences.slice(i, i + JOBS_PER_INSERT).map(
-        (s): WebhookDeliveryRow => ({ endpoint_id: endpointId, event_sequence: s, state: 'Pending', attempts: 0, failures: 0, next_attempt_at: now, lease_until: null, lease_owner: null }),
-      );
+      const rows = sequences.slice(i, i + JOBS_PER_INSERT).map((s): WebhookDeliveryRow => ({
+        endpoint_id: endpointId,
+        event_sequence: s,
+        state: 'Pending',
+        attempts: 0,
+        failures: 0,
+        next_attempt_at: now,
+        lease_until: null,
+        lease_owner: null,
+      }));
       await db
         .insertInto('webhook_deliveries')
         .values(rows)
-        .onConflict((oc) => oc.columns(['endpoint_id', 'event_sequence']).doUpdateSet({ state: 'Pending', failures: 0, next_attempt_at: now }))
+        .onConflict((oc) =>
+          oc.columns(['endpoint_id', 'event_sequence']).doUpdateSet({ state: 'Pending', failures: 0, next_attempt_at: now }),
+        )
         .execute();
     }
   },
 
   /** Sequences of kept events after `after` (or the given ids) whose type the endpoint takes: a replay's events. */
-  async replayable(db: Executor, types: readonly string[], after: number | undefined, eventIds: readonly string[] | undefined): Promise<number[]> {
+  async replayable(
+    db: Executor,
+    types: readonly string[],
+    after: number | undefined,
+    eventIds: readonly string[] | undefined,
+  ): Promise<number[]> {
     let q = db.selectFrom('events').select('sequence');
     if (after !== undefined) q = q.where('sequence', '>', after);
     if (eventIds !== undefined) q = q.where('event_id', 'in', eventIds.length > 0 ? eventIds : ['']);
@@ -150,7 +173,15 @@ export const webhookRepository = {
    * other dispatcher attempts them meanwhile, and attempted again once the lease has run out (a
    * dispatcher that died). Endpoints in `skip` are at this dispatcher's limit of attempts in flight.
    */
-  async claim(storeSql: StoreSql, db: Executor, owner: string, now: number, leaseUntil: number, limit: number, skip: readonly string[]): Promise<ClaimedJob[]> {
+  async claim(
+    storeSql: StoreSql,
+    db: Executor,
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    skip: readonly string[],
+  ): Promise<ClaimedJob[]> {
     // Enabled endpoints by a subquery, not a join: only the delivery rows are locked (PostgreSQL
     // would lock the joined endpoint rows too, and other dispatchers would skip that endpoint).
     let q = db
@@ -162,19 +193,35 @@ export const webhookRepository = {
       .where('d.endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('endpoint_id').where('disabled_at', 'is', null));
     if (skip.length > 0) q = q.where('d.endpoint_id', 'not in', skip);
     const rows = await storeSql.lockRows(q.orderBy('d.next_attempt_at').limit(limit), 'claim').execute();
-    const jobs = rows.map((r) => ({ endpoint_id: r.endpoint_id, event_sequence: Number(r.event_sequence), attempts: Number(r.attempts), failures: Number(r.failures) }));
+    const jobs = rows.map((r) => ({
+      endpoint_id: r.endpoint_id,
+      event_sequence: Number(r.event_sequence),
+      attempts: Number(r.attempts),
+      failures: Number(r.failures),
+    }));
     if (jobs.length === 0) return jobs;
     // One statement for the whole claim: each statement is a round trip on PostgreSQL.
     await db
       .updateTable('webhook_deliveries')
       .set({ lease_until: leaseUntil, lease_owner: owner })
-      .where((eb) => eb(eb.refTuple('endpoint_id', 'event_sequence'), 'in', jobs.map((j) => eb.tuple(j.endpoint_id, j.event_sequence))))
+      .where((eb) =>
+        eb(
+          eb.refTuple('endpoint_id', 'event_sequence'),
+          'in',
+          jobs.map((j) => eb.tuple(j.endpoint_id, j.event_sequence)),
+        ),
+      )
       .execute();
     return jobs;
   },
 
   /** The outcome of a leased attempt; false when the lease was lost (another dispatcher took it over). */
-  async settle(db: Executor, job: ClaimedJob, owner: string, set: Pick<WebhookDeliveryRow, 'state' | 'attempts' | 'failures' | 'next_attempt_at'>): Promise<boolean> {
+  async settle(
+    db: Executor,
+    job: ClaimedJob,
+    owner: string,
+    set: Pick<WebhookDeliveryRow, 'state' | 'attempts' | 'failures' | 'next_attempt_at'>,
+  ): Promise<boolean> {
     const res = await db
       .updateTable('webhook_deliveries')
       .set({ ...set, lease_until: null, lease_owner: null })
@@ -186,7 +233,11 @@ export const webhookRepository = {
   },
 
   async logAttempts(db: Executor, rows: ReadonlyArray<Omit<WebhookAttemptRow, 'attempt_id'>>): Promise<void> {
-    if (rows.length > 0) await db.insertInto('webhook_attempts').values([...rows]).execute();
+    if (rows.length > 0)
+      await db
+        .insertInto('webhook_attempts')
+        .values([...rows])
+        .execute();
   },
 
   /**
@@ -202,12 +253,22 @@ export const webhookRepository = {
 
   /** An endpoint's attempts, newest first. */
   async attempts(db: Executor, endpointId: string, take: number): Promise<StoredAttempt[]> {
-    const rows = await db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId).orderBy('attempt_id', 'desc').limit(take).execute();
+    const rows = await db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('endpoint_id', '=', endpointId)
+      .orderBy('attempt_id', 'desc')
+      .limit(take)
+      .execute();
     return rows.map(attempt);
   },
 
   /** An endpoint's deliveries waiting for their next attempt (the deliveries list shows them as Pending). */
-  async pending(db: Executor, endpointId: string, take: number): Promise<Array<{ event_sequence: number; event_id: string; attempts: number; next_attempt_at: number }>> {
+  async pending(
+    db: Executor,
+    endpointId: string,
+    take: number,
+  ): Promise<Array<{ event_sequence: number; event_id: string; attempts: number; next_attempt_at: number }>> {
     const rows = await db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('events as ev', 'ev.sequence', 'd.event_sequence')
@@ -217,7 +278,12 @@ export const webhookRepository = {
       .orderBy('d.next_attempt_at', 'desc')
       .limit(take)
       .execute();
-    return rows.map((r) => ({ event_sequence: Number(r.event_sequence), event_id: r.event_id, attempts: Number(r.attempts), next_attempt_at: Number(r.next_attempt_at) }));
+    return rows.map((r) => ({
+      event_sequence: Number(r.event_sequence),
+      event_id: r.event_id,
+      attempts: Number(r.attempts),
+      next_attempt_at: Number(r.next_attempt_at),
+    }));
   },
 
   /** The time of the oldest event still waiting for delivery (a metric), or undefined. */

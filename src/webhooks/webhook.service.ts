@@ -4,7 +4,14 @@ import type { WriteDoor } from '../writes/unit.js';
 import { checkWebhookUrl } from './url-guard.js';
 import { newWebhookSecret, sealSecret } from '../webhook-settings/index.js';
 import { webhookRepository as repo, type StoredAttempt, type StoredEndpoint } from './webhook.repository.js';
-import { createEndpointWrite, deleteEndpointWrite, newEndpointId, replayWrite, rotateSecretWrite, updateEndpointWrite } from './webhook.writes.js';
+import {
+  createEndpointWrite,
+  deleteEndpointWrite,
+  newEndpointId,
+  replayWrite,
+  rotateSecretWrite,
+  updateEndpointWrite,
+} from './webhook.writes.js';
 
 /** What the webhook API needs of the configuration. */
 export interface WebhookSettings {
@@ -22,7 +29,11 @@ export interface WebhookSettings {
 async function checkUrl(url: string, settings: WebhookSettings): Promise<void> {
   const check = await checkWebhookUrl(url, { allowPrivate: settings.allowPrivate });
   if (check.ok || check.reason === 'unresolvable') return;
-  const why = { scheme: 'only http and https URLs are allowed', malformed: 'it is not an absolute URL', 'forbidden-address': 'its host is a loopback, private, link-local or multicast address (WEBHOOK_ALLOW_PRIVATE=true allows such hosts)' };
+  const why = {
+    scheme: 'only http and https URLs are allowed',
+    malformed: 'it is not an absolute URL',
+    'forbidden-address': 'its host is a loopback, private, link-local or multicast address (WEBHOOK_ALLOW_PRIVATE=true allows such hosts)',
+  };
   throw forbiddenUrl(why[check.reason]);
 }
 
@@ -32,7 +43,12 @@ export interface CreatedEndpoint {
   readonly secret: string;
 }
 
-export async function createEndpoint(writes: WriteDoor, settings: WebhookSettings, keyId: string, req: { url: string; types: readonly string[]; description: string }): Promise<CreatedEndpoint> {
+export async function createEndpoint(
+  writes: WriteDoor,
+  settings: WebhookSettings,
+  keyId: string,
+  req: { url: string; types: readonly string[]; description: string },
+): Promise<CreatedEndpoint> {
   await checkUrl(req.url, settings);
   const secret = newWebhookSecret();
   const endpoint = await writes.run(createEndpointWrite, {
@@ -58,16 +74,39 @@ export async function updateEndpoint(
   return writes.run(updateEndpointWrite, { keyId, endpointId, ...change, now: Date.now() });
 }
 
-export const deleteEndpoint = (writes: WriteDoor, keyId: string, endpointId: string): Promise<void> => writes.run(deleteEndpointWrite, { keyId, endpointId });
+export const deleteEndpoint = (writes: WriteDoor, keyId: string, endpointId: string): Promise<void> =>
+  writes.run(deleteEndpointWrite, { keyId, endpointId });
 
-export async function rotateSecret(writes: WriteDoor, settings: WebhookSettings, keyId: string, endpointId: string): Promise<CreatedEndpoint> {
+export async function rotateSecret(
+  writes: WriteDoor,
+  settings: WebhookSettings,
+  keyId: string,
+  endpointId: string,
+): Promise<CreatedEndpoint> {
   const secret = newWebhookSecret();
-  const endpoint = await writes.run(rotateSecretWrite, { keyId, endpointId, sealedSecret: sealSecret(secret, settings.secretKey), now: Date.now() });
+  const endpoint = await writes.run(rotateSecretWrite, {
+    keyId,
+    endpointId,
+    sealedSecret: sealSecret(secret, settings.secretKey),
+    now: Date.now(),
+  });
   return { endpoint, secret };
 }
 
-export const replay = (writes: WriteDoor, keyId: string, endpointId: string, after: number | undefined, eventIds: readonly string[] | undefined): Promise<number> =>
-  writes.run(replayWrite, { keyId, endpointId, ...(after !== undefined ? { after } : {}), ...(eventIds !== undefined ? { eventIds } : {}), now: Date.now() });
+export const replay = (
+  writes: WriteDoor,
+  keyId: string,
+  endpointId: string,
+  after: number | undefined,
+  eventIds: readonly string[] | undefined,
+): Promise<number> =>
+  writes.run(replayWrite, {
+    keyId,
+    endpointId,
+    ...(after !== undefined ? { after } : {}),
+    ...(eventIds !== undefined ? { eventIds } : {}),
+    now: Date.now(),
+  });
 
 export async function getEndpoint(store: Store, endpointId: string): Promise<StoredEndpoint> {
   const e = await repo.findEndpoint(store.reader, endpointId);
@@ -87,9 +126,16 @@ export type DeliveryEntry = Pick<StoredAttempt, 'event_id' | 'attempt' | 'respon
 /** Pending deliveries first (their next attempt), then attempts made, newest first. */
 export async function deliveries(store: Store, endpointId: string, take: number): Promise<DeliveryEntry[]> {
   await getEndpoint(store, endpointId);
-  const pending = (await repo.pending(store.reader, endpointId, take)).map(
-    (p): DeliveryEntry => ({ event_id: p.event_id, attempt: p.attempts + 1, status: 'Pending', response_code: null, duration_ms: null, at: null, next_attempt_at: p.next_attempt_at, error: null }),
-  );
+  const pending = (await repo.pending(store.reader, endpointId, take)).map((p): DeliveryEntry => ({
+    event_id: p.event_id,
+    attempt: p.attempts + 1,
+    status: 'Pending',
+    response_code: null,
+    duration_ms: null,
+    at: null,
+    next_attempt_at: p.next_attempt_at,
+    error: null,
+  }));
   const made = await repo.attempts(store.reader, endpointId, Math.max(0, take - pending.length));
   return [...pending, ...made];
 }

@@ -88,25 +88,36 @@ export const deleteEndpointWrite = defineWrite('webhook.delete', async (unit, d:
 });
 
 /** A new secret; the current one goes on signing beside it until the overlap ends. */
-export const rotateSecretWrite = defineWrite('webhook.rotate', async (unit, r: Actor & { endpointId: string; sealedSecret: string; now: number }): Promise<StoredEndpoint> => {
-  const before = await repo.findEndpoint(unit.db, r.endpointId);
-  if (!before) throw webhookNotFound(r.endpointId);
-  const set = { secret: r.sealedSecret, previous_secret: before.secret, previous_secret_until: r.now + ROTATION_OVERLAP_MS, updated_at: r.now };
-  await repo.updateEndpoint(unit.db, r.endpointId, set);
-  await recordAuditWrite.run(unit, { keyId: r.keyId, action: 'webhook.rotate', resourceType: 'webhook', resourceIds: [r.endpointId] });
-  return { ...before, ...set };
-});
+export const rotateSecretWrite = defineWrite(
+  'webhook.rotate',
+  async (unit, r: Actor & { endpointId: string; sealedSecret: string; now: number }): Promise<StoredEndpoint> => {
+    const before = await repo.findEndpoint(unit.db, r.endpointId);
+    if (!before) throw webhookNotFound(r.endpointId);
+    const set = {
+      secret: r.sealedSecret,
+      previous_secret: before.secret,
+      previous_secret_until: r.now + ROTATION_OVERLAP_MS,
+      updated_at: r.now,
+    };
+    await repo.updateEndpoint(unit.db, r.endpointId, set);
+    await recordAuditWrite.run(unit, { keyId: r.keyId, action: 'webhook.rotate', resourceType: 'webhook', resourceIds: [r.endpointId] });
+    return { ...before, ...set };
+  },
+);
 
 /** Queues kept events again for an endpoint (after a sequence, or by id); answers how many. */
-export const replayWrite = defineWrite('webhook.replay', async (unit, r: Actor & { endpointId: string; after?: number; eventIds?: readonly string[]; now: number }): Promise<number> => {
-  const e = await repo.findEndpoint(unit.db, r.endpointId);
-  if (!e) throw webhookNotFound(r.endpointId);
-  const types = r.eventIds !== undefined ? [] : (JSON.parse(e.event_types) as string[]);
-  const sequences = await repo.replayable(unit.db, types, r.eventIds === undefined ? (r.after ?? 0) : r.after, r.eventIds);
-  await repo.queue(unit.db, r.endpointId, sequences, r.now);
-  await recordAuditWrite.run(unit, { keyId: r.keyId, action: 'webhook.replay', resourceType: 'webhook', resourceIds: [r.endpointId] });
-  return sequences.length;
-});
+export const replayWrite = defineWrite(
+  'webhook.replay',
+  async (unit, r: Actor & { endpointId: string; after?: number; eventIds?: readonly string[]; now: number }): Promise<number> => {
+    const e = await repo.findEndpoint(unit.db, r.endpointId);
+    if (!e) throw webhookNotFound(r.endpointId);
+    const types = r.eventIds !== undefined ? [] : (JSON.parse(e.event_types) as string[]);
+    const sequences = await repo.replayable(unit.db, types, r.eventIds === undefined ? (r.after ?? 0) : r.after, r.eventIds);
+    await repo.queue(unit.db, r.endpointId, sequences, r.now);
+    await recordAuditWrite.run(unit, { keyId: r.keyId, action: 'webhook.replay', resourceType: 'webhook', resourceIds: [r.endpointId] });
+    return sequences.length;
+  },
+);
 
 /**
  * Hands new events (`chunk` at most per endpoint) to the jobs of every enabled endpoint that takes
@@ -162,48 +173,66 @@ export interface AttemptOutcome {
  * attempt that outlived its lease (another dispatcher took the delivery over) changes nothing: the
  * other one's attempt decides. Answers each attempt's status, in order.
  */
-export const settleWrite = defineWrite('webhook.settle', async (unit, outcomes: readonly AttemptOutcome[]): Promise<Array<'Delivered' | 'Failed' | 'Dead'>> => {
-  const statuses: Array<'Delivered' | 'Failed' | 'Dead'> = [];
-  const log: Parameters<typeof repo.logAttempts>[1][number][] = [];
-  for (const o of outcomes) {
-    const attempt = o.job.attempts + 1;
-    const dead = o.result !== 'delivered' && o.retryAt === undefined;
-    const status = o.result === 'delivered' ? 'Delivered' : dead ? 'Dead' : 'Failed';
-    statuses.push(status);
-    const next = status === 'Failed' ? o.retryAt! : o.at;
-    const settled = await repo.settle(unit.db, o.job, o.owner, {
-      state: status === 'Failed' ? 'Pending' : status,
-      attempts: attempt,
-      failures: o.job.failures + (o.result === 'delivered' ? 0 : 1),
-      next_attempt_at: next,
-    });
-    if (!settled) continue;
-    if (o.result === 'gone') await repo.updateEndpoint(unit.db, o.job.endpoint_id, { disabled_at: o.at, disabled_reason: 'Gone', updated_at: o.at });
-    log.push({
-      endpoint_id: o.job.endpoint_id,
-      event_sequence: o.job.event_sequence,
-      event_id: o.eventId,
-      attempt,
-      status,
-      response_code: o.responseCode ?? null,
-      duration_ms: Math.round(o.durationMs),
-      at: o.at,
-      next_attempt_at: status === 'Failed' ? next : null,
-      error: o.result === 'delivered' ? null : (o.error ?? 'failed'),
-    });
-  }
-  await repo.logAttempts(unit.db, log);
-  return statuses;
-});
+export const settleWrite = defineWrite(
+  'webhook.settle',
+  async (unit, outcomes: readonly AttemptOutcome[]): Promise<Array<'Delivered' | 'Failed' | 'Dead'>> => {
+    const statuses: Array<'Delivered' | 'Failed' | 'Dead'> = [];
+    const log: Parameters<typeof repo.logAttempts>[1][number][] = [];
+    for (const o of outcomes) {
+      const attempt = o.job.attempts + 1;
+      const dead = o.result !== 'delivered' && o.retryAt === undefined;
+      const status = o.result === 'delivered' ? 'Delivered' : dead ? 'Dead' : 'Failed';
+      statuses.push(status);
+      const next = status === 'Failed' ? o.retryAt! : o.at;
+      const settled = await repo.settle(unit.db, o.job, o.owner, {
+        state: status === 'Failed' ? 'Pending' : status,
+        attempts: attempt,
+        failures: o.job.failures + (o.result === 'delivered' ? 0 : 1),
+        next_attempt_at: next,
+      });
+      if (!settled) continue;
+      if (o.result === 'gone')
+        await repo.updateEndpoint(unit.db, o.job.endpoint_id, { disabled_at: o.at, disabled_reason: 'Gone', updated_at: o.at });
+      log.push({
+        endpoint_id: o.job.endpoint_id,
+        event_sequence: o.job.event_sequence,
+        event_id: o.eventId,
+        attempt,
+        status,
+        response_code: o.responseCode ?? null,
+        duration_ms: Math.round(o.durationMs),
+        at: o.at,
+        next_attempt_at: status === 'Failed' ? next : null,
+        error: o.result === 'delivered' ? null : (o.error ?? 'failed'),
+      });
+    }
+    await repo.logAttempts(unit.db, log);
+    return statuses;
+  },
+);
 
 /** Records the attempt of a test event (it has no delivery job: it is attempted once, never again). */
-export const logTestAttemptWrite = defineWrite('webhook.test', async (unit, a: Omit<WebhookAttemptRow, 'attempt_id' | 'event_sequence'>): Promise<void> => {
-  // Removed while the attempt was under way: there is no list left to show it in.
-  if (!(await repo.findEndpoint(unit.db, a.endpoint_id))) throw webhookNotFound(a.endpoint_id);
-  await repo.logUnfedAttempt(unit.db, a);
-});
+export const logTestAttemptWrite = defineWrite(
+  'webhook.test',
+  async (unit, a: Omit<WebhookAttemptRow, 'attempt_id' | 'event_sequence'>): Promise<void> => {
+    // Removed while the attempt was under way: there is no list left to show it in.
+    if (!(await repo.findEndpoint(unit.db, a.endpoint_id))) throw webhookNotFound(a.endpoint_id);
+    await repo.logUnfedAttempt(unit.db, a);
+  },
+);
 
 /** Deliveries and attempts of events past retention go with them. */
 export const purgeDeliveriesWrite = defineWrite('webhook.purge', (unit, _: null) => repo.purgeOfPurgedEvents(unit.db));
 
-export const webhookWrites = [purgeDeliveriesWrite, createEndpointWrite, updateEndpointWrite, deleteEndpointWrite, rotateSecretWrite, replayWrite, fanOutWrite, claimWrite, settleWrite, logTestAttemptWrite];
+export const webhookWrites = [
+  purgeDeliveriesWrite,
+  createEndpointWrite,
+  updateEndpointWrite,
+  deleteEndpointWrite,
+  rotateSecretWrite,
+  replayWrite,
+  fanOutWrite,
+  claimWrite,
+  settleWrite,
+  logTestAttemptWrite,
+];

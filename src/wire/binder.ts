@@ -5,9 +5,7 @@ import { parseJsvList } from './jsv.js';
 import { WIRE_DATE } from './schema-types.js';
 
 type Kind =
-  | { t: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'any' }
-  | { t: 'array'; item: Kind }
-  | { t: 'object'; props: PropertyMap };
+  { t: 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'any' } | { t: 'array'; item: Kind } | { t: 'object'; props: PropertyMap };
 type PropertyMap = Map<string, { name: string; kind: Kind }>;
 
 /** Query keys that steer the response rather than bind to the request (ServiceStack reserves them). */
@@ -136,7 +134,7 @@ function invalid(field: string, value: unknown): FieldError {
   }
   let shown: string;
   try {
-    shown = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    shown = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
     // Deeply nested input overflows the stack in JSON.stringify and String alike.
     shown = Array.isArray(value) ? '[…]' : typeof value === 'object' ? '{…}' : '…';
@@ -184,7 +182,11 @@ export function compileBinder(operation: string, schema: TObject, arrayBody?: st
       body = bindObject(raw as Record<string, unknown>, props, '', errors);
     }
     const request: Record<string, unknown> = { ...body };
-    const applyText = (source: Record<string, string | string[] | undefined> | undefined, override: boolean, skipReserved: boolean): void => {
+    const applyText = (
+      source: Record<string, string | string[] | undefined> | undefined,
+      override: boolean,
+      skipReserved: boolean,
+    ): void => {
       if (!source) return;
       // Keys differing only in case name the same property: their values join, like repeated keys.
       const texts = new Map<string, { name: string; kind: Kind; parts: string[] }>();

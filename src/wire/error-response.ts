@@ -1,6 +1,18 @@
 import {
-  AppError, ValidationError, bodyTooLarge, internalError, invalidJsonBody, mediaTypeNotRead, pathSegmentTooLong, requestTimeout,
-  requestTooLarge, unavailable, unreadableUrl, unsupportedMediaType, type ErrorKind, type FieldError,
+  AppError,
+  ValidationError,
+  bodyTooLarge,
+  internalError,
+  invalidJsonBody,
+  mediaTypeNotRead,
+  pathSegmentTooLong,
+  requestTimeout,
+  requestTooLarge,
+  unavailable,
+  unreadableUrl,
+  unsupportedMediaType,
+  type ErrorKind,
+  type FieldError,
 } from '../errors.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
 

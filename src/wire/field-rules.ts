@@ -5,7 +5,10 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 /** FluentValidation's NotEmpty: missing, null, blank text or an empty list. */
 export const isEmpty = (value: unknown): boolean =>
-  value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+  value === undefined ||
+  value === null ||
+  (typeof value === 'string' && value.trim() === '') ||
+  (Array.isArray(value) && value.length === 0);
 
 /**
  * Collects FluentValidation-style failures for one request. Each field is reported once, with its
@@ -37,13 +40,18 @@ export class FieldRules {
 
   maxLength(fieldName: string, value: unknown, max: number): this {
     if (typeof value === 'string' && value.length > max) {
-      this.fail(fieldName, 'Length', `The length of '${fieldName}' must be ${max} characters or fewer. You entered ${value.length} characters.`);
+      this.fail(
+        fieldName,
+        'Length',
+        `The length of '${fieldName}' must be ${max} characters or fewer. You entered ${value.length} characters.`,
+      );
     }
     return this;
   }
 
   email(fieldName: string, value: unknown): this {
-    if (typeof value === 'string' && value !== '' && !EMAIL.test(value)) this.fail(fieldName, 'Email', `'${fieldName}' is not a valid email address.`);
+    if (typeof value === 'string' && value !== '' && !EMAIL.test(value))
+      this.fail(fieldName, 'Email', `'${fieldName}' is not a valid email address.`);
     return this;
   }
 
@@ -67,17 +75,20 @@ export class FieldRules {
   }
 
   atLeast(fieldName: string, value: unknown, min: number): this {
-    if (typeof value === 'number' && value < min) this.fail(fieldName, 'GreaterThanOrEqual', `'${fieldName}' must be greater than or equal to '${min}'.`);
+    if (typeof value === 'number' && value < min)
+      this.fail(fieldName, 'GreaterThanOrEqual', `'${fieldName}' must be greater than or equal to '${min}'.`);
     return this;
   }
 
   atMost(fieldName: string, value: unknown, max: number): this {
-    if (typeof value === 'number' && value > max) this.fail(fieldName, 'LessThanOrEqual', `'${fieldName}' must be less than or equal to '${max}'.`);
+    if (typeof value === 'number' && value > max)
+      this.fail(fieldName, 'LessThanOrEqual', `'${fieldName}' must be less than or equal to '${max}'.`);
     return this;
   }
 
   maxItems(fieldName: string, value: unknown, max: number): this {
-    if (Array.isArray(value) && value.length > max) this.fail(fieldName, 'Length', `'${fieldName}' must have ${max} items or fewer. You sent ${value.length}.`);
+    if (Array.isArray(value) && value.length > max)
+      this.fail(fieldName, 'Length', `'${fieldName}' must have ${max} items or fewer. You sent ${value.length}.`);
     return this;
   }
 

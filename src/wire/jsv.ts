@@ -15,8 +15,15 @@ export function parseJsvList(text: string): string[] {
       let value = '';
       i++;
       while (i < t.length) {
-        if (t[i] === '"' && t[i + 1] === '"') { value += '"'; i += 2; continue; }
-        if (t[i] === '"') { i++; break; }
+        if (t[i] === '"' && t[i + 1] === '"') {
+          value += '"';
+          i += 2;
+          continue;
+        }
+        if (t[i] === '"') {
+          i++;
+          break;
+        }
         value += t[i++];
       }
       items.push(value);

@@ -47,9 +47,11 @@ function readJsConfig(text: string | undefined, defaults: WireDefaults): WireDef
   let { casing, dateStyle } = defaults;
   for (const part of text.split(',')) {
     const [k = '', v = 'true'] = part.split(':').map((s) => s.trim().toLowerCase());
-    if (k === 'emitcamelcasenames' || k === 'textcase') casing = v === 'true' || v === 'camelcase' ? 'camel' : v === 'false' || v === 'pascalcase' ? 'pascal' : casing;
+    if (k === 'emitcamelcasenames' || k === 'textcase')
+      casing = v === 'true' || v === 'camelcase' ? 'camel' : v === 'false' || v === 'pascalcase' ? 'pascal' : casing;
     if (k === 'emitpascalcasenames' && v === 'true') casing = 'pascal';
-    if (k === 'datehandler') dateStyle = v.startsWith('iso8601') ? 'iso8601' : v === 'timestampoffset' || v === 'dcjscompatible' ? 'wcf' : dateStyle;
+    if (k === 'datehandler')
+      dateStyle = v.startsWith('iso8601') ? 'iso8601' : v === 'timestampoffset' || v === 'dcjscompatible' ? 'wcf' : dateStyle;
   }
   return { casing, dateStyle };
 }
@@ -72,7 +74,10 @@ function acceptsOnlyUnserved(accept: string | undefined): boolean {
 }
 
 function judgeAccept(accept: string): boolean {
-  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase()).filter(Boolean);
+  const types = accept
+    .split(',')
+    .map((t) => t.split(';')[0]!.trim().toLowerCase())
+    .filter(Boolean);
   if (types.length === 0) return false;
   return types.every((t) => /(^|\/)(xml|jsv|csv)$/.test(t) || t === 'text/xml' || t === 'application/xml');
 }

@@ -80,7 +80,13 @@ class Call implements OperationCall {
   }
 }
 
-async function authorize(request: FastifyRequest, reply: FastifyReply, op: AnyOperation, wire: WireOptions, weight = 1): Promise<OperationCall['key']> {
+async function authorize(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  op: AnyOperation,
+  wire: WireOptions,
+  weight = 1,
+): Promise<OperationCall['key']> {
   const q = wire.allowApiKeyInQuery ? (request.query as Record<string, unknown>).apikey : undefined;
   const presented = presentedKey(request.headers, typeof q === 'string' ? q : undefined);
   wire.guard?.beforeAuthentication(request, reply);
@@ -89,7 +95,8 @@ async function authorize(request: FastifyRequest, reply: FastifyReply, op: AnyOp
     key = await wire.authenticator.authenticate(presented);
   } catch (err) {
     // Only a presented key that is wrong counts as a guess; a missing one or a store outage does not.
-    if (presented !== undefined && err instanceof AppError && err.kind === 'unauthenticated') await wire.guard?.authenticationFailed(request, reply);
+    if (presented !== undefined && err instanceof AppError && err.kind === 'unauthenticated')
+      await wire.guard?.authenticationFailed(request, reply);
     throw err;
   }
   await wire.guard?.admit(request, reply, key.id, weight);
@@ -97,7 +104,14 @@ async function authorize(request: FastifyRequest, reply: FastifyReply, op: AnyOp
   return key;
 }
 
-async function run(c: Compiled, sources: BindSources, request: FastifyRequest, reply: FastifyReply, format: WireFormat, key: OperationCall['key']): Promise<unknown> {
+async function run(
+  c: Compiled,
+  sources: BindSources,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  format: WireFormat,
+  key: OperationCall['key'],
+): Promise<unknown> {
   const bound = c.bind(sources);
   const call = new Call(request, reply, format, key, bound.body);
   // Handlers receive only requests their schema (and its rules) accepts: the types say so.
@@ -109,7 +123,13 @@ async function run(c: Compiled, sources: BindSources, request: FastifyRequest, r
  * After a successful write: X-Write-Watermark, the primary's committed watermark read once the
  * write committed. The write stands whatever happens here: a failed read leaves the header out.
  */
-async function markWritten(c: Compiled, request: FastifyRequest, reply: FastifyReply, format: WireFormat, wire: WireOptions): Promise<void> {
+async function markWritten(
+  c: Compiled,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  format: WireFormat,
+  wire: WireOptions,
+): Promise<void> {
   if (!c.op.writeWatermark || !wire.writeWatermark) return;
   try {
     reply.header(WRITE_WATERMARK_HEADER, formatWireDate(await wire.writeWatermark(), format.dateStyle));
@@ -180,14 +200,21 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
     if (!batch) {
       const sources: BindSources = viaQuery
         ? { path: {}, query, queryOverrides: true }
-        : { body: form ? undefined : request.body, form: form ? (request.body as BindSources['form']) : undefined, query, queryOverrides: false };
+        : {
+            body: form ? undefined : request.body,
+            form: form ? (request.body as BindSources['form']) : undefined,
+            query,
+            queryOverrides: false,
+          };
       const result = await run(c, sources, request, reply, format, key);
       await markWritten(c, request, reply, format, wire);
       if (oneWay) return materialize(result).then(() => reply.code(204).send());
       return send(c, reply, format, result);
     }
     if (!Array.isArray(request.body)) {
-      throw new SerializationError(c.op.name, [{ errorCode: SerializationError.CODE, fieldName: '', message: 'A batch request body must be a JSON array' }]);
+      throw new SerializationError(c.op.name, [
+        { errorCode: SerializationError.CODE, fieldName: '', message: 'A batch request body must be a JSON array' },
+      ]);
     }
     const results: unknown[] = [];
     for (const item of request.body) {

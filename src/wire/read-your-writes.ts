@@ -22,6 +22,10 @@ export function minWatermarkOf(call: Pick<OperationCall, 'header'>, operation: s
   const ms = parseWireDate(text);
   if (ms !== undefined) return ms;
   throw new SerializationError(operation, [
-    { errorCode: SerializationError.CODE, fieldName: MIN_WATERMARK_HEADER, message: `'${MIN_WATERMARK_HEADER}' must be a watermark as X-Write-Watermark or X-Sync-Watermark carry it, got '${text.slice(0, 60)}'.` },
+    {
+      errorCode: SerializationError.CODE,
+      fieldName: MIN_WATERMARK_HEADER,
+      message: `'${MIN_WATERMARK_HEADER}' must be a watermark as X-Write-Watermark or X-Sync-Watermark carry it, got '${text.slice(0, 60)}'.`,
+    },
   ]);
 }

@@ -30,7 +30,8 @@ export const CheckedLater = <T extends TSchema>(schema: T): T => ({ ...schema, [
 /** The properties a client must send: the schema's `required` and those CheckedLater. */
 export function requiredFields(schema: TSchema): Set<string> {
   const out = new Set<string>((schema.required as string[] | undefined) ?? []);
-  for (const [name, prop] of Object.entries((schema.properties ?? {}) as Record<string, TSchema>)) if (prop[CHECKED_LATER] === true) out.add(name);
+  for (const [name, prop] of Object.entries((schema.properties ?? {}) as Record<string, TSchema>))
+    if (prop[CHECKED_LATER] === true) out.add(name);
   return out;
 }
 
@@ -46,7 +47,13 @@ export interface RuleContext {
  * runs after the schema's checks of that property passed, and reports through `rules` under
  * `field` (the property's full name, e.g. `Payment.Amount`) or names below it.
  */
-export type FieldRule = (rules: FieldRules, field: string, value: unknown, object: Readonly<Record<string, unknown>>, ctx: RuleContext) => void;
+export type FieldRule = (
+  rules: FieldRules,
+  field: string,
+  value: unknown,
+  object: Readonly<Record<string, unknown>>,
+  ctx: RuleContext,
+) => void;
 
 export type FieldRuleMap = Readonly<Record<string, FieldRule>>;
 

@@ -30,7 +30,13 @@ function checksOf(schema: TSchema): Check[] {
   const s = nonNull(schema) as Json;
   const checks: Check[] = [];
   const num = (k: string) => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
-  const [maxLength, maxItems, min, max, above] = [num('maxLength'), num('maxItems'), num('minimum'), num('maximum'), num('exclusiveMinimum')];
+  const [maxLength, maxItems, min, max, above] = [
+    num('maxLength'),
+    num('maxItems'),
+    num('minimum'),
+    num('maximum'),
+    num('exclusiveMinimum'),
+  ];
   if (maxLength !== undefined) checks.push((r, f, v) => r.maxLength(f, v, maxLength));
   if (maxItems !== undefined) checks.push((r, f, v) => r.maxItems(f, v, maxItems));
   if (min !== undefined && max !== undefined) checks.push((r, f, v) => r.between(f, v, min, max));

@@ -41,7 +41,13 @@ const ITEMS_PER_CALL = 32;
  * Items are written ITEMS_PER_CALL at a time: by the serializer from their views, or, in the
  * default form, from the texts the operation writes itself (StreamedArray.defaultText).
  */
-export function sendStream(reply: FastifyReply, format: WireFormat, status: number, result: StreamedArray, mayHaveDates: boolean): FastifyReply {
+export function sendStream(
+  reply: FastifyReply,
+  format: WireFormat,
+  status: number,
+  result: StreamedArray,
+  mayHaveDates: boolean,
+): FastifyReply {
   const asText = isDefaultForm(format) ? result.defaultText : undefined;
   // The texts of items [from, to) of a chunk, joined by commas, without the array's brackets.
   const written = (chunk: readonly unknown[], from: number, to: number): string => {

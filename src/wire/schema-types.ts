@@ -9,7 +9,8 @@ export function WireDate(options: SchemaOptions = {}): TUnsafe<number> {
     type: 'string',
     format: 'date-time',
     [WIRE_DATE]: true,
-    description: 'A date: \\/Date(ms)\\/, \\/Date(ms±hhmm)\\/ or ISO 8601 in; \\/Date(ms-0000)\\/ out (ISO 8601 with ?jsconfig=DateHandler:ISO8601).',
+    description:
+      'A date: \\/Date(ms)\\/, \\/Date(ms±hhmm)\\/ or ISO 8601 in; \\/Date(ms-0000)\\/ out (ISO 8601 with ?jsconfig=DateHandler:ISO8601).',
     examples: ['\\/Date(1700000000000-0000)\\/'],
     ...options,
   });

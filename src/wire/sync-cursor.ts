@@ -25,7 +25,8 @@ export function decodeCursor(text: string): Position | undefined {
     const v: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (!Array.isArray(v) || v.length !== 2) return undefined;
     const [modifiedAt, customerId] = v as unknown[];
-    if (!Number.isSafeInteger(modifiedAt) || typeof customerId !== 'string' || customerId === '' || customerId.length > 1000) return undefined;
+    if (!Number.isSafeInteger(modifiedAt) || typeof customerId !== 'string' || customerId === '' || customerId.length > 1000)
+      return undefined;
     if (customerId.includes('\u0000')) return undefined; // no id holds one (PostgreSQL text cannot)
     return { modifiedAt: modifiedAt as number, customerId };
   } catch {
@@ -36,7 +37,11 @@ export function decodeCursor(text: string): Position | undefined {
 /** The rule of a request's Cursor: empty, or a cursor this service issued. */
 export const cursorIssuedHere: FieldRule = (rules, field, value) => {
   if (typeof value === 'string' && value !== '' && !decodeCursor(value)) {
-    rules.fail(field, 'Predicate', `'${field}' is not a cursor issued by this service (use the X-Sync-Cursor header of a previous answer).`);
+    rules.fail(
+      field,
+      'Predicate',
+      `'${field}' is not a cursor issued by this service (use the X-Sync-Cursor header of a previous answer).`,
+    );
   }
 };
 

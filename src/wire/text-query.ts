@@ -14,7 +14,7 @@ export const TextQuery = (where: string) =>
       maxLength: QUERY_MAX_LENGTH,
       description:
         `Text to find, ${QUERY_MIN_LENGTH}–${QUERY_MAX_LENGTH} characters: only results where each of its words starts a word of ${where}, ignoring case and accents ` +
-        "(`müll köln` finds Anna Müller in Köln). Words are runs of letters and digits. Combined with the other filters (all must match).",
+        '(`müll köln` finds Anna Müller in Köln). Words are runs of letters and digits. Combined with the other filters (all must match).',
       examples: ['müll köln'],
     }),
   );
@@ -27,7 +27,11 @@ export const TextQuery = (where: string) =>
 export const textQueryRule: FieldRule = (rules, field, value) => {
   if (typeof value !== 'string') return;
   if (value.length < QUERY_MIN_LENGTH) {
-    rules.fail(field, 'MinimumLength', `The length of '${field}' must be at least ${QUERY_MIN_LENGTH} characters. You entered ${value.length} characters.`);
+    rules.fail(
+      field,
+      'MinimumLength',
+      `The length of '${field}' must be at least ${QUERY_MIN_LENGTH} characters. You entered ${value.length} characters.`,
+    );
   } else if (queryWords(value).length === 0) {
     rules.fail(field, 'Predicate', `'${field}' must hold a letter or a digit.`);
   }

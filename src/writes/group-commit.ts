@@ -42,7 +42,11 @@ const MIN_GATHER_MS = 1;
 const MAX_GATHER_MS = 5;
 /** Rolls back a transaction run without savepoints when one of its units failed. */
 class UnitFailed extends Error {
-  constructor(readonly pending: Pending, readonly attempt: number, readonly retry: boolean) {
+  constructor(
+    readonly pending: Pending,
+    readonly attempt: number,
+    readonly retry: boolean,
+  ) {
     super('a unit failed');
   }
 }
@@ -76,7 +80,10 @@ export class GroupCommit {
   /** Moving average of a transaction's duration, in ms. */
   #commitMs = 0;
 
-  constructor(private readonly store: Store, private readonly options: GroupCommitOptions) {
+  constructor(
+    private readonly store: Store,
+    private readonly options: GroupCommitOptions,
+  ) {
     this.#maxBatch = options.maxBatch ?? 128;
     this.#concurrency = store.writeConcurrency;
   }
@@ -103,11 +110,14 @@ export class GroupCommit {
     if (this.#scheduled || this.#active >= this.#concurrency || this.#queue.length === 0) return;
     const g = this.#gather;
     if (g && this.#queue.length < g.size && performance.now() < g.until) {
-      this.#timer ??= setTimeout(() => {
-        this.#timer = undefined;
-        this.#gather = undefined;
-        this.#schedule();
-      }, Math.ceil(g.until - performance.now()));
+      this.#timer ??= setTimeout(
+        () => {
+          this.#timer = undefined;
+          this.#gather = undefined;
+          this.#schedule();
+        },
+        Math.ceil(g.until - performance.now()),
+      );
       return;
     }
     clearTimeout(this.#timer);

@@ -54,7 +54,11 @@ export type Stamper = (sql: StoreSql, db: Transaction<Database>, ids: readonly s
  * and `LastModified`, numbered from `firstEvent` (taken with the stamp, in commit order).
  */
 export interface Outbox {
-  prepare(sql: StoreSql, db: Transaction<Database>, emissions: readonly Emission[]): Promise<(stamp: number, firstEvent: number) => Promise<void>>;
+  prepare(
+    sql: StoreSql,
+    db: Transaction<Database>,
+    emissions: readonly Emission[],
+  ): Promise<(stamp: number, firstEvent: number) => Promise<void>>;
 }
 
 /** A command of any input and output type, as lists hold them. */

@@ -9,8 +9,14 @@ export type ThreadError =
   | { readonly other: { name: string; message: string; code?: unknown } };
 
 /** A command crossing to the write thread: its name and input (both plain data). */
-export interface WriteRequest { readonly id: number; readonly name: string; readonly input: unknown }
-export type WriteReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: ThreadError };
+export interface WriteRequest {
+  readonly id: number;
+  readonly name: string;
+  readonly input: unknown;
+}
+export type WriteReply =
+  | { readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: ThreadError };
 /** What the main thread sends: requests, or `close` (finish what is in flight, close the store, exit). */
 export type ToWriteThread = readonly WriteRequest[] | 'close';
 

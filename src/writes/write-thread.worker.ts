@@ -48,12 +48,15 @@ port.on('message', (message: ToWriteThread) => {
       continue;
     }
     inFlight++;
-    door.runNamed(req.name, req.input).then(
-      (value) => replies.send({ id: req.id, ok: true, value }),
-      (err: unknown) => replies.send({ id: req.id, ok: false, error: toThreadError(err) }),
-    ).finally(() => {
-      // The replies go out on the next turn: close after them.
-      if (--inFlight === 0 && closing) setImmediate(() => void finish());
-    });
+    door
+      .runNamed(req.name, req.input)
+      .then(
+        (value) => replies.send({ id: req.id, ok: true, value }),
+        (err: unknown) => replies.send({ id: req.id, ok: false, error: toThreadError(err) }),
+      )
+      .finally(() => {
+        // The replies go out on the next turn: close after them.
+        if (--inFlight === 0 && closing) setImmediate(() => void finish());
+      });
   }
 });

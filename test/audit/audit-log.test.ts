@@ -41,10 +41,13 @@ describeEachBackend('the audit log', (t) => {
     assert.equal((await t().inject({ url: `/orders/${open}`, headers: bearer(bankKey) })).statusCode, 200); // no bank data: nothing to record
     assert.equal((await t().inject({ url: `/orders/?OrderIds=${confirmed},${open}`, headers: bearer(bankKey) })).statusCode, 200);
     const got = await entries(from);
-    assert.deepEqual(got.map(({ KeyId, Action, ResourceType, ResourceIds }) => ({ KeyId, Action, ResourceType, ResourceIds })), [
-      { KeyId: bankKey.slice(0, 12), Action: 'bank.read', ResourceType: 'order', ResourceIds: [String(confirmed)] },
-      { KeyId: bankKey.slice(0, 12), Action: 'bank.read', ResourceType: 'order', ResourceIds: [String(confirmed)] },
-    ]);
+    assert.deepEqual(
+      got.map(({ KeyId, Action, ResourceType, ResourceIds }) => ({ KeyId, Action, ResourceType, ResourceIds })),
+      [
+        { KeyId: bankKey.slice(0, 12), Action: 'bank.read', ResourceType: 'order', ResourceIds: [String(confirmed)] },
+        { KeyId: bankKey.slice(0, 12), Action: 'bank.read', ResourceType: 'order', ResourceIds: [String(confirmed)] },
+      ],
+    );
     assert.ok(got[0]!.Sequence < got[1]!.Sequence);
     assert.match(got[0]!.At, /^\/Date\(\d+-0000\)\/$/);
     const text = JSON.stringify(await entries());
@@ -56,13 +59,23 @@ describeEachBackend('the audit log', (t) => {
     assert.equal((await t().inject({ url: '/audit/', headers: bearer(bankKey) })).statusCode, 403);
     const all = await entries();
     assert.ok(all.length >= 2);
-    assert.deepEqual(all.map((e) => e.Sequence), [...all.map((e) => e.Sequence)].sort((a, b) => a - b));
+    assert.deepEqual(
+      all.map((e) => e.Sequence),
+      [...all.map((e) => e.Sequence)].sort((a, b) => a - b),
+    );
     const page = json(await t().inject(`/audit/?After=${all[0]!.Sequence}&Take=1`));
     assert.deepEqual(page, [all[1]]);
-    for (const [query, field, code] of [['Take=10001', 'Take', 'InclusiveBetween'], ['Take=-1', 'Take', 'InclusiveBetween'], ['After=x', 'After', 'SerializationException']]) {
+    for (const [query, field, code] of [
+      ['Take=10001', 'Take', 'InclusiveBetween'],
+      ['Take=-1', 'Take', 'InclusiveBetween'],
+      ['After=x', 'After', 'SerializationException'],
+    ]) {
       const res = await t().inject(`/audit/?${query}`);
       assert.equal(res.statusCode, 400, query);
-      assert.deepEqual(json(res).ResponseStatus.Errors.map((e: { FieldName: string; ErrorCode: string }) => [e.FieldName, e.ErrorCode]), [[field, code]]);
+      assert.deepEqual(
+        json(res).ResponseStatus.Errors.map((e: { FieldName: string; ErrorCode: string }) => [e.FieldName, e.ErrorCode]),
+        [[field, code]],
+      );
     }
   });
 
@@ -75,7 +88,13 @@ describeEachBackend('the audit log', (t) => {
     const id = created.stdout.trimEnd().split('\n').pop()!.slice(0, 12);
     assert.equal((await runCli(['keys', 'revoke', id], env)).code, 0);
     const got = await entries(from);
-    assert.deepEqual(got.map((e) => [e.KeyId, e.Action, e.ResourceType, e.ResourceIds]), [['cli', 'key.create', 'key', [id]], ['cli', 'key.revoke', 'key', [id]]]);
+    assert.deepEqual(
+      got.map((e) => [e.KeyId, e.Action, e.ResourceType, e.ResourceIds]),
+      [
+        ['cli', 'key.create', 'key', [id]],
+        ['cli', 'key.revoke', 'key', [id]],
+      ],
+    );
     const listed = await runCli(['audit', 'list'], env);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, new RegExp(`^${got[0]!.Sequence} \\S+Z cli key.create key ${id}$`, 'm'));

@@ -21,14 +21,32 @@ function assertUnauthorized(res: Awaited<ReturnType<TestApp['inject']>>, label: 
 describeEachBackend('API key authentication', (t) => {
   test('no credentials → 401 with WWW-Authenticate and the error body', async () => {
     assertUnauthorized(await t().inject({ url: '/customer/', headers: NO_AUTH }), 'none');
-    assertUnauthorized(await t().inject({ method: 'PUT', url: '/api/UpsertCustomer', headers: NO_AUTH, payload: { CustomerId: 'a' } }), 'predefined');
+    assertUnauthorized(
+      await t().inject({ method: 'PUT', url: '/api/UpsertCustomer', headers: NO_AUTH, payload: { CustomerId: 'a' } }),
+      'predefined',
+    );
   });
 
   test('unknown, malformed or oversized credentials → 401 saying which: no key, or a key unknown or revoked (never echoed)', async () => {
-    for (const authorization of ['Bearer', 'Bearer ', 'Token abc', 'Basic', 'Basic !!!', basic(''), t().keys.all, `Digest ${t().keys.all}`]) {
+    for (const authorization of [
+      'Bearer',
+      'Bearer ',
+      'Token abc',
+      'Basic',
+      'Basic !!!',
+      basic(''),
+      t().keys.all,
+      `Digest ${t().keys.all}`,
+    ]) {
       assertUnauthorized(await t().inject({ url: '/customer/', headers: { authorization } }), authorization.slice(0, 40), NO_KEY);
     }
-    for (const authorization of ['Bearer og_nonsense', basic('og_unknown'), `Bearer ${t().keys.all}x`, `Bearer ${t().keys.all.slice(0, -1)}`, `Bearer ${'a'.repeat(600)}`]) {
+    for (const authorization of [
+      'Bearer og_nonsense',
+      basic('og_unknown'),
+      `Bearer ${t().keys.all}x`,
+      `Bearer ${t().keys.all.slice(0, -1)}`,
+      `Bearer ${'a'.repeat(600)}`,
+    ]) {
       const res = await t().inject({ url: '/customer/', headers: { authorization } });
       assertUnauthorized(res, authorization.slice(0, 40), BAD_KEY);
       assert.ok(!res.body.includes('og_nonsense') && !res.body.includes('og_unknown'));
@@ -37,8 +55,14 @@ describeEachBackend('API key authentication', (t) => {
 
   test('Bearer and Basic (key as user name, empty password) authenticate; the scheme is case-insensitive', async () => {
     const key = t().keys.all;
-    for (const authorization of [`Bearer ${key}`, `bearer ${key}`, `BEARER  ${key} `, basic(key), `basic ${Buffer.from(`${key}:`).toString('base64')}`,
-      'Basic ' + Buffer.from(key).toString('base64')]) {
+    for (const authorization of [
+      `Bearer ${key}`,
+      `bearer ${key}`,
+      `BEARER  ${key} `,
+      basic(key),
+      `basic ${Buffer.from(`${key}:`).toString('base64')}`,
+      'Basic ' + Buffer.from(key).toString('base64'),
+    ]) {
       const res = await t().inject({ url: '/customer/?Identifiers=none', headers: { authorization } });
       assert.equal(res.statusCode, 200, authorization);
       assert.deepEqual(json(res), []);
@@ -50,10 +74,28 @@ describeEachBackend('API key authentication', (t) => {
   });
 
   test('a key without the permission → 403; admin does not imply all', async () => {
-    const rs = assertResponseStatus(await t().inject({ url: '/customer/', headers: { authorization: `Bearer ${t().keys.adminOnly}` } }), 403, 'Forbidden');
+    const rs = assertResponseStatus(
+      await t().inject({ url: '/customer/', headers: { authorization: `Bearer ${t().keys.adminOnly}` } }),
+      403,
+      'Forbidden',
+    );
     assert.match(rs.Message, /'all'/);
-    assertResponseStatus(await t().inject({ method: 'PUT', url: '/customer/auth-1', headers: { authorization: `Bearer ${t().keys.all}` }, payload: {} }), 403, 'Forbidden');
-    assert.equal((await t().inject({ method: 'PUT', url: '/customer/auth-1', headers: { authorization: `Bearer ${t().keys.adminOnly}` }, payload: {} })).statusCode, 201);
+    assertResponseStatus(
+      await t().inject({ method: 'PUT', url: '/customer/auth-1', headers: { authorization: `Bearer ${t().keys.all}` }, payload: {} }),
+      403,
+      'Forbidden',
+    );
+    assert.equal(
+      (
+        await t().inject({
+          method: 'PUT',
+          url: '/customer/auth-1',
+          headers: { authorization: `Bearer ${t().keys.adminOnly}` },
+          payload: {},
+        })
+      ).statusCode,
+      201,
+    );
   });
 
   test('a key unknown a moment ago works as soon as it exists (failures are not cached)', async () => {
@@ -110,7 +152,11 @@ describeEachBackend(
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(json(res), []);
       assertUnauthorized(await t().inject({ url: `/customer/?apikey=og_wrong`, headers: NO_AUTH }), 'wrong query key', BAD_KEY);
-      assertUnauthorized(await t().inject({ url: `/customer/?apikey=${t().keys.all}`, headers: { authorization: 'Bearer og_wrong' } }), 'header wins', BAD_KEY);
+      assertUnauthorized(
+        await t().inject({ url: `/customer/?apikey=${t().keys.all}`, headers: { authorization: 'Bearer og_wrong' } }),
+        'header wins',
+        BAD_KEY,
+      );
       assertResponseStatus(await t().inject({ url: `/customer/?apikey=${t().keys.adminOnly}`, headers: NO_AUTH }), 403, 'Forbidden');
       assert.ok(!t().logs.some((l) => l.includes(t().keys.all)), 'the key is not in the log');
     });

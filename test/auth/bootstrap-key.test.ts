@@ -20,12 +20,20 @@ for (const backend of allBackends()) {
         assert.equal(first.created, true);
         assert.match(first.key ?? '', /^og_[A-Za-z0-9_-]{54}$/);
         assert.deepEqual(await ensureBootstrapKey(openTestWrites(store), undefined), { created: false });
-        assert.deepEqual(await ensureBootstrapKey(openTestWrites(store), GIVEN), { created: false }, 'a given key is ignored once a key exists');
+        assert.deepEqual(
+          await ensureBootstrapKey(openTestWrites(store), GIVEN),
+          { created: false },
+          'a given key is ignored once a key exists',
+        );
         const keys = await listKeys(store);
         assert.equal(keys.length, 1);
         assert.deepEqual([keys[0]!.name, keys[0]!.permissions, keys[0]!.id], ['bootstrap', 'all,admin', first.key!.slice(0, 12)]);
         const audit = (await listAudit(store, 0, 10)).map((e) => [e.key_id, e.action, e.resource_type, e.resource_ids]);
-        assert.deepEqual(audit, [['bootstrap', 'key.create', 'key', JSON.stringify([keys[0]!.id])]], 'the first key is in the audit log once');
+        assert.deepEqual(
+          audit,
+          [['bootstrap', 'key.create', 'key', JSON.stringify([keys[0]!.id])]],
+          'the first key is in the audit log once',
+        );
       } finally {
         await store.close();
         await database.drop();

@@ -33,7 +33,12 @@ async function listed(t: TestApp): Promise<ApiKey[]> {
 async function auditAfter(t: TestApp, after: number): Promise<Entry[]> {
   const res = await t.inject(`/audit/?After=${after}`);
   assert.equal(res.statusCode, 200, res.body);
-  return json<(Entry & { Sequence: number })[]>(res).map(({ KeyId, Action, ResourceType, ResourceIds }) => ({ KeyId, Action, ResourceType, ResourceIds }));
+  return json<(Entry & { Sequence: number })[]>(res).map(({ KeyId, Action, ResourceType, ResourceIds }) => ({
+    KeyId,
+    Action,
+    ResourceType,
+    ResourceIds,
+  }));
 }
 
 async function lastSequence(t: TestApp): Promise<number> {
@@ -81,7 +86,9 @@ describeEachBackend('keys over HTTP', (t) => {
     for (const k of all) assert.equal(k.Key, undefined);
     assert.ok(all.some((k) => k.Id === adminId() && k.Permissions.join(',') === 'all,admin'));
 
-    assert.deepEqual(await auditAfter(t(), from), [{ KeyId: adminId(), Action: 'key.create', ResourceType: 'key', ResourceIds: [created.Id] }]);
+    assert.deepEqual(await auditAfter(t(), from), [
+      { KeyId: adminId(), Action: 'key.create', ResourceType: 'key', ResourceIds: [created.Id] },
+    ]);
   });
 
   test('bad bodies answer 400 naming the field', async () => {
@@ -100,7 +107,10 @@ describeEachBackend('keys over HTTP', (t) => {
       const res = await t().inject({ method: 'POST', url: '/keys', payload: payload as object });
       assert.equal(res.statusCode, 400, `${JSON.stringify(payload)}: ${res.body}`);
       const status = json<{ ResponseStatus: { ErrorCode: string; Errors: { FieldName: string }[] } }>(res).ResponseStatus;
-      assert.ok(status.Errors.length > 0 && status.Errors.every((e) => e.FieldName.split(/[.[]/)[0] === field), `${JSON.stringify(payload)}: ${res.body}`);
+      assert.ok(
+        status.Errors.length > 0 && status.Errors.every((e) => e.FieldName.split(/[.[]/)[0] === field),
+        `${JSON.stringify(payload)}: ${res.body}`,
+      );
     }
     assert.equal((await listed(t())).length, before, 'nothing was created');
   });
@@ -138,14 +148,20 @@ describeEachBackend('keys over HTTP', (t) => {
     // RevokedAt is the instant from which every process refuses the key: shortly after the request.
     assert.ok(msOf(revoked.RevokedAt!) > before && msOf(revoked.RevokedAt!) <= Date.now() + 1000, revoked.RevokedAt!);
     assert.equal(revoked.Key, undefined);
-    assert.deepEqual(await auditAfter(t(), from), [{ KeyId: adminId(), Action: 'key.revoke', ResourceType: 'key', ResourceIds: [victim.Id] }]);
+    assert.deepEqual(await auditAfter(t(), from), [
+      { KeyId: adminId(), Action: 'key.revoke', ResourceType: 'key', ResourceIds: [victim.Id] },
+    ]);
     await eventually('the revoked key is refused', async () => (await search(t(), victim.Key)).statusCode === 401);
     assert.equal((await search(t(), victim.Key)).statusCode, 401);
 
     const again = await t().inject({ method: 'POST', url: `/keys/${victim.Id}/revoke` });
     assert.equal(again.statusCode, 200, again.body);
     assert.deepEqual(json(again), revoked);
-    assert.deepEqual(await auditAfter(t(), from), [{ KeyId: adminId(), Action: 'key.revoke', ResourceType: 'key', ResourceIds: [victim.Id] }], 'recorded once');
+    assert.deepEqual(
+      await auditAfter(t(), from),
+      [{ KeyId: adminId(), Action: 'key.revoke', ResourceType: 'key', ResourceIds: [victim.Id] }],
+      'recorded once',
+    );
 
     const unknown = await t().inject({ method: 'POST', url: '/keys/og_nosuchkey/revoke' });
     assert.equal(unknown.statusCode, 404, unknown.body);

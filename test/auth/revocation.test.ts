@@ -33,7 +33,13 @@ function get(server: ServerProcess, key: string, agent: Agent | false): Promise<
 
 async function listening(server: ServerProcess, count: number): Promise<void> {
   for (let i = 0; i < 300; i++) {
-    const pids = new Set(server.stdout().split('\n').filter((l) => l.includes('Server listening')).map((l) => (JSON.parse(l) as { pid: number }).pid));
+    const pids = new Set(
+      server
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('Server listening'))
+        .map((l) => (JSON.parse(l) as { pid: number }).pid),
+    );
     if (pids.size >= count) return;
     await sleep(50);
   }
@@ -57,7 +63,12 @@ async function probeWhile(servers: readonly ServerProcess[], key: string, stop: 
   };
   try {
     await Promise.all(
-      servers.flatMap((s, i) => [loop(s, agents[i]!, `kept#${i}a`), loop(s, agents[i]!, `kept#${i}b`), loop(s, false, `fresh#${i}a`), loop(s, false, `fresh#${i}b`)]),
+      servers.flatMap((s, i) => [
+        loop(s, agents[i]!, `kept#${i}a`),
+        loop(s, agents[i]!, `kept#${i}b`),
+        loop(s, false, `fresh#${i}a`),
+        loop(s, false, `fresh#${i}b`),
+      ]),
     );
   } finally {
     for (const a of agents) a.destroy();
@@ -67,15 +78,27 @@ async function probeWhile(servers: readonly ServerProcess[], key: string, stop: 
 
 function assertRefusedForGood(probes: readonly Probe[], revokedAt: number): void {
   const statuses = new Set(probes.map((p) => p.status));
-  assert.deepEqual([...statuses].filter((s) => s !== 200 && s !== 401), [], 'only 200 and 401');
+  assert.deepEqual(
+    [...statuses].filter((s) => s !== 200 && s !== 401),
+    [],
+    'only 200 and 401',
+  );
   const firstRefusal = Math.min(...probes.filter((p) => p.status === 401).map((p) => p.answeredAt));
   assert.ok(Number.isFinite(firstRefusal), 'the key was refused');
   const acceptedLater = probes.filter((p) => p.status === 200 && p.sentAt > firstRefusal);
   assert.deepEqual(acceptedLater, [], `accepted after a refusal ${firstRefusal - revokedAt} ms after the revocation`);
   const late = probes.filter((p) => p.sentAt >= revokedAt + 1000);
   assert.ok(late.length >= 8, `${late.length} probes a second after the revocation`);
-  assert.deepEqual(late.filter((p) => p.status !== 401), [], 'every probe a second after the revocation is refused');
-  for (const via of new Set(probes.map((p) => p.via))) assert.ok(late.some((p) => p.via === via), `${via} probed after a second`);
+  assert.deepEqual(
+    late.filter((p) => p.status !== 401),
+    [],
+    'every probe a second after the revocation is refused',
+  );
+  for (const via of new Set(probes.map((p) => p.via)))
+    assert.ok(
+      late.some((p) => p.via === via),
+      `${via} probed after a second`,
+    );
 }
 
 for (const backend of BACKENDS) {
@@ -97,7 +120,13 @@ for (const backend of BACKENDS) {
         await store.close();
       }
       for (let i = 0; i < 2; i++) {
-        const server = await startServer({ DATABASE_URL: database.url, WORKERS: '2', LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '0', AUTH_FAILURE_LIMIT: '0' });
+        const server = await startServer({
+          DATABASE_URL: database.url,
+          WORKERS: '2',
+          LOG_LEVEL: 'info',
+          RATE_LIMIT_PER_SECOND: '0',
+          AUTH_FAILURE_LIMIT: '0',
+        });
         servers.push(server);
         await server.waitUntilReady(30_000);
         await listening(server, 2);
@@ -135,7 +164,10 @@ for (const backend of BACKENDS) {
       let revokedAt = 0;
       const probing = probeWhile(servers, key, () => revokedAt > 0 && Date.now() > revokedAt + 1500);
       await sleep(100);
-      const res = await fetch(`${servers[1]!.url}/keys/${key.slice(0, 12)}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+      const res = await fetch(`${servers[1]!.url}/keys/${key.slice(0, 12)}/revoke`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}` },
+      });
       revokedAt = Date.now();
       assert.equal(res.status, 200, await res.clone().text());
       const body = (await res.json()) as { Id: string; RevokedAt: string | null };

@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,7 +81,8 @@ for (const backend of allBackends(true)) {
         // server connection the pool had.
         const held = await Promise.all(Array.from({ length: 10 }, () => store.db.startTransaction().execute()));
         try {
-          for (const trx of held) assert.equal((await sql<{ p: string }>`select current_setting('search_path') as p`.execute(trx)).rows[0]!.p, '"$user", public');
+          for (const trx of held)
+            assert.equal((await sql<{ p: string }>`select current_setting('search_path') as p`.execute(trx)).rows[0]!.p, '"$user", public');
         } finally {
           for (const trx of held) await trx.rollback().execute();
         }
@@ -106,7 +118,12 @@ for (const backend of allBackends(true)) {
       before(async () => {
         env = { ...process.env, ...database.env, LOG_LEVEL: 'silent' };
         // Enough rows for the file to span many pages (SQLite) or a sizeable compressed data block (pg_dump).
-        for (let i = 0; i < 300; i++) await upsertCustomer(openTestWrites(store), { CustomerId: `dmg-${i}`, FirstName: `First ${i}`, City: `City ${i} ${'x'.repeat(100)}` });
+        for (let i = 0; i < 300; i++)
+          await upsertCustomer(openTestWrites(store), {
+            CustomerId: `dmg-${i}`,
+            FirstName: `First ${i}`,
+            City: `City ${i} ${'x'.repeat(100)}`,
+          });
         const file = join(dir, 'good.backup');
         await exec(process.execPath, [CLI, 'backup', file], { env });
         good = readFileSync(file);
@@ -121,17 +138,21 @@ for (const backend of allBackends(true)) {
         const digest = await storeDigest(store);
         const fileBefore = sqliteFile ? createHash('sha256').update(readFileSync(sqliteFile)).digest('hex') : undefined;
         let stderr = '';
-        await assert.rejects(exec(process.execPath, [CLI, 'restore', file, '--yes'], { env }), (err: { code?: number; stderr?: string; stdout?: string }) => {
-          assert.equal(err.code, 1, `exit code; stderr: ${err.stderr}`);
-          assert.doesNotMatch(err.stdout ?? '', /restored/);
-          stderr = err.stderr ?? '';
-          return true;
-        });
+        await assert.rejects(
+          exec(process.execPath, [CLI, 'restore', file, '--yes'], { env }),
+          (err: { code?: number; stderr?: string; stdout?: string }) => {
+            assert.equal(err.code, 1, `exit code; stderr: ${err.stderr}`);
+            assert.doesNotMatch(err.stdout ?? '', /restored/);
+            stderr = err.stderr ?? '';
+            return true;
+          },
+        );
         assert.match(stderr, /^ordergate: /m);
         assert.ok(stderr.includes(file), `the message names the file: ${stderr}`);
         assert.doesNotMatch(stderr, /\bat .+:\d+:\d+/, 'no stack trace');
         assert.equal(await storeDigest(store), digest, 'the store is unchanged');
-        if (sqliteFile) assert.equal(createHash('sha256').update(readFileSync(sqliteFile)).digest('hex'), fileBefore, 'the database file is unchanged');
+        if (sqliteFile)
+          assert.equal(createHash('sha256').update(readFileSync(sqliteFile)).digest('hex'), fileBefore, 'the database file is unchanged');
         return stderr;
       }
 

@@ -17,7 +17,12 @@ const cli = (app: TestApp, ...args: string[]) =>
   exec(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: app.config.databaseUrl, LOG_LEVEL: 'silent' } });
 
 const applied = async (app: TestApp): Promise<string[]> =>
-  (await app.store.db.selectFrom('schema_migrations' as never).select('name' as never).execute()).map((r) => (r as { name: string }).name);
+  (
+    await app.store.db
+      .selectFrom('schema_migrations' as never)
+      .select('name' as never)
+      .execute()
+  ).map((r) => (r as { name: string }).name);
 
 describeEachBackend('restoring a backup taken before the stored form changed', (t) => {
   test('`ordergate restore` migrates it; its confirmations then answer as before', async () => {

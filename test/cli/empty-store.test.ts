@@ -8,7 +8,15 @@ import { assertBuilt, freePort, runCli } from '../helpers/cli.js';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
 
 // Commands that read or change an existing store: none of them may make one in a database that holds none.
-const READERS: readonly string[][] = [['keys', 'list'], ['keys', 'create', '--name', 'n'], ['audit', 'list'], ['customers', 'export'], ['customfields', 'list'], ['orders', 'export'], ['webhooks', 'list']];
+const READERS: readonly string[][] = [
+  ['keys', 'list'],
+  ['keys', 'create', '--name', 'n'],
+  ['audit', 'list'],
+  ['customers', 'export'],
+  ['customfields', 'list'],
+  ['orders', 'export'],
+  ['webhooks', 'list'],
+];
 
 const HINT = 'create it with `ordergate migrate` (or start the service), or correct DATABASE_URL';
 
@@ -42,7 +50,11 @@ describe('an empty SQLite database', { skip: !BACKENDS.includes('sqlite') && 'BA
     for (const args of [['keys', 'list'], ['migrate']]) {
       const r = await runCli(args, { DATABASE_URL: `sqlite:${file}` });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, new RegExp(`^ordergate: ${file.replace(/[.]/g, '\\.')} is not a SQLite database \\(.*\\): correct DATABASE_URL\\n$`), args.join(' '));
+      assert.match(
+        r.stderr,
+        new RegExp(`^ordergate: ${file.replace(/[.]/g, '\\.')} is not a SQLite database \\(.*\\): correct DATABASE_URL\\n$`),
+        args.join(' '),
+      );
     }
   });
 });
@@ -51,7 +63,9 @@ const tablesOf = async (url: string): Promise<string[]> => {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    return (await c.query<{ t: string }>("select tablename as t from pg_tables where schemaname not in ('pg_catalog', 'information_schema')")).rows.map((r) => r.t);
+    return (
+      await c.query<{ t: string }>("select tablename as t from pg_tables where schemaname not in ('pg_catalog', 'information_schema')")
+    ).rows.map((r) => r.t);
   } finally {
     await c.end();
   }
@@ -70,7 +84,10 @@ describe('an empty PostgreSQL database', { skip: !BACKENDS.includes('postgres') 
     for (const args of READERS) {
       const r = await runCli(args, { DATABASE_URL: database.url });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stderr, `ordergate: the PostgreSQL database "${pathname.slice(1)}" at ${hostname}:${port || 5432} holds no ordergate store: ${HINT}\n`);
+      assert.equal(
+        r.stderr,
+        `ordergate: the PostgreSQL database "${pathname.slice(1)}" at ${hostname}:${port || 5432} holds no ordergate store: ${HINT}\n`,
+      );
       assert.deepEqual(await tablesOf(database.url), [], `${args.join(' ')} created tables`);
     }
     const migrated = await runCli(['migrate'], { DATABASE_URL: database.url });
@@ -84,7 +101,12 @@ describe('an empty PostgreSQL database', { skip: !BACKENDS.includes('postgres') 
     for (const args of [['keys', 'list'], ['migrate']]) {
       const r = await runCli(args, { DATABASE_URL: url });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, new RegExp(`^ordergate: cannot connect to PostgreSQL at postgres://ordergate@127\\.0\\.0\\.1:${port}/shop \\(.*ECONNREFUSED.*\\): check that PostgreSQL runs and listens on that host and port\\n$`));
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^ordergate: cannot connect to PostgreSQL at postgres://ordergate@127\\.0\\.0\\.1:${port}/shop \\(.*ECONNREFUSED.*\\): check that PostgreSQL runs and listens on that host and port\\n$`,
+        ),
+      );
       assert.doesNotMatch(r.stderr, /s3cret/);
     }
   });

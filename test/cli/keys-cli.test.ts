@@ -43,14 +43,21 @@ for (const backend of allBackends()) {
       assert.equal(created.stdout.split(key).length, 2, 'the key is printed once');
       assert.ok(!created.stderr.includes(key));
       assert.equal((await search(key)).statusCode, 200, 'works against the running server at once');
-      assert.equal((await app.inject({ method: 'PUT', url: '/customer/cli-1', headers: { authorization: `Bearer ${key}` }, payload: {} })).statusCode, 201);
+      assert.equal(
+        (await app.inject({ method: 'PUT', url: '/customer/cli-1', headers: { authorization: `Bearer ${key}` }, payload: {} })).statusCode,
+        201,
+      );
 
       // Without --permissions a key gets `all` only: no admin operations.
       assert.equal(reader.code, 0, reader.stderr);
       const readerKey = reader.stdout.trimEnd().split('\n').pop()!;
       assert.match(reader.stdout, /with permissions all;/);
       assert.equal((await search(readerKey)).statusCode, 200);
-      assert.equal((await app.inject({ method: 'PUT', url: '/customer/cli-2', headers: { authorization: `Bearer ${readerKey}` }, payload: {} })).statusCode, 403);
+      assert.equal(
+        (await app.inject({ method: 'PUT', url: '/customer/cli-2', headers: { authorization: `Bearer ${readerKey}` }, payload: {} }))
+          .statusCode,
+        403,
+      );
 
       const id = key.slice(0, 12);
       const listed = await runCli(['keys', 'list'], env());

@@ -6,10 +6,23 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { assertBuilt, runCli, startServer } from '../helpers/cli.js';
-import { BACKENDS, BACKENDS_WITH_PGBOUNCER, PG_TEST_URL, PGBOUNCER_TEST_URL, requirePgBouncer, withDatabase } from '../helpers/test-store.js';
+import {
+  BACKENDS,
+  BACKENDS_WITH_PGBOUNCER,
+  PG_TEST_URL,
+  PGBOUNCER_TEST_URL,
+  requirePgBouncer,
+  withDatabase,
+} from '../helpers/test-store.js';
 
 // Commands that read or change an existing store, and must not make one up from a mistyped URL.
-const READERS: readonly string[][] = [['keys', 'list'], ['keys', 'create', '--name', 'n'], ['customers', 'export'], ['customfields', 'list'], ['backup', join(tmpdir(), 'ordergate-unused.backup')]];
+const READERS: readonly string[][] = [
+  ['keys', 'list'],
+  ['keys', 'create', '--name', 'n'],
+  ['customers', 'export'],
+  ['customfields', 'list'],
+  ['backup', join(tmpdir(), 'ordergate-unused.backup')],
+];
 
 describe('a DATABASE_URL naming no SQLite file', { skip: !BACKENDS.includes('sqlite') && 'BACKENDS has no sqlite' }, () => {
   let dir: string;
@@ -24,7 +37,10 @@ describe('a DATABASE_URL naming no SQLite file', { skip: !BACKENDS.includes('sql
     for (const args of READERS) {
       const r = await runCli(args, { DATABASE_URL: `sqlite:${file}` });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stderr, `ordergate: no SQLite database at ${file}: create it with \`ordergate migrate\` (or start the service), or correct DATABASE_URL\n`);
+      assert.equal(
+        r.stderr,
+        `ordergate: no SQLite database at ${file}: create it with \`ordergate migrate\` (or start the service), or correct DATABASE_URL\n`,
+      );
       assert.equal(existsSync(join(dir, 'typo-dir')), false, `${args.join(' ')} created the directory`);
     }
     const csv = join(dir, 'c.csv');
@@ -66,7 +82,8 @@ const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
     await c.end();
   }
 };
-const exists = (name: string): Promise<boolean> => admin(async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
+const exists = (name: string): Promise<boolean> =>
+  admin(async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
 
 describe('a DATABASE_URL naming no PostgreSQL database', { skip: !BACKENDS.includes('postgres') && 'BACKENDS has no postgres' }, () => {
   const suffix = `${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -95,7 +112,10 @@ describe('a DATABASE_URL naming no PostgreSQL database', { skip: !BACKENDS.inclu
     for (const args of READERS) {
       const r = await runCli(args, { DATABASE_URL: url });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stderr, `ordergate: no PostgreSQL database "${names[0]}" at ${hostname}:${port || 5432}: create it with \`ordergate migrate\` (or start the service), or correct DATABASE_URL\n`);
+      assert.equal(
+        r.stderr,
+        `ordergate: no PostgreSQL database "${names[0]}" at ${hostname}:${port || 5432}: create it with \`ordergate migrate\` (or start the service), or correct DATABASE_URL\n`,
+      );
     }
     assert.equal(await exists(names[0]!), false);
     const migrated = await runCli(['migrate'], { DATABASE_URL: url });
@@ -116,40 +136,55 @@ describe('a DATABASE_URL naming no PostgreSQL database', { skip: !BACKENDS.inclu
   test('a role that may not create databases gets a one-line answer saying how to create it (exit 1)', async () => {
     const r = await runCli(['migrate'], { DATABASE_URL: urlOf(names[2]!, role) });
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, new RegExp(`^ordergate: no PostgreSQL database "${names[2]}" at .*, and it could not be created \\(the role "${role}" may not create databases\\): create it with \`createdb -h .* ${names[2]}\` as a role that may\\n$`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^ordergate: no PostgreSQL database "${names[2]}" at .*, and it could not be created \\(the role "${role}" may not create databases\\): create it with \`createdb -h .* ${names[2]}\` as a role that may\\n$`,
+      ),
+    );
     assert.equal(await exists(names[2]!), false);
   });
 });
 
-describe('a DATABASE_URL through PgBouncer naming no database', { skip: !BACKENDS_WITH_PGBOUNCER.includes('pgbouncer') && 'BACKENDS has no pgbouncer' }, () => {
-  const suffix = `${process.pid}_${randomBytes(4).toString('hex')}`;
-  const names = [`og_pooled_missing_${suffix}`, `og_pooled_served_${suffix}`];
+describe(
+  'a DATABASE_URL through PgBouncer naming no database',
+  { skip: !BACKENDS_WITH_PGBOUNCER.includes('pgbouncer') && 'BACKENDS has no pgbouncer' },
+  () => {
+    const suffix = `${process.pid}_${randomBytes(4).toString('hex')}`;
+    const names = [`og_pooled_missing_${suffix}`, `og_pooled_served_${suffix}`];
 
-  before(async () => {
-    assertBuilt();
-    await requirePgBouncer();
-  });
-  after(async () => {
-    await admin(async (c) => {
-      for (const name of names) await c.query(`drop database if exists ${name} with (force)`);
+    before(async () => {
+      assertBuilt();
+      await requirePgBouncer();
     });
-  });
+    after(async () => {
+      await admin(async (c) => {
+        for (const name of names) await c.query(`drop database if exists ${name} with (force)`);
+      });
+    });
 
-  test('reading commands say it does not exist, as PgBouncer reports it (a protocol violation, not 3D000)', async () => {
-    const { hostname, port } = new URL(PGBOUNCER_TEST_URL);
-    const r = await runCli(['keys', 'list'], { DATABASE_URL: withDatabase(PGBOUNCER_TEST_URL, names[0]!) });
-    assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.stderr, `ordergate: no PostgreSQL database "${names[0]}" at ${hostname}:${port}: create it with \`ordergate migrate\` (or start the service), or correct DATABASE_URL\n`);
-    assert.equal(await exists(names[0]!), false);
-  });
+    test('reading commands say it does not exist, as PgBouncer reports it (a protocol violation, not 3D000)', async () => {
+      const { hostname, port } = new URL(PGBOUNCER_TEST_URL);
+      const r = await runCli(['keys', 'list'], { DATABASE_URL: withDatabase(PGBOUNCER_TEST_URL, names[0]!) });
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(
+        r.stderr,
+        `ordergate: no PostgreSQL database "${names[0]}" at ${hostname}:${port}: create it with \`ordergate migrate\` (or start the service), or correct DATABASE_URL\n`,
+      );
+      assert.equal(await exists(names[0]!), false);
+    });
 
-  test('serve with DATABASE_DIRECT_URL creates it on the direct connection, then migrates and serves through PgBouncer', async (t) => {
-    // Asked through PgBouncer first, the database would stay refused there for server_login_retry (15 s) after its creation.
-    const started = Date.now();
-    const server = await startServer({ DATABASE_URL: withDatabase(PGBOUNCER_TEST_URL, names[1]!), DATABASE_DIRECT_URL: withDatabase(PG_TEST_URL, names[1]!) });
-    t.after(() => server.kill());
-    await server.waitUntilReady(30_000);
-    assert.equal(await exists(names[1]!), true);
-    assert.ok(Date.now() - started < 14_000, `ready after ${Date.now() - started} ms`);
-  });
-});
+    test('serve with DATABASE_DIRECT_URL creates it on the direct connection, then migrates and serves through PgBouncer', async (t) => {
+      // Asked through PgBouncer first, the database would stay refused there for server_login_retry (15 s) after its creation.
+      const started = Date.now();
+      const server = await startServer({
+        DATABASE_URL: withDatabase(PGBOUNCER_TEST_URL, names[1]!),
+        DATABASE_DIRECT_URL: withDatabase(PG_TEST_URL, names[1]!),
+      });
+      t.after(() => server.kill());
+      await server.waitUntilReady(30_000);
+      assert.equal(await exists(names[1]!), true);
+      assert.ok(Date.now() - started < 14_000, `ready after ${Date.now() - started} ms`);
+    });
+  },
+);

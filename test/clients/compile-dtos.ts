@@ -34,11 +34,15 @@ export function tempProject(): TempProject {
     dir,
     write: (name, text) => writeFileSync(join(dir, name), text),
     compile(files) {
-      const program = ts.createProgram(files.map((f) => join(dir, f)), options);
+      const program = ts.createProgram(
+        files.map((f) => join(dir, f)),
+        options,
+      );
       const emitted = program.emit();
       const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics];
       return diagnostics.map((d) => {
-        const where = d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
+        const where =
+          d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
         return where + ts.flattenDiagnosticMessageText(d.messageText, '\n');
       });
     },

@@ -38,7 +38,10 @@ export const wrongResponse: Customer = new SearchCustomers().createResponse();
 `;
 
 interface Usage {
-  run(baseUrl: string, key: string): Promise<{ found: Record<string, unknown>[]; confirmed: Record<string, unknown>; fields: Record<string, unknown>[] }>;
+  run(
+    baseUrl: string,
+    key: string,
+  ): Promise<{ found: Record<string, unknown>[]; confirmed: Record<string, unknown>; fields: Record<string, unknown>[] }>;
 }
 
 /** The DTO file without its header (which names the server and the time it was made). */
@@ -107,7 +110,10 @@ for (const backend of allBackends()) {
       assert.equal(found[0]!.ExternalId, 'gen-ext');
       assert.equal(confirmed.Status, 'Confirmed');
       assert.equal(confirmed.CustomerId, 'gen-1');
-      assert.deepEqual(fields.map((f) => [f.Number, f.Value]), [[77, 3]]);
+      assert.deepEqual(
+        fields.map((f) => [f.Number, f.Value]),
+        [[77, 3]],
+      );
     });
 
     test('every operation succeeds through JsonServiceClient with the generated DTOs, and 401 without a key', async (t) => {

@@ -18,7 +18,9 @@ export class Customer {
   public Company2!: string | null;
   public AdditionToAddress!: string | null;
   public Quarter!: string | null;
-  public constructor(init?: Partial<Customer>) { Object.assign(this, init); }
+  public constructor(init?: Partial<Customer>) {
+    Object.assign(this, init);
+  }
 }
 
 export class OrderPayment {
@@ -28,7 +30,9 @@ export class OrderPayment {
   public ReferenceNumber?: string;
   public FinancialAccountNumber?: string;
   public Type?: string;
-  public constructor(init?: Partial<OrderPayment>) { Object.assign(this, init); }
+  public constructor(init?: Partial<OrderPayment>) {
+    Object.assign(this, init);
+  }
 }
 
 export class ConfirmOrderResponse {
@@ -82,7 +86,9 @@ export class CustomFieldDefinition {
 export class CustomFieldValue {
   public Number?: number;
   public Value?: unknown;
-  public constructor(init?: Partial<CustomFieldValue>) { Object.assign(this, init); }
+  public constructor(init?: Partial<CustomFieldValue>) {
+    Object.assign(this, init);
+  }
 }
 
 // @Route("/customer/", "GET,POST")
@@ -93,10 +99,18 @@ export class SearchCustomers implements IReturn<Customer[]> {
   public Skip?: number;
   public Cursor?: string;
   public Query?: string;
-  public constructor(init?: Partial<SearchCustomers>) { Object.assign(this, init); }
-  public getTypeName() { return 'SearchCustomers'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new Array<Customer>(); }
+  public constructor(init?: Partial<SearchCustomers>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'SearchCustomers';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new Array<Customer>();
+  }
 }
 
 // @Route("/customer/{CustomerId}", "PUT")
@@ -115,10 +129,18 @@ export class UpsertCustomer implements IReturn<Customer> {
   public Company2?: string;
   public AdditionToAddress?: string;
   public Quarter?: string;
-  public constructor(init?: Partial<UpsertCustomer>) { Object.assign(this, init); }
-  public getTypeName() { return 'UpsertCustomer'; }
-  public getMethod() { return 'PUT'; }
-  public createResponse() { return new Customer(); }
+  public constructor(init?: Partial<UpsertCustomer>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'UpsertCustomer';
+  }
+  public getMethod() {
+    return 'PUT';
+  }
+  public createResponse() {
+    return new Customer();
+  }
 }
 
 // @Route("/orders/{OrderId}/confirm", "POST")
@@ -160,29 +182,53 @@ export class ConfirmOrder implements IReturn<ConfirmOrderResponse> {
   public OrderNumber?: string;
   public Payment?: OrderPayment;
   public MediaCode?: string;
-  public constructor(init?: Partial<ConfirmOrder>) { Object.assign(this, init); }
-  public getTypeName() { return 'ConfirmOrder'; }
-  public getMethod() { return 'POST'; }
-  public createResponse() { return new ConfirmOrderResponse(); }
+  public constructor(init?: Partial<ConfirmOrder>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'ConfirmOrder';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new ConfirmOrderResponse();
+  }
 }
 
 // @Route("/orders", "POST")
 export class CreateOrder implements IReturn<CreateOrderResponse> {
   public OrderNumber?: string;
   public Note?: string;
-  public constructor(init?: Partial<CreateOrder>) { Object.assign(this, init); }
-  public getTypeName() { return 'CreateOrder'; }
-  public getMethod() { return 'POST'; }
-  public createResponse() { return new CreateOrderResponse(); }
+  public constructor(init?: Partial<CreateOrder>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'CreateOrder';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new CreateOrderResponse();
+  }
 }
 
 // @Route("/orders/{OrderId}", "GET")
 export class GetOrder implements IReturn<Order> {
   public OrderId?: number;
-  public constructor(init?: Partial<GetOrder>) { Object.assign(this, init); }
-  public getTypeName() { return 'GetOrder'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new Order(); }
+  public constructor(init?: Partial<GetOrder>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'GetOrder';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new Order();
+  }
 }
 
 // @Route("/orders/", "GET") @Route("/orders/search", "POST")
@@ -196,19 +242,35 @@ export class SearchOrders implements IReturn<OrderFeedItem[]> {
   public Skip?: number;
   public Query?: string;
   public Cursor?: string;
-  public constructor(init?: Partial<SearchOrders>) { Object.assign(this, init); }
-  public getTypeName() { return 'SearchOrders'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new Array<OrderFeedItem>(); }
+  public constructor(init?: Partial<SearchOrders>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'SearchOrders';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new Array<OrderFeedItem>();
+  }
 }
 
 // @Route("/orders/{OrderId}/cancel", "POST")
 export class CancelOrder implements IReturn<Order> {
   public OrderId?: number;
-  public constructor(init?: Partial<CancelOrder>) { Object.assign(this, init); }
-  public getTypeName() { return 'CancelOrder'; }
-  public getMethod() { return 'POST'; }
-  public createResponse() { return new Order(); }
+  public constructor(init?: Partial<CancelOrder>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'CancelOrder';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new Order();
+  }
 }
 
 // @Route("/customer/{CustomerId}/customfields/", "GET,POST")
@@ -216,10 +278,18 @@ export class CancelOrder implements IReturn<Order> {
 export class GetCustomerCustomFields implements IReturn<CustomField[]> {
   public CustomerId?: string;
   public CustomFieldNumbers?: number[];
-  public constructor(init?: Partial<GetCustomerCustomFields>) { Object.assign(this, init); }
-  public getTypeName() { return 'GetCustomerCustomFields'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new Array<CustomField>(); }
+  public constructor(init?: Partial<GetCustomerCustomFields>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'GetCustomerCustomFields';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new Array<CustomField>();
+  }
 }
 
 // @Route("/customer/{CustomerId}/customfields/{Number}", "PUT")
@@ -227,28 +297,52 @@ export class SetCustomerCustomField implements IReturn<CustomField> {
   public CustomerId?: string;
   public Number?: number;
   public Value?: unknown;
-  public constructor(init?: Partial<SetCustomerCustomField>) { Object.assign(this, init); }
-  public getTypeName() { return 'SetCustomerCustomField'; }
-  public getMethod() { return 'PUT'; }
-  public createResponse() { return new CustomField(); }
+  public constructor(init?: Partial<SetCustomerCustomField>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'SetCustomerCustomField';
+  }
+  public getMethod() {
+    return 'PUT';
+  }
+  public createResponse() {
+    return new CustomField();
+  }
 }
 
 // @Route("/customer/{CustomerId}/customfields/", "PATCH")
 export class PatchCustomerCustomFields implements IReturn<CustomField[]> {
   public CustomerId?: string;
   public Values?: CustomFieldValue[];
-  public constructor(init?: Partial<PatchCustomerCustomFields>) { Object.assign(this, init); }
-  public getTypeName() { return 'PatchCustomerCustomFields'; }
-  public getMethod() { return 'PATCH'; }
-  public createResponse() { return new Array<CustomField>(); }
+  public constructor(init?: Partial<PatchCustomerCustomFields>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'PatchCustomerCustomFields';
+  }
+  public getMethod() {
+    return 'PATCH';
+  }
+  public createResponse() {
+    return new Array<CustomField>();
+  }
 }
 
 // @Route("/customfields/", "GET")
 export class GetCustomFieldDefinitions implements IReturn<CustomFieldDefinition[]> {
-  public constructor(init?: Partial<GetCustomFieldDefinitions>) { Object.assign(this, init); }
-  public getTypeName() { return 'GetCustomFieldDefinitions'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new Array<CustomFieldDefinition>(); }
+  public constructor(init?: Partial<GetCustomFieldDefinitions>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'GetCustomFieldDefinitions';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new Array<CustomFieldDefinition>();
+  }
 }
 
 // @Route("/customfields/{Number}", "PUT")
@@ -259,18 +353,32 @@ export class DefineCustomField implements IReturn<CustomFieldDefinition> {
   public IsReadOnly?: boolean;
   public AllowedValues?: string[] | null;
   public Sort?: number;
-  public constructor(init?: Partial<DefineCustomField>) { Object.assign(this, init); }
-  public getTypeName() { return 'DefineCustomField'; }
-  public getMethod() { return 'PUT'; }
-  public createResponse() { return new CustomFieldDefinition(); }
+  public constructor(init?: Partial<DefineCustomField>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'DefineCustomField';
+  }
+  public getMethod() {
+    return 'PUT';
+  }
+  public createResponse() {
+    return new CustomFieldDefinition();
+  }
 }
 
 // @Route("/customfields/{Number}", "DELETE")
 export class DeleteCustomField implements IReturnVoid {
   public Number?: number;
-  public constructor(init?: Partial<DeleteCustomField>) { Object.assign(this, init); }
-  public getTypeName() { return 'DeleteCustomField'; }
-  public getMethod() { return 'DELETE'; }
+  public constructor(init?: Partial<DeleteCustomField>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'DeleteCustomField';
+  }
+  public getMethod() {
+    return 'DELETE';
+  }
   public createResponse() {}
 }
 
@@ -287,10 +395,18 @@ export class AuditEntry {
 export class GetAuditLog implements IReturn<AuditEntry[]> {
   public After?: number;
   public Take?: number;
-  public constructor(init?: Partial<GetAuditLog>) { Object.assign(this, init); }
-  public getTypeName() { return 'GetAuditLog'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new Array<AuditEntry>(); }
+  public constructor(init?: Partial<GetAuditLog>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'GetAuditLog';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new Array<AuditEntry>();
+  }
 }
 
 export class Event {
@@ -306,10 +422,18 @@ export class GetEvents implements IReturn<Event[]> {
   public After?: number;
   public Types?: string[];
   public Take?: number;
-  public constructor(init?: Partial<GetEvents>) { Object.assign(this, init); }
-  public getTypeName() { return 'GetEvents'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new Array<Event>(); }
+  public constructor(init?: Partial<GetEvents>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'GetEvents';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new Array<Event>();
+  }
 }
 
 export class WebhookEndpoint {
@@ -347,27 +471,51 @@ export class CreateWebhook implements IReturn<WebhookEndpointWithSecret> {
   public Url?: string;
   public Events?: string[];
   public Description?: string;
-  public constructor(init?: Partial<CreateWebhook>) { Object.assign(this, init); }
-  public getTypeName() { return 'CreateWebhook'; }
-  public getMethod() { return 'POST'; }
-  public createResponse() { return new WebhookEndpointWithSecret(); }
+  public constructor(init?: Partial<CreateWebhook>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'CreateWebhook';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new WebhookEndpointWithSecret();
+  }
 }
 
 // @Route("/webhooks", "GET")
 export class ListWebhooks implements IReturn<WebhookEndpoint[]> {
-  public constructor(init?: Partial<ListWebhooks>) { Object.assign(this, init); }
-  public getTypeName() { return 'ListWebhooks'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new Array<WebhookEndpoint>(); }
+  public constructor(init?: Partial<ListWebhooks>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'ListWebhooks';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new Array<WebhookEndpoint>();
+  }
 }
 
 // @Route("/webhooks/{Id}", "GET")
 export class GetWebhook implements IReturn<WebhookEndpoint> {
   public Id?: string;
-  public constructor(init?: Partial<GetWebhook>) { Object.assign(this, init); }
-  public getTypeName() { return 'GetWebhook'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new WebhookEndpoint(); }
+  public constructor(init?: Partial<GetWebhook>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'GetWebhook';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new WebhookEndpoint();
+  }
 }
 
 // @Route("/webhooks/{Id}", "PUT")
@@ -377,47 +525,85 @@ export class UpdateWebhook implements IReturn<WebhookEndpoint> {
   public Events?: string[];
   public Description?: string;
   public Enabled?: boolean;
-  public constructor(init?: Partial<UpdateWebhook>) { Object.assign(this, init); }
-  public getTypeName() { return 'UpdateWebhook'; }
-  public getMethod() { return 'PUT'; }
-  public createResponse() { return new WebhookEndpoint(); }
+  public constructor(init?: Partial<UpdateWebhook>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'UpdateWebhook';
+  }
+  public getMethod() {
+    return 'PUT';
+  }
+  public createResponse() {
+    return new WebhookEndpoint();
+  }
 }
 
 // @Route("/webhooks/{Id}", "DELETE")
 export class DeleteWebhook implements IReturnVoid {
   public Id?: string;
-  public constructor(init?: Partial<DeleteWebhook>) { Object.assign(this, init); }
-  public getTypeName() { return 'DeleteWebhook'; }
-  public getMethod() { return 'DELETE'; }
+  public constructor(init?: Partial<DeleteWebhook>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'DeleteWebhook';
+  }
+  public getMethod() {
+    return 'DELETE';
+  }
   public createResponse() {}
 }
 
 // @Route("/webhooks/{Id}/rotate-secret", "POST")
 export class RotateWebhookSecret implements IReturn<WebhookEndpointWithSecret> {
   public Id?: string;
-  public constructor(init?: Partial<RotateWebhookSecret>) { Object.assign(this, init); }
-  public getTypeName() { return 'RotateWebhookSecret'; }
-  public getMethod() { return 'POST'; }
-  public createResponse() { return new WebhookEndpointWithSecret(); }
+  public constructor(init?: Partial<RotateWebhookSecret>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'RotateWebhookSecret';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new WebhookEndpointWithSecret();
+  }
 }
 
 // @Route("/webhooks/{Id}/deliveries", "GET")
 export class GetWebhookDeliveries implements IReturn<WebhookDelivery[]> {
   public Id?: string;
   public Take?: number;
-  public constructor(init?: Partial<GetWebhookDeliveries>) { Object.assign(this, init); }
-  public getTypeName() { return 'GetWebhookDeliveries'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new Array<WebhookDelivery>(); }
+  public constructor(init?: Partial<GetWebhookDeliveries>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'GetWebhookDeliveries';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new Array<WebhookDelivery>();
+  }
 }
 
 // @Route("/webhooks/{Id}/test", "POST")
 export class TestWebhook implements IReturn<WebhookDelivery> {
   public Id?: string;
-  public constructor(init?: Partial<TestWebhook>) { Object.assign(this, init); }
-  public getTypeName() { return 'TestWebhook'; }
-  public getMethod() { return 'POST'; }
-  public createResponse() { return new WebhookDelivery(); }
+  public constructor(init?: Partial<TestWebhook>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'TestWebhook';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new WebhookDelivery();
+  }
 }
 
 // @Route("/webhooks/{Id}/replay", "POST")
@@ -425,10 +611,18 @@ export class ReplayWebhook implements IReturn<ReplayWebhookResponse> {
   public Id?: string;
   public After?: number;
   public EventIds?: string[];
-  public constructor(init?: Partial<ReplayWebhook>) { Object.assign(this, init); }
-  public getTypeName() { return 'ReplayWebhook'; }
-  public getMethod() { return 'POST'; }
-  public createResponse() { return new ReplayWebhookResponse(); }
+  public constructor(init?: Partial<ReplayWebhook>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'ReplayWebhook';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new ReplayWebhookResponse();
+  }
 }
 
 export class CustomerDataExport {
@@ -446,19 +640,35 @@ export class EraseCustomerResponse {
 // @Route("/customer/{CustomerId}/export", "GET")
 export class ExportCustomerData implements IReturn<CustomerDataExport> {
   public CustomerId?: string;
-  public constructor(init?: Partial<ExportCustomerData>) { Object.assign(this, init); }
-  public getTypeName() { return 'ExportCustomerData'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new CustomerDataExport(); }
+  public constructor(init?: Partial<ExportCustomerData>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'ExportCustomerData';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new CustomerDataExport();
+  }
 }
 
 // @Route("/customer/{CustomerId}/erase", "POST")
 export class EraseCustomer implements IReturn<EraseCustomerResponse> {
   public CustomerId?: string;
-  public constructor(init?: Partial<EraseCustomer>) { Object.assign(this, init); }
-  public getTypeName() { return 'EraseCustomer'; }
-  public getMethod() { return 'POST'; }
-  public createResponse() { return new EraseCustomerResponse(); }
+  public constructor(init?: Partial<EraseCustomer>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'EraseCustomer';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new EraseCustomerResponse();
+  }
 }
 
 export class ApiKey {
@@ -476,27 +686,51 @@ export class ApiKeyWithKey extends ApiKey {
 
 // @Route("/keys", "GET")
 export class ListKeys implements IReturn<ApiKey[]> {
-  public constructor(init?: Partial<ListKeys>) { Object.assign(this, init); }
-  public getTypeName() { return 'ListKeys'; }
-  public getMethod() { return 'GET'; }
-  public createResponse() { return new Array<ApiKey>(); }
+  public constructor(init?: Partial<ListKeys>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'ListKeys';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new Array<ApiKey>();
+  }
 }
 
 // @Route("/keys", "POST")
 export class CreateKey implements IReturn<ApiKeyWithKey> {
   public Name?: string;
   public Permissions?: string[];
-  public constructor(init?: Partial<CreateKey>) { Object.assign(this, init); }
-  public getTypeName() { return 'CreateKey'; }
-  public getMethod() { return 'POST'; }
-  public createResponse() { return new ApiKeyWithKey(); }
+  public constructor(init?: Partial<CreateKey>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'CreateKey';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new ApiKeyWithKey();
+  }
 }
 
 // @Route("/keys/{Id}/revoke", "POST")
 export class RevokeKey implements IReturn<ApiKey> {
   public Id?: string;
-  public constructor(init?: Partial<RevokeKey>) { Object.assign(this, init); }
-  public getTypeName() { return 'RevokeKey'; }
-  public getMethod() { return 'POST'; }
-  public createResponse() { return new ApiKey(); }
+  public constructor(init?: Partial<RevokeKey>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'RevokeKey';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new ApiKey();
+  }
 }

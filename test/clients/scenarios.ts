@@ -61,7 +61,9 @@ async function newField(ctx: ScenarioContext, FieldType: string): Promise<number
  * EraseCustomer scenario removes these endpoints before it erases (removeScenarioWebhooks).
  */
 async function newWebhook(ctx: ScenarioContext): Promise<Row> {
-  return (await ctx.admin.send(ctx.dto('CreateWebhook', { Url: WEBHOOK_URL, Events: ['customer.erased'], Description: ctx.unique('hook') }))) as Row;
+  return (await ctx.admin.send(
+    ctx.dto('CreateWebhook', { Url: WEBHOOK_URL, Events: ['customer.erased'], Description: ctx.unique('hook') }),
+  )) as Row;
 }
 
 /**
@@ -85,7 +87,9 @@ async function newestEvent(ctx: ScenarioContext): Promise<Row> {
   await newCustomer(ctx);
   let last: Row | undefined;
   for (;;) {
-    const page = (await ctx.admin.send(ctx.dto('GetEvents', { After: (last?.Sequence as number | undefined) ?? 0, Take: 10_000 }))) as Row[];
+    const page = (await ctx.admin.send(
+      ctx.dto('GetEvents', { After: (last?.Sequence as number | undefined) ?? 0, Take: 10_000 }),
+    )) as Row[];
     if (page.length === 0) return last!;
     last = page.at(-1)!;
   }
@@ -134,7 +138,11 @@ export const SCENARIOS: Record<string, Scenario> = {
       assert.equal(typeof r.CustomerId, 'string');
       assert.match(r.ConfirmedAt as string, WIRE_DATE);
     },
-    invalid: async (ctx) => ({ init: { OrderId: await newOrder(ctx), ...REQUIRED_CONFIRMATION, CustomerEMail: 'not-an-email' }, field: 'CustomerEMail', code: 'Email' }),
+    invalid: async (ctx) => ({
+      init: { OrderId: await newOrder(ctx), ...REQUIRED_CONFIRMATION, CustomerEMail: 'not-an-email' },
+      field: 'CustomerEMail',
+      code: 'Email',
+    }),
   },
   CreateOrder: {
     valid: async (ctx) => ({ init: { OrderNumber: ctx.unique('ORD'), Note: 'from a client test' } }),
@@ -196,7 +204,11 @@ export const SCENARIOS: Record<string, Scenario> = {
       assert.equal((res as Row).Number, init.Number);
       assert.equal((res as Row).Value, 42);
     },
-    invalid: async (ctx) => ({ init: { CustomerId: await newCustomer(ctx), Number: await newField(ctx, 'Number'), Value: 'forty-two' }, field: 'Value', code: 'TypeMismatch' }),
+    invalid: async (ctx) => ({
+      init: { CustomerId: await newCustomer(ctx), Number: await newField(ctx, 'Number'), Value: 'forty-two' },
+      field: 'Value',
+      code: 'TypeMismatch',
+    }),
   },
   PatchCustomerCustomFields: {
     valid: async (ctx) => {
@@ -227,7 +239,11 @@ export const SCENARIOS: Record<string, Scenario> = {
       assert.equal((res as Row).Number, init.Number);
       assert.deepEqual((res as Row).AllowedValues, ['red', 'blue']);
     },
-    invalid: async (ctx) => ({ init: { Number: ctx.fieldNumber(), Label: 'Colour', FieldType: 'Colourful' }, field: 'FieldType', code: 'Enum' }),
+    invalid: async (ctx) => ({
+      init: { Number: ctx.fieldNumber(), Label: 'Colour', FieldType: 'Colourful' },
+      field: 'FieldType',
+      code: 'Enum',
+    }),
   },
   GetAuditLog: {
     valid: async () => ({ init: { After: 0, Take: 10 } }),
@@ -241,7 +257,8 @@ export const SCENARIOS: Record<string, Scenario> = {
     valid: async (ctx) => ({ init: { Number: await newField(ctx, 'Text') } }),
     check: (res) => assert.ok(res === undefined || res === null || res === '', `a void operation resolved with ${JSON.stringify(res)}`),
     invalid: async () => ({ init: { Number: 'first' }, field: 'Number', code: 'SerializationException' }),
-  },  GetEvents: {
+  },
+  GetEvents: {
     valid: async (ctx) => {
       const before = (await newestEvent(ctx)).Sequence as number;
       const CustomerId = await newCustomer(ctx);
@@ -257,7 +274,10 @@ export const SCENARIOS: Record<string, Scenario> = {
         assert.match(e.Id as string, /^evt_/);
         assert.match(e.OccurredAt as string, WIRE_DATE);
       }
-      assert.ok(rows.some((e) => (e.Data as Row).CustomerId === facts.CustomerId), 'the new customer is in the feed');
+      assert.ok(
+        rows.some((e) => (e.Data as Row).CustomerId === facts.CustomerId),
+        'the new customer is in the feed',
+      );
     },
     invalid: async () => ({ init: { Take: 10001 }, field: 'Take', code: 'InclusiveBetween' }),
   },
@@ -373,7 +393,9 @@ export const SCENARIOS: Record<string, Scenario> = {
       const n = await newField(ctx, 'Text');
       await ctx.admin.send(ctx.dto('SetCustomerCustomField', { CustomerId, Number: n, Value: 'blue' }));
       const OrderId = await newOrder(ctx);
-      await ctx.admin.send(ctx.dto('ConfirmOrder', { OrderId, CustomerId, ...REQUIRED_CONFIRMATION, CustomerIban: 'DE89370400440532013000' }));
+      await ctx.admin.send(
+        ctx.dto('ConfirmOrder', { OrderId, CustomerId, ...REQUIRED_CONFIRMATION, CustomerIban: 'DE89370400440532013000' }),
+      );
       return { init: { CustomerId }, facts: { Number: n, OrderId } };
     },
     check: (res, init, facts) => {
@@ -387,7 +409,10 @@ export const SCENARIOS: Record<string, Scenario> = {
       assert.equal(order?.Status, 'Confirmed');
       assert.equal((order?.Confirmation as Row).CustomerIban, 'DE89********3000', 'bank data masked without the permission bank');
       const events = r.Events as Row[];
-      assert.ok(events.some((e) => e.Type === 'customer.created'), "the customer's events");
+      assert.ok(
+        events.some((e) => e.Type === 'customer.created'),
+        "the customer's events",
+      );
       for (const e of events) assert.match(e.Id as string, /^evt_/);
     },
     invalid: async () => ({ init: { CustomerId: 'x'.repeat(256) }, field: 'CustomerId', code: 'Length' }),
@@ -411,7 +436,10 @@ export const SCENARIOS: Record<string, Scenario> = {
     valid: async (ctx) => ({ init: {}, facts: { Id: (await newKey(ctx)).Id } }),
     check: (res, _init, facts) => {
       const rows = res as Row[];
-      assert.ok(rows.some((r) => r.Id === facts.Id), 'the new key is listed');
+      assert.ok(
+        rows.some((r) => r.Id === facts.Id),
+        'the new key is listed',
+      );
       for (const r of rows) assert.deepEqual(Object.keys(r), KEY_FIELDS, 'no Key in the list');
     },
   },

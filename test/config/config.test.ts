@@ -28,7 +28,11 @@ describe('configuration', () => {
     dir = mkdtempSync(join(tmpdir(), 'ordergate-config-'));
     cert = join(dir, 'cert.pem');
     key = join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'],
+      { stdio: 'ignore' },
+    );
     writeFileSync(join(dir, 'junk.pem'), 'not a certificate');
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,13 +62,57 @@ describe('configuration', () => {
 
   test('good values are read; blank means unset', () => {
     const c = loadConfig({
-      PORT: ' 9090 ', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u:p@db:5432/og', DATABASE_POOL_SIZE: '4', BASE_PATH: '/api/v1/', LOG_LEVEL: 'DEBUG',
-      WORKERS: '3', JSON_CASING: 'camelCase', DATE_FORMAT: 'ISO', ORDERGATE_BOOTSTRAP_KEY: 'k'.repeat(40), TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
-      RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_BURST: '', REDIS_URL: 'redis://127.0.0.1:6379', ALLOW_APIKEY_IN_QUERY: 'yes', TLS_CERT: cert, TLS_KEY: key,
+      PORT: ' 9090 ',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db:5432/og',
+      DATABASE_POOL_SIZE: '4',
+      BASE_PATH: '/api/v1/',
+      LOG_LEVEL: 'DEBUG',
+      WORKERS: '3',
+      JSON_CASING: 'camelCase',
+      DATE_FORMAT: 'ISO',
+      ORDERGATE_BOOTSTRAP_KEY: 'k'.repeat(40),
+      TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+      RATE_LIMIT_PER_SECOND: '0',
+      RATE_LIMIT_BURST: '',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      ALLOW_APIKEY_IN_QUERY: 'yes',
+      TLS_CERT: cert,
+      TLS_KEY: key,
     });
     assert.deepEqual(
-      [c.port, c.host, c.databaseUrl, c.databasePoolSize, c.basePath, c.logLevel, c.workers, c.jsonCasing, c.dateFormat, c.trustProxy, c.rateLimitPerSecond, c.rateLimitBurst, c.redisUrl, c.allowApiKeyInQuery],
-      [9090, '0.0.0.0', 'postgres://u:p@db:5432/og', 4, '/api/v1', 'debug', 3, 'camel', 'iso8601', '10.0.0.0/8, 127.0.0.1', 0, 0, 'redis://127.0.0.1:6379', true],
+      [
+        c.port,
+        c.host,
+        c.databaseUrl,
+        c.databasePoolSize,
+        c.basePath,
+        c.logLevel,
+        c.workers,
+        c.jsonCasing,
+        c.dateFormat,
+        c.trustProxy,
+        c.rateLimitPerSecond,
+        c.rateLimitBurst,
+        c.redisUrl,
+        c.allowApiKeyInQuery,
+      ],
+      [
+        9090,
+        '0.0.0.0',
+        'postgres://u:p@db:5432/og',
+        4,
+        '/api/v1',
+        'debug',
+        3,
+        'camel',
+        'iso8601',
+        '10.0.0.0/8, 127.0.0.1',
+        0,
+        0,
+        'redis://127.0.0.1:6379',
+        true,
+      ],
     );
     assert.equal(c.bootstrapKey, 'k'.repeat(40));
     assert.ok(c.tls?.cert.length && c.tls.key.length);
@@ -72,7 +120,10 @@ describe('configuration', () => {
     assert.equal(loadConfig({ HOST: 'db.internal' }).host, 'db.internal');
     assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
     assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
-    assert.equal(loadConfig({ TRUST_PROXY: 'loopback,fe80::/10 , 192.168.0.0/255.255.0.0,::1' }).trustProxy, 'loopback, fe80::/10, 192.168.0.0/255.255.0.0, ::1');
+    assert.equal(
+      loadConfig({ TRUST_PROXY: 'loopback,fe80::/10 , 192.168.0.0/255.255.0.0,::1' }).trustProxy,
+      'loopback, fe80::/10, 192.168.0.0/255.255.0.0, ::1',
+    );
     assert.equal(loadConfig({ BASE_PATH: '/' }).basePath, '');
     assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).databaseUrl, 'sqlite::memory:');
     assert.equal(loadConfig({ PORT: '   ' }).port, 8080);
@@ -98,7 +149,10 @@ describe('configuration', () => {
       ['JSON_CASING', ['snake', 'kebab']],
       ['DATE_FORMAT', ['unix', 'rfc1123']],
       ['ORDERGATE_BOOTSTRAP_KEY', ['short', `${'k'.repeat(20)} ${'k'.repeat(20)}`, 'k'.repeat(201)]],
-      ['TRUST_PROXY', ['maybe', 'proxy.example.com', '10.0.0.0/33', '999.1.1.1', '::1/129', '10.0.0.1/8/1', '10.0.0.0/255.0.0', ',', 'loopback,']],
+      [
+        'TRUST_PROXY',
+        ['maybe', 'proxy.example.com', '10.0.0.0/33', '999.1.1.1', '::1/129', '10.0.0.1/8/1', '10.0.0.0/255.0.0', ',', 'loopback,'],
+      ],
       ['RATE_LIMIT_PER_SECOND', ['-1', 'fast', '1.5']],
       ['RATE_LIMIT_BURST', ['-1', 'big']],
       ['REDIS_URL', ['localhost:6379', 'http://redis']],
@@ -119,16 +173,29 @@ describe('configuration', () => {
   });
 
   test('a password in a bad DATABASE_URL is not repeated in the message', () => {
-    assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://user:s3cret@host/db' }), (err: Error) => !err.message.includes('s3cret'));
-    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/og', DATABASE_READ_URL: 'mysql://user:s3cret@host/db' }), (err: Error) => !err.message.includes('s3cret'));
-    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/og', DATABASE_DIRECT_URL: 'mysql://user:s3cret@host/db' }), (err: Error) => !err.message.includes('s3cret'));
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'mysql://user:s3cret@host/db' }),
+      (err: Error) => !err.message.includes('s3cret'),
+    );
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'postgres://db/og', DATABASE_READ_URL: 'mysql://user:s3cret@host/db' }),
+      (err: Error) => !err.message.includes('s3cret'),
+    );
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'postgres://db/og', DATABASE_DIRECT_URL: 'mysql://user:s3cret@host/db' }),
+      (err: Error) => !err.message.includes('s3cret'),
+    );
   });
 
   test('DATABASE_READ_URL: a PostgreSQL URL next to a PostgreSQL DATABASE_URL; blank means unset', () => {
     const primary = 'postgres://u:p@db:5432/og';
-    assert.equal(loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: ' postgresql://u:p@replica:5432/og ' }).databaseReadUrl, 'postgresql://u:p@replica:5432/og');
+    assert.equal(
+      loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: ' postgresql://u:p@replica:5432/og ' }).databaseReadUrl,
+      'postgresql://u:p@replica:5432/og',
+    );
     assert.equal(loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: ' ' }).databaseReadUrl, undefined);
-    for (const value of ['replica:5432', 'sqlite:./r.sqlite', 'postgres://', 'http://replica']) assertRefused({ DATABASE_URL: primary, DATABASE_READ_URL: value }, 'DATABASE_READ_URL');
+    for (const value of ['replica:5432', 'sqlite:./r.sqlite', 'postgres://', 'http://replica'])
+      assertRefused({ DATABASE_URL: primary, DATABASE_READ_URL: value }, 'DATABASE_READ_URL');
     // A SQLite file has no replica.
     assertRefused({ DATABASE_READ_URL: 'postgres://replica/og' }, 'DATABASE_READ_URL');
   });
@@ -140,7 +207,8 @@ describe('configuration', () => {
     assert.deepEqual([c.databaseUrl, c.databaseDirectUrl, sessionDatabaseUrl(c)], [pooled, direct, direct]);
     const alone = loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: '' });
     assert.deepEqual([alone.databaseDirectUrl, sessionDatabaseUrl(alone)], [undefined, pooled]);
-    for (const value of ['sqlite:x.sqlite', 'mysql://db/og', 'postgres://']) assertRefused({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: value }, 'DATABASE_DIRECT_URL');
+    for (const value of ['sqlite:x.sqlite', 'mysql://db/og', 'postgres://'])
+      assertRefused({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: value }, 'DATABASE_DIRECT_URL');
     assertRefused({ DATABASE_URL: 'sqlite:x.sqlite', DATABASE_DIRECT_URL: direct }, 'DATABASE_DIRECT_URL');
   });
 
@@ -149,7 +217,10 @@ describe('configuration', () => {
     const direct = 'postgres://og@db:5432/og';
     assert.equal(loadConfig({ DATABASE_URL: direct }).databasePreparedStatements, true);
     assert.equal(loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct }).databasePreparedStatements, false);
-    assert.equal(loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct, DATABASE_PREPARED_STATEMENTS: 'true' }).databasePreparedStatements, true);
+    assert.equal(
+      loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct, DATABASE_PREPARED_STATEMENTS: 'true' }).databasePreparedStatements,
+      true,
+    );
     assert.equal(loadConfig({ DATABASE_URL: direct, DATABASE_PREPARED_STATEMENTS: 'off' }).databasePreparedStatements, false);
     assertRefused({ DATABASE_URL: direct, DATABASE_PREPARED_STATEMENTS: 'sometimes' }, 'DATABASE_PREPARED_STATEMENTS');
   });

@@ -16,7 +16,10 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
     await shot('sign-in');
     await signIn('og_not-a-key-of-this-service');
     const field = page.getByLabel('API key');
-    await page.getByText(/API key|Invalid|not valid|unknown/i).and(page.locator('.field-error')).waitFor();
+    await page
+      .getByText(/API key|Invalid|not valid|unknown/i)
+      .and(page.locator('.field-error'))
+      .waitFor();
     assert.equal(await field.getAttribute('aria-invalid'), 'true');
     await signIn(server.t.keys.admin);
     const nav = page.getByRole('navigation', { name: 'Main' });
@@ -61,7 +64,11 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
       const res = await server.t.inject({ method: 'PUT', url: `/customfields/${n}`, payload: { Label, FieldType, AllowedValues } });
       assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
     }
-    const put = await server.t.inject({ method: 'PUT', url: '/customer/web-1', payload: { FirstName: HOSTILE, LastName: '<script>window.__pwned=2</script>', City: 'Köln', PostalCode: '50667' } });
+    const put = await server.t.inject({
+      method: 'PUT',
+      url: '/customer/web-1',
+      payload: { FirstName: HOSTILE, LastName: '<script>window.__pwned=2</script>', City: 'Köln', PostalCode: '50667' },
+    });
     assert.equal(put.statusCode, 201);
     await go('Customers');
     await page.getByLabel('Customer ids').fill('web-1');
@@ -92,16 +99,29 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
     await page.getByRole('button', { name: 'Save custom fields' }).click();
     // The API names the Decimal field's entry; its message stands under that input.
     const credit = page.locator('.field', { has: page.getByLabel('Credit') });
-    await credit.locator('.field-error').waitFor().catch(async (e: unknown) => {
-    throw new Error(`${String(e)}: the page says ${await page.locator('main').innerText()}`);
-  });
+    await credit
+      .locator('.field-error')
+      .waitFor()
+      .catch(async (e: unknown) => {
+        throw new Error(`${String(e)}: the page says ${await page.locator('main').innerText()}`);
+      });
     assert.equal(await page.getByLabel('Credit').getAttribute('aria-invalid'), 'true');
     const before = (await server.t.inject('/customer/web-1/customfields/')).json() as Array<{ Number: number; Value: unknown }>;
-    assert.ok(before.every((f) => f.Value === null), 'nothing written: all or nothing');
+    assert.ok(
+      before.every((f) => f.Value === null),
+      'nothing written: all or nothing',
+    );
     await page.getByLabel('Credit').fill('12.5');
     await page.getByRole('button', { name: 'Save custom fields' }).click();
     await page.getByText('Custom fields saved.').waitFor();
-    const values = Object.fromEntries(((await server.t.inject('/customer/web-1/customfields/?jsconfig=DateHandler:ISO8601')).json() as Array<{ Number: number; Value: unknown }>).map((f) => [f.Number, f.Value]));
+    const values = Object.fromEntries(
+      (
+        (await server.t.inject('/customer/web-1/customfields/?jsconfig=DateHandler:ISO8601')).json() as Array<{
+          Number: number;
+          Value: unknown;
+        }>
+      ).map((f) => [f.Number, f.Value]),
+    );
     assert.equal(values[101], 'Gold');
     assert.equal(values[102], 12);
     assert.equal(values[103], true);
@@ -122,7 +142,10 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
     const exported = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     assert.match(JSON.stringify(exported), /"CustomerId":"web-1"/);
     const audit = (await server.t.inject('/audit/?Take=1000')).json() as Array<{ Action: string; ResourceIds: string[] }>;
-    assert.ok(audit.some((a) => a.Action === 'customer.export' && a.ResourceIds.includes('web-1')), 'the export is audited');
+    assert.ok(
+      audit.some((a) => a.Action === 'customer.export' && a.ResourceIds.includes('web-1')),
+      'the export is audited',
+    );
 
     const erase = page.getByRole('button', { name: 'Erase customer' });
     assert.equal(await erase.isDisabled(), true, 'not before the id is typed');

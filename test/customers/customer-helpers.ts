@@ -21,7 +21,12 @@ export async function stampOf(store: Store, id: string): Promise<number> {
 }
 
 /** Writes several customers in ONE transaction (so they share a stamp); `now` pins the clock reading. */
-export async function writeTogether(store: Store, ids: readonly string[], fields: Record<string, string> = {}, now?: number): Promise<number> {
+export async function writeTogether(
+  store: Store,
+  ids: readonly string[],
+  fields: Record<string, string> = {},
+  now?: number,
+): Promise<number> {
   return store.writeTransaction(async (trx) => {
     for (const id of ids) await customerRepository.writeData(trx, id, toCustomerData({ ...fields }), 0);
     const stamp = await nextStamp(store.sql, trx, now);

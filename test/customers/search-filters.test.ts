@@ -21,14 +21,54 @@ describeEachBackend('SearchCustomers: Identifiers in every input form', (t) => {
     ['JSON body, PascalCase', () => ({ method: 'POST', url: '/customer/', payload: { Identifiers: want } })],
     ['JSON body, camelCase', () => ({ method: 'POST', url: '/customer/', payload: { identifiers: want } })],
     ['JSON body, upper case', () => ({ method: 'POST', url: '/customer/', payload: { IDENTIFIERS: want } })],
-    ['JSON body as text/plain', () => ({ method: 'POST', url: '/customer/', headers: { 'content-type': 'text/plain' }, payload: JSON.stringify({ Identifiers: want }) })],
-    ['JSON body without Content-Type', () => ({ method: 'POST', url: '/customer/', headers: { 'content-type': undefined as unknown as string }, payload: JSON.stringify({ Identifiers: want }) })],
-    ['form body a,b', () => ({ method: 'POST', url: '/customer/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `Identifiers=${q(want)}` })],
-    ['form body, repeated keys', () => ({ method: 'POST', url: '/customer/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'Identifiers=fi-1&Identifiers=fi-2' })],
+    [
+      'JSON body as text/plain',
+      () => ({
+        method: 'POST',
+        url: '/customer/',
+        headers: { 'content-type': 'text/plain' },
+        payload: JSON.stringify({ Identifiers: want }),
+      }),
+    ],
+    [
+      'JSON body without Content-Type',
+      () => ({
+        method: 'POST',
+        url: '/customer/',
+        headers: { 'content-type': undefined as unknown as string },
+        payload: JSON.stringify({ Identifiers: want }),
+      }),
+    ],
+    [
+      'form body a,b',
+      () => ({
+        method: 'POST',
+        url: '/customer/',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `Identifiers=${q(want)}`,
+      }),
+    ],
+    [
+      'form body, repeated keys',
+      () => ({
+        method: 'POST',
+        url: '/customer/',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'Identifiers=fi-1&Identifiers=fi-2',
+      }),
+    ],
     ['/api/SearchCustomers GET', () => `/api/SearchCustomers?Identifiers=${q(want)}`],
     ['/api/SearchCustomers POST', () => ({ method: 'POST', url: '/api/SearchCustomers', payload: { Identifiers: want } })],
     ['/json/reply/SearchCustomers GET', () => `/json/reply/SearchCustomers?Identifiers=[${q(want)}]`],
-    ['/json/reply/SearchCustomers POST', () => ({ method: 'POST', url: '/json/reply/SearchCustomers', headers: { 'content-type': 'text/plain' }, payload: JSON.stringify({ identifiers: want }) })],
+    [
+      '/json/reply/SearchCustomers POST',
+      () => ({
+        method: 'POST',
+        url: '/json/reply/SearchCustomers',
+        headers: { 'content-type': 'text/plain' },
+        payload: JSON.stringify({ identifiers: want }),
+      }),
+    ],
     ['external ids', () => `/customer/?Identifiers=fi-1-ext,fi-2-ext`],
     ['one id and the other external id', () => `/customer/?Identifiers=fi-1,fi-2-ext`],
   ];
@@ -58,7 +98,7 @@ describeEachBackend('SearchCustomers: Identifiers in every input form', (t) => {
   });
 
   test('SQL-looking identifiers are plain strings', async () => {
-    const evil = ["' OR 1=1 --", 'fi-1\'; DELETE FROM customers; --', '") OR ("1"="1', "fi-3' UNION SELECT * FROM api_keys --"];
+    const evil = ["' OR 1=1 --", "fi-1'; DELETE FROM customers; --", '") OR ("1"="1', "fi-3' UNION SELECT * FROM api_keys --"];
     await putCustomer(t(), evil[0]!, { ExternalId: evil[2] });
     const res = await t().inject({ method: 'POST', url: '/customer/', payload: { Identifiers: evil } });
     assert.deepEqual(idsOf(res), [evil[0]]);
@@ -81,7 +121,21 @@ describeEachBackend('SearchCustomers: Identifiers in every input form', (t) => {
   });
 
   test('every answer has exactly the 14 spec fields, strings or null', async () => {
-    await putCustomer(t(), 'fi-full', { ExternalId: 'fi-full-e', Salutation: 'Frau', FirstName: 'A', LastName: 'B', PostalCode: '01067', City: 'Dresden', Country: 'DE', Street: 'S', StreetNumber: '1a', Company: 'C', Company2: 'C2', AdditionToAddress: 'Hinterhaus', Quarter: 'Q' });
+    await putCustomer(t(), 'fi-full', {
+      ExternalId: 'fi-full-e',
+      Salutation: 'Frau',
+      FirstName: 'A',
+      LastName: 'B',
+      PostalCode: '01067',
+      City: 'Dresden',
+      Country: 'DE',
+      Street: 'S',
+      StreetNumber: '1a',
+      Company: 'C',
+      Company2: 'C2',
+      AdditionToAddress: 'Hinterhaus',
+      Quarter: 'Q',
+    });
     const body = json(await t().inject('/customer/?Identifiers=fi-full,fi-3'));
     assert.equal(body.length, 2);
     for (const c of body) {
@@ -98,7 +152,10 @@ describeEachBackend('SearchCustomers: Identifiers in every input form', (t) => {
 
   test('camelCase output keeps the 14 fields', async () => {
     const body = json(await t().inject('/customer/?Identifiers=fi-3&jsconfig=EmitCamelCaseNames:true'));
-    assert.deepEqual(Object.keys(body[0]), CUSTOMER_FIELDS.map((f) => f[0]!.toLowerCase() + f.slice(1)));
+    assert.deepEqual(
+      Object.keys(body[0]),
+      CUSTOMER_FIELDS.map((f) => f[0]!.toLowerCase() + f.slice(1)),
+    );
   });
 });
 
@@ -106,21 +163,66 @@ describeEachBackend('SearchCustomers: bad input is a 400 naming the field and ch
   const cases: Array<[string, Parameters<ReturnType<typeof t>['inject']>[0], string, string]> = [
     ['unparseable date in the query', '/customer/?LastModifiedAfter=yesterday', 'LastModifiedAfter', 'SerializationException'],
     ['impossible calendar date', '/customer/?LastModifiedAfter=2024-02-30', 'LastModifiedAfter', 'SerializationException'],
-    ['unparseable date in a JSON body', { method: 'POST', url: '/customer/', payload: { LastModifiedAfter: '/Date(abc)/' } }, 'LastModifiedAfter', 'SerializationException'],
-    ['a number is not a date', { method: 'POST', url: '/customer/', payload: { LastModifiedAfter: 1700000000000 } }, 'LastModifiedAfter', 'SerializationException'],
-    ['Identifiers as a string in a JSON body', { method: 'POST', url: '/customer/', payload: { Identifiers: 'a,b' } }, 'Identifiers', 'SerializationException'],
-    ['Identifiers as an object in a JSON body', { method: 'POST', url: '/customer/', payload: { identifiers: { a: 1 } } }, 'Identifiers', 'SerializationException'],
-    ['1001 identifiers', { method: 'POST', url: '/customer/', payload: { Identifiers: Array.from({ length: 1001 }, (_, i) => `id-${i}`) } }, 'Identifiers', 'Length'],
-    ['1001 identifiers in the query', `/customer/?Identifiers=${Array.from({ length: 1001 }, (_, i) => i).join(',')}`, 'Identifiers', 'Length'],
+    [
+      'unparseable date in a JSON body',
+      { method: 'POST', url: '/customer/', payload: { LastModifiedAfter: '/Date(abc)/' } },
+      'LastModifiedAfter',
+      'SerializationException',
+    ],
+    [
+      'a number is not a date',
+      { method: 'POST', url: '/customer/', payload: { LastModifiedAfter: 1700000000000 } },
+      'LastModifiedAfter',
+      'SerializationException',
+    ],
+    [
+      'Identifiers as a string in a JSON body',
+      { method: 'POST', url: '/customer/', payload: { Identifiers: 'a,b' } },
+      'Identifiers',
+      'SerializationException',
+    ],
+    [
+      'Identifiers as an object in a JSON body',
+      { method: 'POST', url: '/customer/', payload: { identifiers: { a: 1 } } },
+      'Identifiers',
+      'SerializationException',
+    ],
+    [
+      '1001 identifiers',
+      { method: 'POST', url: '/customer/', payload: { Identifiers: Array.from({ length: 1001 }, (_, i) => `id-${i}`) } },
+      'Identifiers',
+      'Length',
+    ],
+    [
+      '1001 identifiers in the query',
+      `/customer/?Identifiers=${Array.from({ length: 1001 }, (_, i) => i).join(',')}`,
+      'Identifiers',
+      'Length',
+    ],
     ['Take < 0', '/customer/?Take=-1', 'Take', 'GreaterThanOrEqual'],
     ['Skip < 0', { method: 'POST', url: '/customer/', payload: { Skip: -5 } }, 'Skip', 'GreaterThanOrEqual'],
     ['Take not a number', '/customer/?Take=ten', 'Take', 'SerializationException'],
     ['a cursor not issued here', '/customer/?Take=1&Cursor=not-a-cursor', 'Cursor', 'Predicate'],
-    ['a forged cursor with a NUL', `/customer/?Take=1&Cursor=${Buffer.from(JSON.stringify([1, 'a\u0000b'])).toString('base64url')}`, 'Cursor', 'Predicate'],
-    ['a forged cursor with a fractional stamp', `/customer/?Cursor=${Buffer.from(JSON.stringify([1.5, 'a'])).toString('base64url')}`, 'Cursor', 'Predicate'],
+    [
+      'a forged cursor with a NUL',
+      `/customer/?Take=1&Cursor=${Buffer.from(JSON.stringify([1, 'a\u0000b'])).toString('base64url')}`,
+      'Cursor',
+      'Predicate',
+    ],
+    [
+      'a forged cursor with a fractional stamp',
+      `/customer/?Cursor=${Buffer.from(JSON.stringify([1.5, 'a'])).toString('base64url')}`,
+      'Cursor',
+      'Predicate',
+    ],
     ['an identifier over 255 characters', `/customer/?Identifiers=ok,${'x'.repeat(256)}`, 'Identifiers[1]', 'Length'],
     ['a NUL in an identifier', '/customer/?Identifiers=a%00b', 'Identifiers', 'SerializationException'],
-    ['a date beyond the representable range', '/customer/?LastModifiedAfter=/Date(8640000000000001)/', 'LastModifiedAfter', 'SerializationException'],
+    [
+      'a date beyond the representable range',
+      '/customer/?LastModifiedAfter=/Date(8640000000000001)/',
+      'LastModifiedAfter',
+      'SerializationException',
+    ],
   ];
   for (const [name, req, field, code] of cases) {
     test(name, async () => {
@@ -128,12 +230,19 @@ describeEachBackend('SearchCustomers: bad input is a 400 naming the field and ch
       assert.equal(res.statusCode, 400, res.body);
       const status = json(res).ResponseStatus;
       assert.equal(status.ErrorCode, code);
-      assert.ok(status.Errors.some((e: { FieldName: string }) => e.FieldName === field), JSON.stringify(status));
+      assert.ok(
+        status.Errors.some((e: { FieldName: string }) => e.FieldName === field),
+        JSON.stringify(status),
+      );
     });
   }
 
   test('exactly 1000 identifiers are fine', async () => {
-    const res = await t().inject({ method: 'POST', url: '/customer/', payload: { Identifiers: Array.from({ length: 1000 }, (_, i) => `none-${i}`) } });
+    const res = await t().inject({
+      method: 'POST',
+      url: '/customer/',
+      payload: { Identifiers: Array.from({ length: 1000 }, (_, i) => `none-${i}`) },
+    });
     assert.deepEqual(idsOf(res), []);
   });
 

@@ -37,7 +37,10 @@ describeEachBackend('SearchCustomers at 10^5 customers', (t, backend) => {
 
   test('the identifier search and the keyset chunk read use indexes, not scans or sorts of the table', async () => {
     const committed = await committedWatermark(t().store.sql, t().store.reader);
-    const lookups: Array<[readonly string[], number | undefined]> = [[[idOf(5), 'EXT-77'], undefined], [[idOf(5), 'EXT-77'], 0]];
+    const lookups: Array<[readonly string[], number | undefined]> = [
+      [[idOf(5), 'EXT-77'], undefined],
+      [[idOf(5), 'EXT-77'], 0],
+    ];
     // 1,000 identifiers: SQLite looks each up; PostgreSQL may prefer a sequential scan of a table
     // this small (10^5) and switches to the indexes as the table grows, as its costs say.
     if (backend === 'sqlite') lookups.push([Array.from({ length: 1000 }, (_, i) => (i % 2 ? idOf(i * 90) : `EXT-${i * 90}`)), 0]);
@@ -54,7 +57,11 @@ describeEachBackend('SearchCustomers at 10^5 customers', (t, backend) => {
         assert.match(text, /customers_external_id/, text);
       }
     }
-    const [chunkText, chunkParams] = compiled(feedQuery(t().store.reader, { modifiedAtMost: committed, modifiedAfter: 0, after: { modifiedAt: 5, customerId: idOf(9) } }).selectAll().limit(1000));
+    const [chunkText, chunkParams] = compiled(
+      feedQuery(t().store.reader, { modifiedAtMost: committed, modifiedAfter: 0, after: { modifiedAt: 5, customerId: idOf(9) } })
+        .selectAll()
+        .limit(1000),
+    );
     const text = await plan(t(), chunkText, chunkParams);
     if (backend === 'sqlite') {
       assert.match(text, /SEARCH customers USING INDEX customers_sync_order \(\(modified_at,customer_id\)>\(\?,\?\)/, text);
@@ -73,7 +80,7 @@ describeEachBackend('SearchCustomers at 10^5 customers', (t, backend) => {
     let completedDuringStream = 0;
     const lookups = (async () => {
       for (let i = 1; streaming; i++) {
-        const r = await get(`/customer/?Identifiers=${idOf((i * 7919) % N + 1)}`);
+        const r = await get(`/customer/?Identifiers=${idOf(((i * 7919) % N) + 1)}`);
         const body = (await r.json()) as unknown[];
         assert.equal(body.length, 1);
         if (streaming) completedDuringStream++;
@@ -105,7 +112,13 @@ describeEachBackend('SearchCustomers at 10^5 customers', (t, backend) => {
     const cursor = first.headers['x-sync-cursor'];
     assert.ok(cursor);
     // Rows 1..5000 share one stamp: the page cannot claim it.
-    assert.ok(watermarkOf(first) < Number((await t().store.db.selectFrom('customers').select('modified_at').where('customer_id', '=', idOf(1)).executeTakeFirstOrThrow()).modified_at));
+    assert.ok(
+      watermarkOf(first) <
+        Number(
+          (await t().store.db.selectFrom('customers').select('modified_at').where('customer_id', '=', idOf(1)).executeTakeFirstOrThrow())
+            .modified_at,
+        ),
+    );
     const second = await t().inject(`/customer/?Take=4000&Cursor=${cursor}`);
     const ids = idsOf(second);
     assert.equal(ids.length, 4000);

@@ -52,7 +52,11 @@ const suite = (t: () => TestApp, backend: Backend): void => {
     const httpWriter = async (w: number) => {
       for (let i = 0; i < PUTS_EACH; i++) {
         const id = idOf(pick());
-        const res = await t().inject({ method: 'PUT', url: `/customer/${id}`, payload: { FirstName: `v${++version}`, LastName: `http-${w}` } });
+        const res = await t().inject({
+          method: 'PUT',
+          url: `/customer/${id}`,
+          payload: { FirstName: `v${++version}`, LastName: `http-${w}` },
+        });
         assert.ok(res.statusCode === 201 || res.statusCode === 200, res.body);
       }
     };
@@ -63,18 +67,21 @@ const suite = (t: () => TestApp, backend: Backend): void => {
         // The write door group-commits HTTP writes in arrival order, so its rows can still be
         // locked against these; PostgreSQL then aborts one side, and like the door this writer
         // runs its transaction again.
-        await retryingConflicts(() => t().store.writeTransaction(async (trx) => {
-          maxInFlight = Math.max(maxInFlight, ++inFlight);
-          try {
-            for (const id of ids) await customerRepository.writeData(trx, id, toCustomerData({ FirstName: `v${++version}`, LastName: `tx-${w}` }), 0);
-            await sleep(Math.random() * 4);
-            const stamp = await nextStamp(t().store.sql, trx);
-            await customerRepository.touch(t().store.sql, trx, ids, stamp);
-            await sleep(Math.random() * 8);
-          } finally {
-            inFlight--;
-          }
-        }));
+        await retryingConflicts(() =>
+          t().store.writeTransaction(async (trx) => {
+            maxInFlight = Math.max(maxInFlight, ++inFlight);
+            try {
+              for (const id of ids)
+                await customerRepository.writeData(trx, id, toCustomerData({ FirstName: `v${++version}`, LastName: `tx-${w}` }), 0);
+              await sleep(Math.random() * 4);
+              const stamp = await nextStamp(t().store.sql, trx);
+              await customerRepository.touch(t().store.sql, trx, ids, stamp);
+              await sleep(Math.random() * 8);
+            } finally {
+              inFlight--;
+            }
+          }),
+        );
       }
     };
 
@@ -86,7 +93,10 @@ const suite = (t: () => TestApp, backend: Backend): void => {
       let next = watermark;
       do {
         const cursorPart: string = cursor ? `&Cursor=${cursor}` : '';
-        const res = await t().inject({ url: `/customer/?LastModifiedAfter=/Date(${watermark})/${paged ? `&Take=7${cursorPart}` : ''}`, headers });
+        const res = await t().inject({
+          url: `/customer/?LastModifiedAfter=/Date(${watermark})/${paged ? `&Take=7${cursorPart}` : ''}`,
+          headers,
+        });
         assert.equal(res.statusCode, 200, res.body);
         for (const c of json(res) as Array<{ CustomerId: string; FirstName: string | null }>) seen.set(c.CustomerId, c.FirstName);
         const wm = watermarkOf(res);
@@ -117,18 +127,28 @@ const suite = (t: () => TestApp, backend: Backend): void => {
     // The next sync, which must include every write (a replica may still be replaying the last ones).
     await syncOnce(false, { 'X-Min-Watermark': `/Date(${await committedWatermark(t().store.sql, t().store.db)})/` });
 
-    const rows = await t().store.db.selectFrom('customers').select(['customer_id', 'first_name']).where('customer_id', 'like', 'cc-%').execute();
+    const rows = await t()
+      .store.db.selectFrom('customers')
+      .select(['customer_id', 'first_name'])
+      .where('customer_id', 'like', 'cc-%')
+      .execute();
     assert.ok(rows.length > CUSTOMERS / 2, 'the writers created customers');
-    assert.deepEqual(rows.map((r) => r.customer_id).filter((id) => !seen.has(id)), [], 'customers the reader never saw');
+    assert.deepEqual(
+      rows.map((r) => r.customer_id).filter((id) => !seen.has(id)),
+      [],
+      'customers the reader never saw',
+    );
     for (const row of rows) assert.equal(seen.get(row.customer_id), row.first_name, `final state of ${row.customer_id}`);
     assert.ok(syncs >= 5, `the reader synced while the writers ran (${syncs} syncs)`);
     if (isPostgres(backend)) assert.ok(maxInFlight >= 2, `transactions overlapped (at most ${maxInFlight} at once)`);
     if (replicaAnswered !== undefined) {
-      assert.ok(replicaAnswered >= syncsWhileWriting, `the replica answered the syncs (${replicaAnswered} reads for ${syncsWhileWriting} syncs)`);
+      assert.ok(
+        replicaAnswered >= syncsWhileWriting,
+        `the replica answered the syncs (${replicaAnswered} reads for ${syncsWhileWriting} syncs)`,
+      );
     }
   });
 };
 
 describeEachBackend('sync feed under concurrent writers', suite, {}, { pgbouncer: true });
 describeWithReplica('sync feed under concurrent writers', suite);
-

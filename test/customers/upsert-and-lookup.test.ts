@@ -5,7 +5,11 @@ import { bearer, describeEachBackend, json } from '../helpers/test-app.js';
 
 describeEachBackend('PUT /customer/{id} and search by Identifiers', (t) => {
   test('an upserted customer is found by its id and by its external id, with all 14 fields', async () => {
-    const put = await t().inject({ method: 'PUT', url: '/customer/up-1', payload: { FirstName: 'Ann', externalid: 'up-ext-1', City: 'Köln' } });
+    const put = await t().inject({
+      method: 'PUT',
+      url: '/customer/up-1',
+      payload: { FirstName: 'Ann', externalid: 'up-ext-1', City: 'Köln' },
+    });
     assert.equal(put.statusCode, 201, put.body);
     for (const id of ['up-1', 'up-ext-1']) {
       const res = await t().inject(`/customer/?Identifiers=${id}`);
@@ -29,7 +33,10 @@ describeEachBackend('PUT /customer/{id} and search by Identifiers', (t) => {
     const viaApi = await t().inject({ method: 'POST', url: '/api/UpsertCustomer', payload: { CustomerId: 'up-202' } });
     assert.equal(viaApi.statusCode, 201, viaApi.body);
     const events: Array<{ Type: string; Data: { CustomerId: string } }> = json(await t().inject('/events/?Take=10000'));
-    assert.deepEqual(events.filter((e) => e.Data.CustomerId === 'up-201').map((e) => e.Type), ['customer.created', 'customer.updated']);
+    assert.deepEqual(
+      events.filter((e) => e.Data.CustomerId === 'up-201').map((e) => e.Type),
+      ['customer.created', 'customer.updated'],
+    );
   });
 
   test('the upsert needs the admin permission', async () => {

@@ -44,7 +44,10 @@ describeEachBackend('every write to a customer moves its modification stamp', (t
     watermark = await currentWatermark(t().store);
     assert.equal((await t().inject({ method: 'PUT', url: '/customer/mv-b/customfields/41', payload: { Value: 'x' } })).statusCode, 200);
     assert.deepEqual(await sync(), ['mv-b']);
-    assert.equal((await t().inject({ method: 'PATCH', url: '/customer/mv-b/customfields/', payload: [{ Number: 41, Value: 'y' }] })).statusCode, 200);
+    assert.equal(
+      (await t().inject({ method: 'PATCH', url: '/customer/mv-b/customfields/', payload: [{ Number: 41, Value: 'y' }] })).statusCode,
+      200,
+    );
     assert.deepEqual(await sync(), ['mv-b']);
     assert.equal((await t().inject({ method: 'DELETE', url: '/customfields/41' })).statusCode, 204);
     assert.deepEqual(await sync(), ['mv-b']);
@@ -54,13 +57,24 @@ describeEachBackend('every write to a customer moves its modification stamp', (t
     await putCustomer(t(), 'mv-c', { FirstName: 'Old' });
     watermark = await currentWatermark(t().store);
     const order = json(await t().inject({ method: 'POST', url: '/orders', payload: {} }));
-    const res = await t().inject({ method: 'POST', url: `/orders/${order.OrderId}/confirm`, payload: confirmation({ CustomerId: 'mv-c' }) });
+    const res = await t().inject({
+      method: 'POST',
+      url: `/orders/${order.OrderId}/confirm`,
+      payload: confirmation({ CustomerId: 'mv-c' }),
+    });
     assert.equal(res.statusCode, 200, res.body);
     const changed = await feed();
-    assert.deepEqual(changed.map((c) => [c.CustomerId, c.FirstName]), [['mv-c', 'Clara']]);
+    assert.deepEqual(
+      changed.map((c) => [c.CustomerId, c.FirstName]),
+      [['mv-c', 'Clara']],
+    );
 
     const second = json(await t().inject({ method: 'POST', url: '/orders', payload: {} }));
-    const created = await t().inject({ method: 'POST', url: `/orders/${second.OrderId}/confirm`, payload: confirmation({ ExternalCustomerId: 'mv-ext-new' }) });
+    const created = await t().inject({
+      method: 'POST',
+      url: `/orders/${second.OrderId}/confirm`,
+      payload: confirmation({ ExternalCustomerId: 'mv-ext-new' }),
+    });
     assert.equal(created.statusCode, 200, created.body);
     const fresh = await feed();
     assert.equal(fresh.length, 1);
@@ -71,7 +85,13 @@ describeEachBackend('every write to a customer moves its modification stamp', (t
   test('an upsert that meets a writer taking its locks in the other order still succeeds', async () => {
     await putCustomer(t(), 'mv-dl', { FirstName: 'Before' });
     const store = t().store;
-    const deadlocks = async () => (t().backend === 'postgres' ? Number((await sql<{ n: number }>`select deadlocks as n from pg_stat_database where datname = current_database()`.execute(store.db)).rows[0]!.n) : 0);
+    const deadlocks = async () =>
+      t().backend === 'postgres'
+        ? Number(
+            (await sql<{ n: number }>`select deadlocks as n from pg_stat_database where datname = current_database()`.execute(store.db))
+              .rows[0]!.n,
+          )
+        : 0;
     const before = await deadlocks();
     // The other writer takes the clock first and only then the customer's row; the upsert holds the row and waits for the clock.
     const other = store
@@ -80,7 +100,10 @@ describeEachBackend('every write to a customer moves its modification stamp', (t
         await sleep(300);
         await customerRepository.touch(store.sql, trx, ['mv-dl'], stamp);
       })
-      .then(() => 'ok', (err: { code?: string }) => err.code);
+      .then(
+        () => 'ok',
+        (err: { code?: string }) => err.code,
+      );
     await sleep(100);
     const upserted = await upsertCustomer(t().app.writes, { CustomerId: 'mv-dl', FirstName: 'After' });
     assert.equal(upserted.FirstName, 'After');
@@ -97,7 +120,9 @@ describeEachBackend('every write to a customer moves its modification stamp', (t
     await putCustomer(t(), 'mv-d');
     await putCustomer(t(), 'mv-e');
     watermark = await currentWatermark(t().store);
-    await t().store.writeTransaction(async (trx) => customerRepository.touch(t().store.sql, trx, ['mv-e', 'mv-d'], await nextStamp(t().store.sql, trx)));
+    await t().store.writeTransaction(async (trx) =>
+      customerRepository.touch(t().store.sql, trx, ['mv-e', 'mv-d'], await nextStamp(t().store.sql, trx)),
+    );
     assert.deepEqual(await sync(), ['mv-d', 'mv-e']);
     assert.deepEqual(idsOf(await t().inject(`/customer/?LastModifiedAfter=/Date(${watermark})/`)), []);
   });

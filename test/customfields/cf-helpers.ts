@@ -45,7 +45,10 @@ export async function valueOf(t: TestApp, customerId: string, number: number): P
 }
 
 /** The ResponseStatus of an error response, after checking its status. */
-export function errorOf(res: LightMyRequestResponse, status: number): { ErrorCode: string; Message: string; Errors: Array<{ ErrorCode: string; FieldName: string; Message: string }> } {
+export function errorOf(
+  res: LightMyRequestResponse,
+  status: number,
+): { ErrorCode: string; Message: string; Errors: Array<{ ErrorCode: string; FieldName: string; Message: string }> } {
   assert.equal(res.statusCode, status, res.body);
   return json(res).ResponseStatus;
 }

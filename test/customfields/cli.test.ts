@@ -3,7 +3,6 @@ import { after, before, describe, test } from 'node:test';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase, allBackends, leftOut } from '../helpers/test-store.js';
 
-
 // Each run starts a process (the built CLI, bin/ordergate.js, as the other CLI tests run it: a third
 // of the start-up time of running it from source): one suite, a few runs, both backends.
 for (const backend of allBackends()) {
@@ -23,7 +22,19 @@ for (const backend of allBackends()) {
     test('define creates and replaces, list shows, invalid input and conflicts are refused, delete removes', async () => {
       assertBuilt();
       assert.equal((await cli('migrate')).code, 0);
-      let r = await cli('customfields', 'define', '5', '--label', 'Tier', '--type', 'select', '--allowed', 'Gold,"Silver, plus"', '--sort=-2', '--read-only');
+      let r = await cli(
+        'customfields',
+        'define',
+        '5',
+        '--label',
+        'Tier',
+        '--type',
+        'select',
+        '--allowed',
+        'Gold,"Silver, plus"',
+        '--sort=-2',
+        '--read-only',
+      );
       assert.equal(r.code, 0, r.err);
       assert.equal(r.out, 'created: 5 Select "Tier" sort -2 read-only allowed Gold,"Silver, plus"\n');
       r = await cli('customfields', 'define', '6', '--label', 'Visits', '--type', 'Number');
@@ -37,7 +48,10 @@ for (const backend of allBackends()) {
       assert.equal(r.err, `ordergate: --allowed must not be empty. (NotEmpty)\n${usage}`, 'errors name the CLI flag, not the API property');
       r = await cli('customfields', 'define', '6', '--label', 'Paint', '--type', 'Color');
       assert.equal(r.code, 2);
-      assert.equal(r.err, `ordergate: --type takes one of Text, Number, Decimal, Boolean, Date, Select, MultiSelect; got 'Color'\n${usage}`);
+      assert.equal(
+        r.err,
+        `ordergate: --type takes one of Text, Number, Decimal, Boolean, Date, Select, MultiSelect; got 'Color'\n${usage}`,
+      );
       r = await cli('customfields', 'define', '6');
       assert.equal(r.code, 2);
       assert.equal(r.err, `ordergate: give --label and --type\n${usage}`);
@@ -47,7 +61,10 @@ for (const backend of allBackends()) {
       assert.equal((await cli('customfields', 'define', 'six', '--label', 'x', '--type', 'Text')).code, 2);
       r = await cli('customfields', 'list');
       assert.equal(r.code, 0, r.err);
-      assert.deepEqual(r.out.trim().split('\n'), ['5 Select "Tier" sort -2 read-only allowed Gold,"Silver, plus"', '6 Number "Visits" sort 0']);
+      assert.deepEqual(r.out.trim().split('\n'), [
+        '5 Select "Tier" sort -2 read-only allowed Gold,"Silver, plus"',
+        '6 Number "Visits" sort 0',
+      ]);
       r = await cli('customfields', 'delete', '5');
       assert.equal(r.code, 0, r.err);
       assert.equal((await cli('customfields', 'delete', '5')).code, 1);

@@ -6,7 +6,13 @@ import { createCustomer, describeEachStore, holdTransaction, stillWaiting } from
 import { freshNumber } from './cf-helpers.js';
 
 const definition = (number: number, sort = number): CustomFieldDefRow => ({
-  number, label: `Field ${number}`, field_type: 'Text', is_read_only: 0, allowed_values: null, sort, updated_at: 1000,
+  number,
+  label: `Field ${number}`,
+  field_type: 'Text',
+  is_read_only: 0,
+  allowed_values: null,
+  sort,
+  updated_at: 1000,
 });
 
 describeEachStore('custom-field repository', (s, backend) => {
@@ -19,19 +25,36 @@ describeEachStore('custom-field repository', (s, backend) => {
     s().write((unit) => repo.upsertValues(unit.sql, unit.db, customerId, values, 2000));
   const readValues = (customerId: string) => repo.readValues(s().store.sql, s().store.reader, customerId);
   const versionOf = async (customerId: string) =>
-    Number((await s().store.reader.selectFrom('customers').select('custom_fields_version').where('customer_id', '=', customerId).executeTakeFirst())?.custom_fields_version);
+    Number(
+      (
+        await s()
+          .store.reader.selectFrom('customers')
+          .select('custom_fields_version')
+          .where('customer_id', '=', customerId)
+          .executeTakeFirst()
+      )?.custom_fields_version,
+    );
 
   test('readValues aggregates the stored values: JSON text on SQLite, parsed JSON on PostgreSQL', async () => {
     const [a, b] = [freshNumber(), freshNumber()];
     await define(a, b);
     const customer = await createCustomer(s());
-    await setValues(customer, [{ number: a, value: '"A"' }, { number: b, value: '3' }]);
+    await setValues(customer, [
+      { number: a, value: '"A"' },
+      { number: b, value: '3' },
+    ]);
     const row = await readValues(customer);
     assert.ok(row);
     if (backend === 'sqlite') assert.equal(typeof row.vals, 'string');
     else assert.ok(Array.isArray(row.vals));
     const vals = (typeof row.vals === 'string' ? JSON.parse(row.vals) : row.vals) as Array<[number, unknown]>;
-    assert.deepEqual([...vals].sort((x, y) => x[0] - y[0]), [[a, 'A'], [b, 3]]);
+    assert.deepEqual(
+      [...vals].sort((x, y) => x[0] - y[0]),
+      [
+        [a, 'A'],
+        [b, 3],
+      ],
+    );
     assert.equal(Number(row.version), await versionOf(customer));
     const { version: defsVersion } = await repo.definitionsWithVersion(s().store.reader);
     assert.equal(Number(row.defs_version), defsVersion);
@@ -49,9 +72,18 @@ describeEachStore('custom-field repository', (s, backend) => {
     const customer = await createCustomer(s());
     await setValues(customer, [{ number: a, value: '"A"' }]);
     const fields = await repo.readFields(s().store.sql, s().store.reader, customer, [a, b]);
-    assert.deepEqual(fields.map((f) => [f.number, f.label, f.value]), [[a, `Field ${a}`, '"A"'], [b, `Field ${b}`, null]]);
+    assert.deepEqual(
+      fields.map((f) => [f.number, f.label, f.value]),
+      [
+        [a, `Field ${a}`, '"A"'],
+        [b, `Field ${b}`, null],
+      ],
+    );
     const none = await repo.readFields(s().store.sql, s().store.reader, customer, []);
-    assert.deepEqual(none.map((f) => [f.number, f.value]), [[null, null]]);
+    assert.deepEqual(
+      none.map((f) => [f.number, f.value]),
+      [[null, null]],
+    );
     assert.deepEqual(await repo.readFields(s().store.sql, s().store.reader, 'c-nobody', [a]), []);
   });
 
@@ -71,14 +103,23 @@ describeEachStore('custom-field repository', (s, backend) => {
     const [a, b] = [freshNumber(), freshNumber()];
     await define(a, b);
     const customer = await createCustomer(s());
-    await setValues(customer, [{ number: a, value: '1' }, { number: b, value: '2' }]);
+    await setValues(customer, [
+      { number: a, value: '1' },
+      { number: b, value: '2' },
+    ]);
     await setValues(customer, [{ number: a, value: '10' }]);
     await s().write((unit) => repo.deleteValues(unit.db, customer, [b]));
     const fields = await repo.readFields(s().store.sql, s().store.reader, customer, [a, b]);
-    assert.deepEqual(fields.map((f) => [f.number, f.value]), [[a, '10'], [b, null]]);
+    assert.deepEqual(
+      fields.map((f) => [f.number, f.value]),
+      [
+        [a, '10'],
+        [b, null],
+      ],
+    );
   });
 
-  test('bumpVersion moves one customer\'s version; the field-wide statements touch only customers with a value of the field', async () => {
+  test("bumpVersion moves one customer's version; the field-wide statements touch only customers with a value of the field", async () => {
     const a = freshNumber();
     await define(a);
     const [holder, other] = [await createCustomer(s()), await createCustomer(s())];
@@ -94,7 +135,7 @@ describeEachStore('custom-field repository', (s, backend) => {
     assert.equal(await repo.hasValues(s().store.reader, a), false);
   });
 
-  test('saveDefinition inserts, then updates; the definitions\' version moves with bumpDefinitionsVersion', async () => {
+  test("saveDefinition inserts, then updates; the definitions' version moves with bumpDefinitionsVersion", async () => {
     const a = freshNumber();
     const before = (await repo.definitionsWithVersion(s().store.reader)).version;
     await define(a);
@@ -103,7 +144,10 @@ describeEachStore('custom-field repository', (s, backend) => {
     assert.equal(after.version, before + 1);
     assert.equal(after.rows.find((r) => r.number === a)?.label, 'Renamed');
     await s().write((unit) => repo.deleteDefinition(unit.db, a));
-    assert.equal((await repo.listDefinitions(s().store.reader)).some((r) => r.number === a), false);
+    assert.equal(
+      (await repo.listDefinitions(s().store.reader)).some((r) => r.number === a),
+      false,
+    );
   });
 
   // PostgreSQL only: SQLite has no row or table locks (its write transaction holds the file).
@@ -137,7 +181,7 @@ describeEachStore('custom-field repository', (s, backend) => {
 
   // PostgreSQL only: SQLite has no row or table locks (its write transaction holds the file).
   if (backend === 'postgres') {
-    test('lockTable: another session\'s write of the table waits, its read does not', async () => {
+    test("lockTable: another session's write of the table waits, its read does not", async () => {
       const a = freshNumber();
       const { store } = s();
       const holder = await holdTransaction(store);

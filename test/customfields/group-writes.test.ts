@@ -27,7 +27,10 @@ describeEachBackend('custom-field writes committed in groups', (t) => {
       // Every write of a customer got its own version; the one with the last is the value it keeps.
       const mine = answers.map((res, i) => ({ res, w: writes[i]! })).filter((x) => x.w.id === id);
       const versions = mine.map((x) => versionOf(String(x.res.headers.etag))).sort((a, b) => a - b);
-      assert.deepEqual(versions, Array.from({ length: mine.length }, (_, i) => versions[0]! + i));
+      assert.deepEqual(
+        versions,
+        Array.from({ length: mine.length }, (_, i) => versions[0]! + i),
+      );
       const last = mine.find((x) => versionOf(String(x.res.headers.etag)) === versions.at(-1))!;
       assert.equal(json(last.res).Value, last.w.value);
       assert.equal(await valueOf(t(), id, n), last.w.value);
@@ -36,7 +39,12 @@ describeEachBackend('custom-field writes committed in groups', (t) => {
       assert.ok((await stampOf(t().store, id)) > before.get(id)!, `${id}: stamp moved`);
     }
     const feed = await t().inject(`/customer/?LastModifiedAfter=/Date(${watermark})/`);
-    assert.deepEqual(json<Array<{ CustomerId: string }>>(feed).map((c) => c.CustomerId).sort(), ids);
+    assert.deepEqual(
+      json<Array<{ CustomerId: string }>>(feed)
+        .map((c) => c.CustomerId)
+        .sort(),
+      ids,
+    );
   });
 
   test('one unit of a group fails on a bad value; the others in the same transaction commit', async () => {
@@ -45,10 +53,17 @@ describeEachBackend('custom-field writes committed in groups', (t) => {
     for (const id of ['gu-a', 'gu-b', 'gu-c']) await customer(t(), id);
     await setValue(t(), 'gu-b', n, 7);
     const batches: string[][] = [];
-    const commits = new GroupCommit(t().store, { outbox: writeRegistry.outbox, stampers: { customer: async (_sql, _db, touched) => void batches.push([...touched].sort()), order: async () => undefined } });
-    const write = (id: string, value: unknown) => commits.run((unit) => writeValuesWrite.run(unit, { customerId: id, entries: [entry(n, value)], opts: { mayWriteReadOnly: false } }));
+    const commits = new GroupCommit(t().store, {
+      outbox: writeRegistry.outbox,
+      stampers: { customer: async (_sql, _db, touched) => void batches.push([...touched].sort()), order: async () => undefined },
+    });
+    const write = (id: string, value: unknown) =>
+      commits.run((unit) => writeValuesWrite.run(unit, { customerId: id, entries: [entry(n, value)], opts: { mayWriteReadOnly: false } }));
     const results = await Promise.allSettled([write('gu-a', 1), write('gu-b', 'many'), write('gu-c', 3), write('gu-x', 4)]);
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'rejected'],
+    );
     const bad = (results[1] as PromiseRejectedResult).reason as AppError;
     assert.deepEqual([bad.code, bad.fieldErrors[0]?.fieldName], ['TypeMismatch', 'Value']);
     assert.equal(((results[3] as PromiseRejectedResult).reason as AppError).code, 'NotFound');
@@ -67,9 +82,19 @@ describeEachBackend('custom-field writes committed in groups', (t) => {
     const [ok, bad, forbidden, stale, patch] = await Promise.all([
       setValue(t(), 'gm-a', n, 5),
       setValue(t(), 'gm-a', n, 1.5),
-      t().inject({ method: 'PUT', url: `/customer/gm-a/customfields/${ro}`, payload: { Value: 'x' }, headers: { authorization: `Bearer ${t().keys.all}` } }),
+      t().inject({
+        method: 'PUT',
+        url: `/customer/gm-a/customfields/${ro}`,
+        payload: { Value: 'x' },
+        headers: { authorization: `Bearer ${t().keys.all}` },
+      }),
       t().inject({ method: 'PUT', url: `/customer/gm-b/customfields/${n}`, payload: { Value: 2 }, headers: { 'if-match': '"0-0"' } }),
-      t().inject({ method: 'PATCH', url: '/customer/gm-b/customfields/', payload: [{ Number: n, Value: 9 }], headers: { 'if-match': etag } }),
+      t().inject({
+        method: 'PATCH',
+        url: '/customer/gm-b/customfields/',
+        payload: [{ Number: n, Value: 9 }],
+        headers: { 'if-match': etag },
+      }),
     ]);
     assert.equal(json(ok).Value, 5);
     assert.equal(errorOf(bad, 400).Errors[0]?.FieldName, 'Value');
@@ -85,7 +110,9 @@ describeEachBackend('custom-field writes committed in groups', (t) => {
     await customer(t(), 'ge-a');
     const etag = String((await t().inject('/customer/ge-a/customfields/')).headers.etag);
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => t().inject({ method: 'PUT', url: `/customer/ge-a/customfields/${n}`, payload: { Value: `w${i}` }, headers: { 'if-match': etag } })),
+      Array.from({ length: 6 }, (_, i) =>
+        t().inject({ method: 'PUT', url: `/customer/ge-a/customfields/${n}`, payload: { Value: `w${i}` }, headers: { 'if-match': etag } }),
+      ),
     );
     assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 412, 412, 412, 412, 412]);
   });
@@ -102,7 +129,10 @@ describeEachBackend('custom-field writes committed in groups', (t) => {
     for (const req of requests) {
       const status = errorOf(await t().inject(req), 400);
       assert.equal(status.ErrorCode, 'Length', `${req.method} ${req.url.slice(0, 20)}`);
-      assert.deepEqual(status.Errors.map((e) => e.FieldName), ['CustomerId']);
+      assert.deepEqual(
+        status.Errors.map((e) => e.FieldName),
+        ['CustomerId'],
+      );
       assert.match(status.Errors[0]!.Message, /255 characters or fewer/);
     }
     assert.equal((await t().inject(`/customer/${'x'.repeat(255)}/customfields/`)).statusCode, 404);
@@ -122,7 +152,10 @@ describeEachBackend('custom-field writes committed in groups', (t) => {
       const watermark = await currentWatermark(t().store);
       // Writes of the other field lock customers that have a value of the doomed one, which the
       // delete must lock too; writes of the doomed field hold its definition.
-      const writes = ids.flatMap((id, i) => [setValue(t(), id, other, `o${i}`), setValue(t(), ids[(i + 5) % ids.length]!, doomed, `d${i}`)]);
+      const writes = ids.flatMap((id, i) => [
+        setValue(t(), id, other, `o${i}`),
+        setValue(t(), ids[(i + 5) % ids.length]!, doomed, `d${i}`),
+      ]);
       const [deleted, ...answers] = await Promise.all([t().inject({ method: 'DELETE', url: `/customfields/${doomed}` }), ...writes]);
       assert.equal(deleted.statusCode, 204, deleted.body);
       for (const res of answers) assert.ok(res.statusCode === 200 || res.statusCode === 404, `${res.statusCode} ${res.body}`);
@@ -131,7 +164,12 @@ describeEachBackend('custom-field writes committed in groups', (t) => {
         assert.ok(!fields.some((f) => f.Number === doomed));
       }
       const feed = await t().inject(`/customer/?LastModifiedAfter=/Date(${watermark})/`);
-      assert.deepEqual(json<Array<{ CustomerId: string }>>(feed).map((c) => c.CustomerId).sort(), [...ids].sort());
+      assert.deepEqual(
+        json<Array<{ CustomerId: string }>>(feed)
+          .map((c) => c.CustomerId)
+          .sort(),
+        [...ids].sort(),
+      );
     }
   });
 });

@@ -1,13 +1,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  customFieldColumn, customFieldDefinitions, isFieldError, parseCustomFieldText, storeCustomFieldValues, type CustomFieldDefinition,
+  customFieldColumn,
+  customFieldDefinitions,
+  isFieldError,
+  parseCustomFieldText,
+  storeCustomFieldValues,
+  type CustomFieldDefinition,
 } from '../../src/customfields/customfield.import.js';
 import { describeEachBackend, json } from '../helpers/test-app.js';
 import { customer, define, readFields } from './cf-helpers.js';
 
-const def = (FieldType: CustomFieldDefinition['FieldType'], AllowedValues: string[] | null = null): CustomFieldDefinition =>
-  ({ Number: 3, Label: 'L', FieldType, IsReadOnly: false, AllowedValues, Sort: 0 });
+const def = (FieldType: CustomFieldDefinition['FieldType'], AllowedValues: string[] | null = null): CustomFieldDefinition => ({
+  Number: 3,
+  Label: 'L',
+  FieldType,
+  IsReadOnly: false,
+  AllowedValues,
+  Sort: 0,
+});
 
 test('parseCustomFieldText: every type from text, blank clears', () => {
   assert.equal(parseCustomFieldText(def('Text'), ' as is '), ' as is ');
@@ -19,7 +30,8 @@ test('parseCustomFieldText: every type from text, blank clears', () => {
   assert.equal(parseCustomFieldText(def('Date'), '/Date(1700000000000)/'), 1700000000000);
   assert.equal(parseCustomFieldText(def('Select', ['A', 'B']), ' B '), 'B');
   assert.deepEqual(parseCustomFieldText(def('MultiSelect', ['A', 'B', 'x,y']), 'B,"x,y",B'), ['B', 'x,y']);
-  for (const t of ['Text', 'Number', 'Boolean', 'Date', 'MultiSelect'] as const) assert.equal(parseCustomFieldText(def(t, ['A']), '  '), null);
+  for (const t of ['Text', 'Number', 'Boolean', 'Date', 'MultiSelect'] as const)
+    assert.equal(parseCustomFieldText(def(t, ['A']), '  '), null);
 });
 
 test('parseCustomFieldText: refusals name the import column cf.<Number> (or the given name)', () => {
@@ -67,10 +79,18 @@ describeEachBackend('storeCustomFieldValues (import support)', (t) => {
       return found;
     });
     assert.equal(defs.get(42)?.FieldType, 'MultiSelect');
-    assert.deepEqual((await readFields(t(), 'imp-1', [41, 42])).map((f) => f.Value), [7, ['b']]);
-    assert.deepEqual((await readFields(t(), 'imp-2', [41, 42])).map((f) => f.Value), [8, null]);
+    assert.deepEqual(
+      (await readFields(t(), 'imp-1', [41, 42])).map((f) => f.Value),
+      [7, ['b']],
+    );
+    assert.deepEqual(
+      (await readFields(t(), 'imp-2', [41, 42])).map((f) => f.Value),
+      [8, null],
+    );
     assert.notEqual((await t().inject('/customer/imp-1/customfields/')).headers.etag, before);
-    await t().store.writeTransaction((trx) => storeCustomFieldValues(t().store.sql, trx, [{ customerId: 'imp-1', number: 41, value: null }]));
+    await t().store.writeTransaction((trx) =>
+      storeCustomFieldValues(t().store.sql, trx, [{ customerId: 'imp-1', number: 41, value: null }]),
+    );
     assert.deepEqual(json(await t().inject('/customer/imp-1/customfields/41'))[0].Value, null);
     assert.equal((await customFieldDefinitions(t().store.reader)).get(41)?.Label, 'Imported');
   });

@@ -13,7 +13,12 @@ describeEachBackend('GetCustomerCustomFields (reads)', (t) => {
     await define(t(), 3, { Label: 'Since', FieldType: 'Date', Sort: 30, IsReadOnly: true });
     await define(t(), 4, { Label: 'Visits', FieldType: 'Number', Sort: 5 });
     await customer(t(), 'r-1');
-    for (const [n, v] of [[1, 'Gold'], [2, 'hello'], [3, '2024-02-29T12:00:00Z']] as const) assert.equal((await setValue(t(), 'r-1', n, v)).statusCode, 200);
+    for (const [n, v] of [
+      [1, 'Gold'],
+      [2, 'hello'],
+      [3, '2024-02-29T12:00:00Z'],
+    ] as const)
+      assert.equal((await setValue(t(), 'r-1', n, v)).statusCode, 200);
   });
 
   test('all fields: the same list as the definitions, sorted by Sort then Number, seven properties each', async () => {
@@ -21,11 +26,25 @@ describeEachBackend('GetCustomerCustomFields (reads)', (t) => {
     assert.equal(res.statusCode, 200, res.body);
     const fields = json(res);
     const defs = json(await t().inject('/customfields/'));
-    assert.deepEqual(fields.map((f: any) => f.Number), defs.map((d: any) => d.Number));
+    assert.deepEqual(
+      fields.map((f: any) => f.Number),
+      defs.map((d: any) => d.Number),
+    );
     const mine = fields.filter((f: any) => f.Number <= 4);
-    assert.deepEqual(mine.map((f: any) => f.Number), [2, 4, 1, 3]);
+    assert.deepEqual(
+      mine.map((f: any) => f.Number),
+      [2, 4, 1, 3],
+    );
     for (const f of fields) assert.deepEqual(Object.keys(f), SEVEN);
-    assert.deepEqual(mine[0], { Number: 2, Label: 'Notes', IsReadOnly: false, FieldType: 'Text', Value: 'hello', AllowedValues: null, Sort: 5 });
+    assert.deepEqual(mine[0], {
+      Number: 2,
+      Label: 'Notes',
+      IsReadOnly: false,
+      FieldType: 'Text',
+      Value: 'hello',
+      AllowedValues: null,
+      Sort: 5,
+    });
     assert.deepEqual(mine[1].Value, null, 'an unset value is null');
     assert.deepEqual(mine[2].AllowedValues, ['Gold', 'Silver']);
     assert.equal(mine[3].IsReadOnly, true);
@@ -42,7 +61,11 @@ describeEachBackend('GetCustomerCustomFields (reads)', (t) => {
     for (const path of ['3,1', '[3,1]', '1,3,999999,2147483648,-4']) {
       const res = await t().inject(`/customer/r-1/customfields/${path}`);
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(json(res).map((f: any) => f.Number), [1, 3], path);
+      assert.deepEqual(
+        json(res).map((f: any) => f.Number),
+        [1, 3],
+        path,
+      );
     }
     assert.deepEqual(json(await t().inject('/customer/r-1/customfields/999998')), []);
   });
@@ -51,7 +74,10 @@ describeEachBackend('GetCustomerCustomFields (reads)', (t) => {
     for (const payload of [{ CustomerId: 'r-1', CustomFieldNumbers: [4, 2] }, { customFieldNumbers: [4, 2] }]) {
       const res = await t().inject({ method: 'POST', url: '/customer/r-1/customfields/', payload });
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(json(res).map((f: any) => f.Number), [2, 4]);
+      assert.deepEqual(
+        json(res).map((f: any) => f.Number),
+        [2, 4],
+      );
     }
     const all = await t().inject({ method: 'POST', url: '/customer/r-1/customfields/', payload: { CustomerId: 'r-1' } });
     assert.ok(json(all).length >= 4);
@@ -61,7 +87,11 @@ describeEachBackend('GetCustomerCustomFields (reads)', (t) => {
     const expected = json(await t().inject('/customer/r-1/customfields/1,2'));
     const forms = [
       t().inject('/api/GetCustomerCustomFields?CustomerId=r-1&CustomFieldNumbers=1,2'),
-      t().inject({ method: 'POST', url: '/json/reply/GetCustomerCustomFields', payload: { CustomerId: 'r-1', CustomFieldNumbers: [2, 1] } }),
+      t().inject({
+        method: 'POST',
+        url: '/json/reply/GetCustomerCustomFields',
+        payload: { CustomerId: 'r-1', CustomFieldNumbers: [2, 1] },
+      }),
       t().inject('/customer/r-1/customfields/1,2.json'),
       t().inject('/customer/r-1/customfields/?CustomFieldNumbers=1&CustomFieldNumbers=2'),
     ];
@@ -93,7 +123,11 @@ describeEachBackend('GetCustomerCustomFields (reads)', (t) => {
   });
 
   test('a body CustomerId different from the path → 400 naming CustomerId', async () => {
-    const res = await t().inject({ method: 'POST', url: '/customer/r-1/customfields/', payload: { CustomerId: 'r-2', CustomFieldNumbers: [1] } });
+    const res = await t().inject({
+      method: 'POST',
+      url: '/customer/r-1/customfields/',
+      payload: { CustomerId: 'r-2', CustomFieldNumbers: [1] },
+    });
     const status = errorOf(res, 400);
     assert.equal(status.ErrorCode, 'Equal');
     assert.equal(status.Errors[0]!.FieldName, 'CustomerId');
@@ -104,13 +138,19 @@ describeEachBackend('GetCustomerCustomFields (reads)', (t) => {
     assert.equal(status.ErrorCode, 'SerializationException');
     assert.equal(status.Errors[0]!.FieldName, 'CustomFieldNumbers');
     const many = Array.from({ length: 1001 }, (_, i) => i + 1);
-    const tooMany = errorOf(await t().inject({ method: 'POST', url: '/customer/r-1/customfields/', payload: { CustomFieldNumbers: many } }), 400);
+    const tooMany = errorOf(
+      await t().inject({ method: 'POST', url: '/customer/r-1/customfields/', payload: { CustomFieldNumbers: many } }),
+      400,
+    );
     assert.equal(tooMany.Errors[0]!.FieldName, 'CustomFieldNumbers');
   });
 
   test('camelCase on request', async () => {
     const res = await t().inject('/customer/r-1/customfields/2?jsconfig=EmitCamelCaseNames:true');
-    assert.deepEqual(Object.keys(json(res)[0]), SEVEN.map((k) => k[0]!.toLowerCase() + k.slice(1)));
+    assert.deepEqual(
+      Object.keys(json(res)[0]),
+      SEVEN.map((k) => k[0]!.toLowerCase() + k.slice(1)),
+    );
   });
 
   test('a customer without definitions in the selection reads as []; other verbs → 405', async () => {

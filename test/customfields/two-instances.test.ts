@@ -43,13 +43,28 @@ for (const backend of allBackends()) {
       assert.equal((await call(0, 'PUT', '/customer/c-1', { FirstName: 'A' })).statusCode, 201);
       assert.equal((await call(0, 'PUT', '/customfields/1', { Label: 'One', FieldType: 'Text' })).statusCode, 201);
       assert.equal((await call(0, 'PUT', '/customer/c-1/customfields/1', { Value: 'v' })).statusCode, 200);
-      assert.deepEqual((await read(1)).map((f: any) => [f.Label, f.Value]), [['One', 'v']]);
+      assert.deepEqual(
+        (await read(1)).map((f: any) => [f.Label, f.Value]),
+        [['One', 'v']],
+      );
       assert.equal((await call(0, 'PUT', '/customfields/1', { Label: 'Renamed', FieldType: 'Text', Sort: 2 })).statusCode, 200);
       assert.equal((await call(0, 'PUT', '/customfields/2', { Label: 'Two', FieldType: 'Number', Sort: 1 })).statusCode, 201);
-      assert.deepEqual((await read(1)).map((f: any) => [f.Label, f.Value]), [['Two', null], ['Renamed', 'v']]);
+      assert.deepEqual(
+        (await read(1)).map((f: any) => [f.Label, f.Value]),
+        [
+          ['Two', null],
+          ['Renamed', 'v'],
+        ],
+      );
       assert.equal((await call(1, 'DELETE', '/customfields/1')).statusCode, 204);
-      assert.deepEqual((await read(0)).map((f: any) => f.Label), ['Two']);
-      assert.deepEqual((await read(1)).map((f: any) => f.Label), ['Two']);
+      assert.deepEqual(
+        (await read(0)).map((f: any) => f.Label),
+        ['Two'],
+      );
+      assert.deepEqual(
+        (await read(1)).map((f: any) => f.Label),
+        ['Two'],
+      );
     });
   });
 }

@@ -4,7 +4,10 @@ import { bearer, describeEachBackend, json } from '../helpers/test-app.js';
 import { customer, define, errorOf, readFields, setValue } from './cf-helpers.js';
 
 // Numbers 21..24 belong to this suite; 24 is read-only.
-const TEXT = 21, NUM = 22, SEL = 23, LOCKED = 24;
+const TEXT = 21,
+  NUM = 22,
+  SEL = 23,
+  LOCKED = 24;
 
 describeEachBackend('custom-field writes: PATCH, read-only, If-Match, sync feed', (t) => {
   before(async () => {
@@ -20,7 +23,11 @@ describeEachBackend('custom-field writes: PATCH, read-only, If-Match, sync feed'
 
   test('PATCH with a JSON array writes every entry and answers all fields with an ETag', async () => {
     await customer(t(), 'w-1');
-    const res = await patch('w-1', [{ Number: TEXT, Value: 'x' }, { number: NUM, value: 7 }, { Number: SEL, Value: 'B' }]);
+    const res = await patch('w-1', [
+      { Number: TEXT, Value: 'x' },
+      { number: NUM, value: 7 },
+      { Number: SEL, Value: 'B' },
+    ]);
     assert.equal(res.statusCode, 200, res.body);
     assert.ok(json(res).length >= 4);
     assert.match(String(res.headers.etag), /^".+"$/);
@@ -32,7 +39,11 @@ describeEachBackend('custom-field writes: PATCH, read-only, If-Match, sync feed'
 
   test('the predefined route takes {CustomerId, Values}', async () => {
     await customer(t(), 'w-2');
-    const res = await t().inject({ method: 'POST', url: '/api/PatchCustomerCustomFields', payload: { CustomerId: 'w-2', Values: [{ Number: NUM, Value: 3 }] } });
+    const res = await t().inject({
+      method: 'POST',
+      url: '/api/PatchCustomerCustomFields',
+      payload: { CustomerId: 'w-2', Values: [{ Number: NUM, Value: 3 }] },
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(await values('w-2'), [null, 3, null, null]);
   });
@@ -52,7 +63,14 @@ describeEachBackend('custom-field writes: PATCH, read-only, If-Match, sync feed'
     const status = errorOf(res, 400);
     assert.deepEqual(
       status.Errors.map((e) => [e.FieldName, e.ErrorCode]),
-      [['Values[1].Value', 'TypeMismatch'], ['Values[2].Value', 'Enum'], ['Values[3].Number', 'UnknownCustomField'], ['Values[4].Number', 'Unique'], ['Values[5].Number', 'NotNull'], ['Values[6].Value', 'Required']],
+      [
+        ['Values[1].Value', 'TypeMismatch'],
+        ['Values[2].Value', 'Enum'],
+        ['Values[3].Number', 'UnknownCustomField'],
+        ['Values[4].Number', 'Unique'],
+        ['Values[5].Number', 'NotNull'],
+        ['Values[6].Value', 'Required'],
+      ],
     );
     assert.equal(status.ErrorCode, 'TypeMismatch');
     assert.deepEqual(await values('w-3'), ['before', null, null, null]);
@@ -71,16 +89,36 @@ describeEachBackend('custom-field writes: PATCH, read-only, If-Match, sync feed'
     await customer(t(), 'w-5');
     assert.equal((await setValue(t(), 'w-5', LOCKED, 'by admin')).statusCode, 200);
     const all = bearer(t().keys.all);
-    const put = await t().inject({ method: 'PUT', url: `/customer/w-5/customfields/${LOCKED}`, headers: all, payload: { Value: 'by all' } });
+    const put = await t().inject({
+      method: 'PUT',
+      url: `/customer/w-5/customfields/${LOCKED}`,
+      headers: all,
+      payload: { Value: 'by all' },
+    });
     const status = errorOf(put, 403);
     assert.equal(status.ErrorCode, 'Forbidden');
-    assert.deepEqual(status.Errors.map((e) => [e.FieldName, e.ErrorCode]), [['Value', 'ReadOnly']]);
-    const mixed = await patch('w-5', [{ Number: TEXT, Value: 'ok' }, { Number: LOCKED, Value: null }], all);
+    assert.deepEqual(
+      status.Errors.map((e) => [e.FieldName, e.ErrorCode]),
+      [['Value', 'ReadOnly']],
+    );
+    const mixed = await patch(
+      'w-5',
+      [
+        { Number: TEXT, Value: 'ok' },
+        { Number: LOCKED, Value: null },
+      ],
+      all,
+    );
     assert.equal(errorOf(mixed, 403).Errors[0]!.FieldName, 'Values[1].Value');
     assert.deepEqual(await values('w-5'), [null, null, null, 'by admin']);
     const plain = await patch('w-5', [{ Number: TEXT, Value: 'ok' }], all);
     assert.equal(plain.statusCode, 200, plain.body);
-    const adminOnly = await t().inject({ method: 'PATCH', url: '/customer/w-5/customfields/', headers: bearer(t().keys.adminOnly), payload: [] });
+    const adminOnly = await t().inject({
+      method: 'PATCH',
+      url: '/customer/w-5/customfields/',
+      headers: bearer(t().keys.adminOnly),
+      payload: [],
+    });
     assert.equal(adminOnly.statusCode, 403, 'writes need the all permission');
   });
 
@@ -92,7 +130,12 @@ describeEachBackend('custom-field writes: PATCH, read-only, If-Match, sync feed'
     assert.equal(first.statusCode, 200, first.body);
     const stale = await patch('w-6', [{ Number: TEXT, Value: 'two' }], { 'if-match': etag });
     assert.equal(errorOf(stale, 412).ErrorCode, 'PreconditionFailed');
-    const stalePut = await t().inject({ method: 'PUT', url: `/customer/w-6/customfields/${TEXT}`, headers: { 'if-match': etag }, payload: { Value: 'two' } });
+    const stalePut = await t().inject({
+      method: 'PUT',
+      url: `/customer/w-6/customfields/${TEXT}`,
+      headers: { 'if-match': etag },
+      payload: { Value: 'two' },
+    });
     assert.equal(stalePut.statusCode, 412);
     assert.deepEqual(await values('w-6'), ['one', null, null, null]);
     const current = String(first.headers.etag);
@@ -100,15 +143,17 @@ describeEachBackend('custom-field writes: PATCH, read-only, If-Match, sync feed'
     assert.equal((await patch('w-6', [{ Number: NUM, Value: 2 }], { 'if-match': '*' })).statusCode, 200);
     const now = String((await t().inject('/customer/w-6/customfields/')).headers.etag);
     assert.equal((await patch('w-6', [{ Number: NUM, Value: 3 }], { 'if-match': `W/${now}` })).statusCode, 412, 'weak tags never match');
-    assert.equal((await patch('w-6', [{ Number: NUM, Value: 4 }], { 'if-match': now.slice(1, -1) })).statusCode, 200, 'a tag without quotes');
+    assert.equal(
+      (await patch('w-6', [{ Number: NUM, Value: 4 }], { 'if-match': now.slice(1, -1) })).statusCode,
+      200,
+      'a tag without quotes',
+    );
   });
 
   test('concurrent writes with the same If-Match: exactly one wins', async () => {
     await customer(t(), 'w-7');
     const etag = String((await t().inject('/customer/w-7/customfields/')).headers.etag);
-    const results = await Promise.all(
-      ['a', 'b', 'c', 'd'].map((v) => patch('w-7', [{ Number: TEXT, Value: v }], { 'if-match': etag })),
-    );
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map((v) => patch('w-7', [{ Number: TEXT, Value: v }], { 'if-match': etag })));
     assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 412, 412, 412]);
     const winner = json(results.find((r) => r.statusCode === 200)!).find((f: any) => f.Number === TEXT).Value;
     assert.deepEqual(await values('w-7'), [winner, null, null, null]);

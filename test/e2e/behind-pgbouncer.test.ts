@@ -57,13 +57,24 @@ if (BACKENDS_WITH_PGBOUNCER.includes('pgbouncer')) {
       const field = client + 1;
       const created = await step('POST /orders', call(port, 'POST', '/orders', {}));
       const orderId = created.body?.OrderId as number;
-      await step('ConfirmOrder', call(port, 'POST', `/orders/${orderId}/confirm`, confirmation({ ExternalCustomerId: customerId, OrderNumber: `POOL-${client}-${n}` })));
+      await step(
+        'ConfirmOrder',
+        call(
+          port,
+          'POST',
+          `/orders/${orderId}/confirm`,
+          confirmation({ ExternalCustomerId: customerId, OrderNumber: `POOL-${client}-${n}` }),
+        ),
+      );
       await step('PUT /customer', call(port, 'PUT', `/customer/${customerId}`, { FirstName: `F${n}`, LastName: 'Pool' }));
       await step('PUT /customfields', call(port, 'PUT', `/customfields/${field}`, { Label: `Field ${field}`, FieldType: 'Text' }));
       await step('PUT custom field value', call(port, 'PUT', `/customer/${customerId}/customfields/${field}`, { Value: `v${n}` }));
       await step('GET custom fields', call(port, 'GET', `/customer/${customerId}/customfields/`));
       await step('SearchCustomers', call(port, 'GET', `/customer/?Identifiers=${customerId}`));
-      await step('SearchCustomers (sync)', call(port, 'GET', `/customer/?LastModifiedAfter=${encodeURIComponent(new Date(0).toISOString())}`));
+      await step(
+        'SearchCustomers (sync)',
+        call(port, 'GET', `/customer/?LastModifiedAfter=${encodeURIComponent(new Date(0).toISOString())}`),
+      );
       await step('SearchOrders', call(port, 'POST', '/orders/search', { OrderIds: [orderId] }));
       await step('GET /orders/{id}', call(port, 'GET', `/orders/${orderId}`));
       return answers;
@@ -83,15 +94,25 @@ if (BACKENDS_WITH_PGBOUNCER.includes('pgbouncer')) {
       assert.deepEqual(statuses.get('ConfirmOrder'), new Set([200]));
       assert.deepEqual(statuses.get('PUT custom field value'), new Set([200]));
       const fields = answers.filter(([what]) => what === 'GET custom fields').map(([, a]) => a.body as Array<{ Value: unknown }>);
-      assert.ok(fields.every((f) => f.length > 0 && f.some((x) => typeof x.Value === 'string')), JSON.stringify(fields));
+      assert.ok(
+        fields.every((f) => f.length > 0 && f.some((x) => typeof x.Value === 'string')),
+        JSON.stringify(fields),
+      );
       // Once every round is over, the sync feed holds two customers per round: the one its confirmation
       // names by ExternalCustomerId, and the one it puts by id.
       const synced = await call(server.port, 'GET', `/customer/?LastModifiedAfter=${encodeURIComponent(new Date(0).toISOString())}`);
       assert.equal(synced.status, 200);
       assert.equal((synced.body as unknown[]).length, 2 * CLIENTS * ROUNDS);
       // Said at warn by each serving process that met it, once (a PgBouncer that keeps prepared statements, 1.21 and later, gives it no cause).
-      const warnings = server.stdout().split('\n').filter((line) => line.includes(PREPARED_STATEMENTS_OFF)).map((line) => JSON.parse(line) as { level: number; pid: number });
-      assert.ok(warnings.every((w) => w.level === 40), JSON.stringify(warnings));
+      const warnings = server
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes(PREPARED_STATEMENTS_OFF))
+        .map((line) => JSON.parse(line) as { level: number; pid: number });
+      assert.ok(
+        warnings.every((w) => w.level === 40),
+        JSON.stringify(warnings),
+      );
       assert.equal(new Set(warnings.map((w) => w.pid)).size, warnings.length, JSON.stringify(warnings));
       assert.ok(warnings.length <= 2, JSON.stringify(warnings));
     });

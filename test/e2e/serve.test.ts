@@ -20,7 +20,9 @@ async function halfSentRequest(port: number, key: string): Promise<{ finish(): P
   let received = '';
   socket.on('data', (c: Buffer) => (received += c.toString()));
   const closed = new Promise<void>((r) => socket.once('close', () => r()));
-  socket.write(`POST /customer/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  socket.write(
+    `POST /customer/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+  );
   return {
     socket,
     async finish() {
@@ -72,7 +74,10 @@ for (const backend of allBackends()) {
       await sleep(300);
       let refused = false;
       for (let i = 0; i < 20 && !refused; i++) {
-        refused = await httpRequest(`${server.url}/health/live`).then(() => false, () => true);
+        refused = await httpRequest(`${server.url}/health/live`).then(
+          () => false,
+          () => true,
+        );
         if (!refused) await sleep(50);
       }
       assert.ok(refused, 'no new connections once shutting down');
@@ -126,16 +131,26 @@ describe('ordergate serve with WORKERS=2', () => {
   });
 
   test('two worker processes answer on one port; SIGTERM stops both and exits 0', async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, WORKERS: '2', LOG_LEVEL: 'info', ORDERGATE_BOOTSTRAP_KEY: BOOTSTRAP_KEY });
+    server = await startServer({
+      DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+      WORKERS: '2',
+      LOG_LEVEL: 'info',
+      ORDERGATE_BOOTSTRAP_KEY: BOOTSTRAP_KEY,
+    });
     await server.waitUntilReady();
     const pids = new Set<number>();
     let requests = 0;
     for (let i = 0; i < 40 && pids.size < 2; i++) {
       requests++;
-      const res = await httpRequest(`${server.url}/customer/?Identifiers=w${i}`, { headers: { authorization: `Bearer ${BOOTSTRAP_KEY}`, 'x-request-id': `workers-${i}` } });
+      const res = await httpRequest(`${server.url}/customer/?Identifiers=w${i}`, {
+        headers: { authorization: `Bearer ${BOOTSTRAP_KEY}`, 'x-request-id': `workers-${i}` },
+      });
       assert.equal(res.status, 200);
       await sleep(20);
-      const line = server.stdout().split('\n').find((l) => l.includes(`"reqId":"workers-${i}"`) && l.includes('request completed'));
+      const line = server
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes(`"reqId":"workers-${i}"`) && l.includes('request completed'));
       if (line) pids.add((JSON.parse(line) as { pid: number }).pid);
     }
     assert.equal(pids.size, 2, `answered by ${[...pids].join(', ')}`);
@@ -167,7 +182,12 @@ describe('ordergate serve with WORKERS=2', () => {
       );
       for (const r of results) {
         assert.equal(r.code, 1, `WORKERS=${r.workers}: ${r.stderr}`);
-        assert.match(r.stderr, new RegExp(`ordergate: port ${port} on 127\\.0\\.0\\.1 is in use \\(another ordergate or another server\\): stop it, or set PORT to a free port\\n`));
+        assert.match(
+          r.stderr,
+          new RegExp(
+            `ordergate: port ${port} on 127\\.0\\.0\\.1 is in use \\(another ordergate or another server\\): stop it, or set PORT to a free port\\n`,
+          ),
+        );
       }
     } finally {
       holder.close();

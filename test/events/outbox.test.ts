@@ -39,13 +39,18 @@ describeEachStore('outbox', (s) => {
       unit.emit({ type: 'customer.erased', customerId: id });
     });
     const events = await eventsOf(id);
-    assert.deepEqual(events.map((e) => e.type), ['customer.updated', 'customer.erased']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['customer.updated', 'customer.erased'],
+    );
     assert.doesNotMatch(events[0]!.data, /Erika|Köln/);
   });
 
   test('a confirmation and an erasure of its customer in one transaction: the order event holds the erased confirmation', async () => {
     const customerId = await createCustomer(s());
-    const orderId = await s().write((unit) => orderRepository.insert(unit.db, { order_number: `O-${customerId}`, note: null, created_at: 1000 }));
+    const orderId = await s().write((unit) =>
+      orderRepository.insert(unit.db, { order_number: `O-${customerId}`, note: null, created_at: 1000 }),
+    );
     const data = { CustomerId: customerId, CustomerFirstName: 'Erika', CustomerCity: 'Köln', CustomerEMail: 'erika@example.com' };
     const text = confirmationJson(data);
     // Queued in the same turn: one group commit, the confirmation first, then the erasure (which

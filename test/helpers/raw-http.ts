@@ -18,7 +18,11 @@ export function parseRawResponse(text: string): RawResponse {
   }
   const body = end === -1 ? '' : text.slice(end + 4);
   const length = headers['content-length'];
-  return { status: Number(statusLine.split(' ')[1]), headers, body: length === undefined ? body : Buffer.from(body).subarray(0, Number(length)).toString() };
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers,
+    body: length === undefined ? body : Buffer.from(body).subarray(0, Number(length)).toString(),
+  };
 }
 
 /**

@@ -55,7 +55,9 @@ async function makePair(): Promise<ReplicaPair> {
       problem = e.stderr?.trim() || e.message;
     }
     if (attempt === 2) {
-      throw new Error(`no read replica to test with (${script}: ${problem}); set PG_PRIMARY_TEST_URL and PG_REPLICA_TEST_URL to use another pair`);
+      throw new Error(
+        `no read replica to test with (${script}: ${problem}); set PG_PRIMARY_TEST_URL and PG_REPLICA_TEST_URL to use another pair`,
+      );
     }
     await sleep(1000);
   }
@@ -71,7 +73,11 @@ export function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
+export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<R[]> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -84,7 +90,7 @@ export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(url
 /** Waits until the replica has replayed everything the primary has written so far. */
 export async function replicaCaughtUp(p: ReplicaPair, timeoutMs = 15_000): Promise<void> {
   const lsn = (await query<{ lsn: string }>(p.primaryUrl, 'select pg_current_wal_insert_lsn()::text as lsn'))[0]?.lsn;
-  for (const until = Date.now() + timeoutMs; ; ) {
+  for (const until = Date.now() + timeoutMs; ;) {
     const [row] = await query<{ done: boolean }>(p.replicaUrl, 'select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [lsn]);
     if (row?.done) return;
     if (Date.now() > until) throw new Error(`the replica did not replay up to ${lsn} within ${timeoutMs} ms`);
@@ -125,7 +131,9 @@ export async function setReplay(p: ReplicaPair, state: 'pause' | 'resume'): Prom
 /** A migrated store on a fresh replicated database, reading through the replica where reads may. */
 export async function createReplicatedTestStore(options: { retryMs?: number; readUrl?: (url: string) => string } = {}) {
   const database = await createReplicatedDatabase();
-  const made = await openMigrated(database, { replica: { url: options.readUrl?.(database.readUrl) ?? database.readUrl, ...(options.retryMs ? { retryMs: options.retryMs } : {}) } });
+  const made = await openMigrated(database, {
+    replica: { url: options.readUrl?.(database.readUrl) ?? database.readUrl, ...(options.retryMs ? { retryMs: options.retryMs } : {}) },
+  });
   await replicaCaughtUp(await replicaPair());
   return made;
 }

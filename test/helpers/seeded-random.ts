@@ -19,7 +19,8 @@ const fromEnvironment = (): number | undefined => {
   const given = process.env.TEST_SEED;
   if (given === undefined || given === '') return undefined;
   const seed = Number(given);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`TEST_SEED must be an integer 0…${0xffffffff}, got ${given}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new Error(`TEST_SEED must be an integer 0…${0xffffffff}, got ${given}`);
   return seed;
 };
 

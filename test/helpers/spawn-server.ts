@@ -37,7 +37,10 @@ class PortTaken extends Error {}
  * for a port. With one (a restart on the port of a killed server), a start that finds the port still
  * taken is tried again, a bounded number of times.
  */
-export async function startServer(env: Record<string, string>, options: { scheme?: 'http' | 'https'; ready?: (port: number) => Promise<boolean> } = {}): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  options: { scheme?: 'http' | 'https'; ready?: (port: number) => Promise<boolean> } = {},
+): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce(env, options);
@@ -50,10 +53,21 @@ export async function startServer(env: Record<string, string>, options: { scheme
 
 const ANNOUNCED = /ordergate: listening on port (\d+)/;
 
-async function startOnce(env: Record<string, string>, options: { scheme?: 'http' | 'https'; ready?: (port: number) => Promise<boolean> }): Promise<ServerProcess> {
+async function startOnce(
+  env: Record<string, string>,
+  options: { scheme?: 'http' | 'https'; ready?: (port: number) => Promise<boolean> },
+): Promise<ServerProcess> {
   const fixed = env.PORT ? Number(env.PORT) : undefined;
   const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', WORKERS: '1', RATE_LIMIT_PER_SECOND: '0', ...env, PORT: String(fixed ?? 0), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      WORKERS: '1',
+      RATE_LIMIT_PER_SECOND: '0',
+      ...env,
+      PORT: String(fixed ?? 0),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -63,15 +77,17 @@ async function startOnce(env: Record<string, string>, options: { scheme?: 'http'
   const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   let done = false;
   void exited.then(() => (done = true));
-  const ready = options.ready ?? (async (p: number) => {
-    if (options.scheme === 'https') return false;
-    try {
-      // Bounded: a port can accept a connection and never answer (a process still holding it).
-      return (await fetch(`http://127.0.0.1:${p}/health/live`, { signal: AbortSignal.timeout(2000) })).ok;
-    } catch {
-      return false;
-    }
-  });
+  const ready =
+    options.ready ??
+    (async (p: number) => {
+      if (options.scheme === 'https') return false;
+      try {
+        // Bounded: a port can accept a connection and never answer (a process still holding it).
+        return (await fetch(`http://127.0.0.1:${p}/health/live`, { signal: AbortSignal.timeout(2000) })).ok;
+      } catch {
+        return false;
+      }
+    });
   // The hang guard: 60 s to come up (a cold start of several workers on a loaded machine takes many).
   let port = fixed;
   for (let i = 0; i < 600 && !done; i++) {

@@ -20,7 +20,11 @@ export interface StoreSuite {
  * A suite per backend over a real, migrated store (closed and dropped after it): repositories below
  * HTTP. `pgbouncer`: through PgBouncer too (BACKENDS_WITH_PGBOUNCER), a suite of the pooled subset.
  */
-export function describeEachStore(name: string, suite: (s: () => StoreSuite, backend: Backend) => void, options: { pgbouncer?: boolean } = {}): void {
+export function describeEachStore(
+  name: string,
+  suite: (s: () => StoreSuite, backend: Backend) => void,
+  options: { pgbouncer?: boolean } = {},
+): void {
   for (const backend of allBackends(options.pgbouncer)) {
     describe(`${name} [${backend}]`, { skip: leftOut(backend) }, () => {
       let current: (StoreSuite & { close(): Promise<void> }) | undefined;
@@ -39,7 +43,10 @@ export function describeEachStore(name: string, suite: (s: () => StoreSuite, bac
 }
 
 /** Writes a customer with no data through the door, for rows that reference one; returns its id. */
-export async function createCustomer(s: StoreSuite, id = `c-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
+export async function createCustomer(
+  s: StoreSuite,
+  id = `c-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`,
+): Promise<string> {
   await s.write(async (unit) => {
     await customerRepository.upsertByExternalId(unit.sql, unit.db, id, null, {}, Date.now());
     unit.touch('customer', id);
@@ -53,6 +60,12 @@ export const holdTransaction = (store: Store): Promise<ControlledTransaction<Dat
 /** Whether a promise is still pending after `ms`: a statement waiting for a lock. */
 export async function stillWaiting(p: Promise<unknown>, ms = 300): Promise<boolean> {
   const waiting = Symbol('waiting');
-  const first = await Promise.race([p.then(() => undefined, () => undefined), sleep(ms).then(() => waiting)]);
+  const first = await Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    sleep(ms).then(() => waiting),
+  ]);
   return first === waiting;
 }

@@ -9,7 +9,10 @@ export class TcpProxy {
   readonly #sockets = new Set<Socket>();
   port = 0;
 
-  constructor(private readonly targetHost: string, private readonly targetPort: number) {}
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
 
   async start(): Promise<number> {
     const server = createServer((client) => {

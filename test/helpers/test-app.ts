@@ -96,7 +96,13 @@ export async function createTestApp(backend: Backend, env: Record<string, string
 }
 
 /** One suite with one app shared by its tests (`t()` returns it), on a fresh database of the backend. */
-function describeWithApp(title: string, backend: Backend, suite: (t: () => TestApp, backend: Backend) => void, env: Record<string, string>, options: TestAppOptions): void {
+function describeWithApp(
+  title: string,
+  backend: Backend,
+  suite: (t: () => TestApp, backend: Backend) => void,
+  env: Record<string, string>,
+  options: TestAppOptions,
+): void {
   describe(title, { skip: leftOut(backend) }, () => {
     let current: TestApp | undefined;
     before(async () => {

@@ -29,11 +29,14 @@ export const BACKENDS_WITH_PGBOUNCER: readonly Backend[] = ENABLED.includes('pgb
  * for the suites of the pooled subset. A suite loops over these and passes `{ skip: leftOut(backend) }`,
  * so that a backend left out shows in the run as skipped (and fails a CI run) instead of vanishing.
  */
-export const allBackends = (pgbouncer = false): readonly Backend[] => (pgbouncer ? ['sqlite', 'postgres', 'pgbouncer'] : ['sqlite', 'postgres']);
+export const allBackends = (pgbouncer = false): readonly Backend[] =>
+  pgbouncer ? ['sqlite', 'postgres', 'pgbouncer'] : ['sqlite', 'postgres'];
 
 /** Why a suite on `backend` does not run here (BACKENDS leaves it out), or false when it runs. */
 export const leftOut = (backend: Backend): string | false =>
-  (backend === 'pgbouncer' ? BACKENDS_WITH_PGBOUNCER : BACKENDS).includes(backend) ? false : `BACKENDS=${ENABLED.join(',')} leaves ${backend} out`;
+  (backend === 'pgbouncer' ? BACKENDS_WITH_PGBOUNCER : BACKENDS).includes(backend)
+    ? false
+    : `BACKENDS=${ENABLED.join(',')} leaves ${backend} out`;
 
 /** Whether the backend is PostgreSQL (directly or through PgBouncer). */
 export const isPostgres = (backend: Backend): boolean => backend !== 'sqlite';
@@ -125,7 +128,10 @@ export const createTestStore = async (backend: Backend): Promise<{ store: Store;
   openMigrated(await createTestDatabase(backend));
 
 /** The store of a test database, migrated; close() closes it and drops the database. */
-export async function openMigrated<D extends TestDatabase>(database: D, options: OpenStoreOptions = {}): Promise<{ store: Store; database: D; close(): Promise<void> }> {
+export async function openMigrated<D extends TestDatabase>(
+  database: D,
+  options: OpenStoreOptions = {},
+): Promise<{ store: Store; database: D; close(): Promise<void> }> {
   // As the service opens it: prepared statements, except through PgBouncer (a DATABASE_DIRECT_URL beside it).
   const preparedStatements = loadConfig(database.env).databasePreparedStatements;
   const store = openStore(database.url, { poolSize: 10, preparedStatements, ...options });

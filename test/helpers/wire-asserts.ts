@@ -20,7 +20,12 @@ export interface ResponseStatusBody {
  * Asserts a ServiceStack error response: the status, JSON, exactly `{ResponseStatus:{ErrorCode,
  * Message,Errors}}` (PascalCase), the error code, optionally a field error, and no internals.
  */
-export function assertResponseStatus(res: LightMyRequestResponse, status: number, errorCode: string, fieldName?: string): ResponseStatusBody {
+export function assertResponseStatus(
+  res: LightMyRequestResponse,
+  status: number,
+  errorCode: string,
+  fieldName?: string,
+): ResponseStatusBody {
   assert.equal(res.statusCode, status, res.body);
   assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
   const body = json<{ ResponseStatus: ResponseStatusBody }>(res);
@@ -32,7 +37,10 @@ export function assertResponseStatus(res: LightMyRequestResponse, status: number
   assert.ok(rs.Message.length > 0);
   assert.ok(Array.isArray(rs.Errors));
   if (fieldName !== undefined) {
-    assert.ok(rs.Errors.some((e) => e.FieldName === fieldName), `no field error for '${fieldName}': ${res.body}`);
+    assert.ok(
+      rs.Errors.some((e) => e.FieldName === fieldName),
+      `no field error for '${fieldName}': ${res.body}`,
+    );
   }
   assertNoInternals(res.body);
   return rs;

@@ -6,7 +6,10 @@ const intlDigits = (code: string): number =>
   new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? NaN;
 
 test('minor-unit digits: EUR 2, JPY 0, KWD 3, CLF 4; unknown and non-price codes have none', () => {
-  assert.deepEqual(['EUR', 'USD', 'JPY', 'KRW', 'KWD', 'BHD', 'CLF', 'UYW', 'HUF', 'IDR'].map(minorDigitsOf), [2, 2, 0, 0, 3, 3, 4, 4, 2, 2]);
+  assert.deepEqual(
+    ['EUR', 'USD', 'JPY', 'KRW', 'KWD', 'BHD', 'CLF', 'UYW', 'HUF', 'IDR'].map(minorDigitsOf),
+    [2, 2, 0, 0, 3, 3, 4, 4, 2, 2],
+  );
   for (const code of ['ZZZ', 'eur', 'EU', 'EURO', '', 'XAU', 'XXX', 'XTS', 'XDR', 'HRK']) {
     assert.equal(minorDigitsOf(code), undefined, code);
     assert.equal(isCurrencyCode(code), false, code);
@@ -24,8 +27,14 @@ test('Intl is not an ISO 4217 source: it takes any three letters, and gives disp
   assert.equal(intlDigits('CLF'), 4);
   const differ = CURRENCY_CODES.filter((c) => intlDigits(c) !== minorDigitsOf(c));
   // CLDR shows these without decimals (ISO: 2; IQD 3); the table keeps ISO's digits.
-  assert.ok(['HUF', 'IDR', 'COP', 'IQD'].every((c) => differ.includes(c)), differ.join(' '));
-  assert.ok(differ.every((c) => intlDigits(c) === 0), differ.join(' '));
+  assert.ok(
+    ['HUF', 'IDR', 'COP', 'IQD'].every((c) => differ.includes(c)),
+    differ.join(' '),
+  );
+  assert.ok(
+    differ.every((c) => intlDigits(c) === 0),
+    differ.join(' '),
+  );
   const listed = new Set(Intl.supportedValuesOf('currency'));
   assert.equal(listed.has('CLF'), false, 'CLF is missing from Intl.supportedValuesOf');
   assert.equal(listed.has('UYW'), false);

@@ -21,7 +21,7 @@ test('a JSON number in minor units, exactly; more decimals than the currency has
   assert.equal(minorUnitsOf(-0, 2), 0n);
   assert.equal(minorUnitsOf(-12.5, 2), -1250n);
   assert.deepEqual(exactDecimalOf(120), { coefficient: 120n, scale: 0 });
-  assert.deepEqual(exactDecimalOf(1.50), { coefficient: 15n, scale: 1 });
+  assert.deepEqual(exactDecimalOf(1.5), { coefficient: 15n, scale: 1 });
   assert.throws(() => exactDecimalOf(Number.NaN), RangeError);
 });
 
@@ -43,14 +43,18 @@ test('tax rates in hundredths of a percent', () => {
 });
 
 /** What a client writes, what JSON.parse makes of it, and what we read back. */
-const readBack = (units: bigint, digits: number): bigint | undefined => minorUnitsOf(JSON.parse(decimalTextOf(units, digits)) as number, digits);
+const readBack = (units: bigint, digits: number): bigint | undefined =>
+  minorUnitsOf(JSON.parse(decimalTextOf(units, digits)) as number, digits);
 
 test('property: every amount below 10^12 with at most 3 decimals reads back as written', () => {
-  fc.assert(fc.property(fc.integer({ min: 0, max: 3 }), fc.bigInt({ min: 0n, max: 10n ** 15n - 1n }), (digits, raw) => {
-    const units = raw % (TEN(12 + digits));
-    assert.equal(readBack(units, digits), units);
-    assert.equal(String(wireNumberOf(units, digits)), String(Number(decimalTextOf(units, digits))));
-  }), { numRuns: 2000 });
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 3 }), fc.bigInt({ min: 0n, max: 10n ** 15n - 1n }), (digits, raw) => {
+      const units = raw % TEN(12 + digits);
+      assert.equal(readBack(units, digits), units);
+      assert.equal(String(wireNumberOf(units, digits)), String(Number(decimalTextOf(units, digits))));
+    }),
+    { numRuns: 2000 },
+  );
 });
 
 // A double has 53 bits: from 2^39 on, its spacing (2^-13 ≈ 0.000122) is wider than 0.0001, so two
@@ -58,9 +62,12 @@ test('property: every amount below 10^12 with at most 3 decimals reads back as w
 const FOUR_DECIMALS_EXACT_BELOW = 2n ** 39n;
 
 test('property: amounts with 4 decimals read back as written below 2^39 (549,755,813,888)', () => {
-  fc.assert(fc.property(fc.bigInt({ min: 0n, max: FOUR_DECIMALS_EXACT_BELOW * TEN(4) - 1n }), (units) => {
-    assert.equal(readBack(units, 4), units);
-  }), { numRuns: 2000 });
+  fc.assert(
+    fc.property(fc.bigInt({ min: 0n, max: FOUR_DECIMALS_EXACT_BELOW * TEN(4) - 1n }), (units) => {
+      assert.equal(readBack(units, 4), units);
+    }),
+    { numRuns: 2000 },
+  );
   assert.equal(readBack(5497558138879999n, 4), 5497558138879999n);
 });
 
@@ -69,9 +76,12 @@ test('from 2^39, a four-decimal amount may reach the service as its neighbour (J
 });
 
 test('property: the decimal read from any finite double is exactly that double', () => {
-  fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
-    const { coefficient, scale } = exactDecimalOf(value);
-    const text = scale === 0 ? coefficient.toString() : `${coefficient}e-${scale}`;
-    assert.ok(Object.is(Number(text), value) || (value === 0 && Number(text) === 0), `${value} → ${text}`);
-  }), { numRuns: 2000 });
+  fc.assert(
+    fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
+      const { coefficient, scale } = exactDecimalOf(value);
+      const text = scale === 0 ? coefficient.toString() : `${coefficient}e-${scale}`;
+      assert.ok(Object.is(Number(text), value) || (value === 0 && Number(text) === 0), `${value} → ${text}`);
+    }),
+    { numRuns: 2000 },
+  );
 });

@@ -11,7 +11,15 @@ test("docs/orders.md's worked examples are what the calculator computes", () => 
   const section = readFileSync(DOC, 'utf8').split('## Money: lines, taxes and totals')[1] ?? '';
   const rows = section.split('\n').filter((line) => line.startsWith('| ') && line.includes('| `{'));
   const examples = rows.map((row) => row.split(' | ')[0]?.slice(2));
-  assert.deepEqual(examples, ['3 × 0.10 at 19 %', 'three lines of 0.10 at 19 %', 'mixed 19 % and 7 %, shipping', 'a discount', 'gross prices', 'JPY', 'KWD']);
+  assert.deepEqual(examples, [
+    '3 × 0.10 at 19 %',
+    'three lines of 0.10 at 19 %',
+    'mixed 19 % and 7 %, shipping',
+    'a discount',
+    'gross prices',
+    'JPY',
+    'KWD',
+  ]);
   for (const row of rows) {
     const [, name = '', request = ''] = /^\| (.+?) \| `(\{.*?\})` \|/.exec(row) ?? [];
     assert.equal(workedExampleRow(name, JSON.parse(request)), row);

@@ -5,7 +5,7 @@ import { ApiLoad } from '../../src/ops/api-load.js';
 
 /** Short requests, one every 10 ms, for `ms`; with `busy`, the loop works between them. */
 async function trickle(load: ApiLoad, ms: number, busy = false): Promise<void> {
-  for (const end = performance.now() + ms; performance.now() < end; ) {
+  for (const end = performance.now() + ms; performance.now() < end;) {
     load.begin();
     load.end();
     if (!busy) {

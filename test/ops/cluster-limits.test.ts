@@ -33,7 +33,10 @@ test('FixedWindows: ended windows are dropped; at capacity the window that ends 
 function cluster(max: number, slice: number, workers: number) {
   const windows = new FixedWindows();
   const asked = { count: 0 };
-  const counters = Array.from({ length: workers }, () => new LeasedCounter(async (subject, want, least) => (asked.count++, windows.take(subject, want, least, max, 60_000)), max, slice));
+  const counters = Array.from(
+    { length: workers },
+    () => new LeasedCounter(async (subject, want, least) => (asked.count++, windows.take(subject, want, least, max, 60_000)), max, slice),
+  );
   return { counters, asked };
 }
 
@@ -81,7 +84,11 @@ test('leases: a window that ends while its answer is on the way is spent all the
   const windows = new FixedWindows();
   let asked = 0;
   // Each answer arrives after its window (1 ms) has ended.
-  const counter = new LeasedCounter(async (subject, want, least) => (asked++, windows.take(subject, want, least, 3, 1, Date.now() - 5)), 3, 1);
+  const counter = new LeasedCounter(
+    async (subject, want, least) => (asked++, windows.take(subject, want, least, 3, 1, Date.now() - 5)),
+    3,
+    1,
+  );
   const r = await counter.count('key', 1);
   assert.equal(r?.exceeded, false);
   assert.equal(asked, 1);
@@ -107,18 +114,31 @@ test('failed authentications: the one that fills the window answers 401 and is a
     { limit: 2, remaining: 0, exceeded: true, resetMs: 58_500 },
   ];
   const announced: string[] = [];
-  const limiter = new AuthFailureLimiter(async () => answers.shift(), log, async (address) => void announced.push(address));
+  const limiter = new AuthFailureLimiter(
+    async () => answers.shift(),
+    log,
+    async (address) => void announced.push(address),
+  );
   const { reply, headers } = replyRecorder();
   await limiter.failed(requestFrom('192.0.2.1'), reply);
   await limiter.failed(requestFrom('192.0.2.1'), reply);
   assert.deepEqual(announced, ['192.0.2.1']);
-  assert.throws(() => limiter.check(requestFrom('192.0.2.1'), reply), (err: unknown) => err instanceof AppError && err.code === 'TooManyRequests');
+  assert.throws(
+    () => limiter.check(requestFrom('192.0.2.1'), reply),
+    (err: unknown) => err instanceof AppError && err.code === 'TooManyRequests',
+  );
   limiter.check(requestFrom('192.0.2.2'), reply);
   // Another process whose own block has not arrived yet: the failure it counts past the limit is refused.
   const other = new AuthFailureLimiter(async () => answers.shift(), log);
-  await assert.rejects(other.failed(requestFrom('192.0.2.1'), reply), (err: unknown) => err instanceof AppError && err.code === 'TooManyRequests');
+  await assert.rejects(
+    other.failed(requestFrom('192.0.2.1'), reply),
+    (err: unknown) => err instanceof AppError && err.code === 'TooManyRequests',
+  );
   assert.equal(headers['retry-after'], 59);
-  assert.throws(() => other.check(requestFrom('192.0.2.1'), reply), (err: unknown) => err instanceof AppError);
+  assert.throws(
+    () => other.check(requestFrom('192.0.2.1'), reply),
+    (err: unknown) => err instanceof AppError,
+  );
 });
 
 test('failed authentications: a block told by another process is kept until its end', () => {

@@ -42,14 +42,27 @@ describeEachBackend('health and metrics', (t) => {
     const text = res.body;
     assert.match(text, /# TYPE ordergate_http_requests_total counter/);
     assert.match(text, /# TYPE ordergate_http_request_duration_seconds histogram/);
-    assert.ok((sample(text, 'ordergate_http_requests_total', { method: 'GET', route: '/customer/', status: '200' }) ?? 0) >= 3, text.slice(0, 2000));
+    assert.ok(
+      (sample(text, 'ordergate_http_requests_total', { method: 'GET', route: '/customer/', status: '200' }) ?? 0) >= 3,
+      text.slice(0, 2000),
+    );
     assert.equal(sample(text, 'ordergate_http_requests_total', { method: 'GET', route: '/customer/', status: '400' }), 1);
     assert.equal(sample(text, 'ordergate_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }), 1);
     assert.equal(sample(text, 'ordergate_http_requests_total', { method: 'PUT', route: '/customer/:CustomerId', status: '201' }), 1);
     const count = sample(text, 'ordergate_http_request_duration_seconds_count', { method: 'GET', route: '/customer/', status: '200' }) ?? 0;
     assert.ok(count >= 3);
-    assert.equal(sample(text, 'ordergate_http_request_duration_seconds_bucket', { le: '+Inf', method: 'GET', route: '/customer/', status: '200' }), count);
-    assert.ok(sample(text, 'ordergate_http_request_duration_seconds_bucket', { le: '0.0005', method: 'PUT', route: '/customer/:CustomerId', status: '201' }) !== undefined);
+    assert.equal(
+      sample(text, 'ordergate_http_request_duration_seconds_bucket', { le: '+Inf', method: 'GET', route: '/customer/', status: '200' }),
+      count,
+    );
+    assert.ok(
+      sample(text, 'ordergate_http_request_duration_seconds_bucket', {
+        le: '0.0005',
+        method: 'PUT',
+        route: '/customer/:CustomerId',
+        status: '201',
+      }) !== undefined,
+    );
     assert.match(text, /^ordergate_process_cpu_user_seconds_total /m, 'Node process metrics');
     assert.ok(!text.includes('metrics-1'), 'route patterns, not paths');
   });

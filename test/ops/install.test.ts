@@ -17,7 +17,10 @@ test('npm reads no unknown project setting (no warning on every npm command)', a
 });
 
 test("better-sqlite3's install step builds from source: prebuild-install finds .prebuild-installrc", async () => {
-  const { stdout } = await run(process.execPath, ['-p', "require('prebuild-install/rc')({ name: 'better-sqlite3' }).buildFromSource"], { cwd: ROOT, env: shellEnv });
+  const { stdout } = await run(process.execPath, ['-p', "require('prebuild-install/rc')({ name: 'better-sqlite3' }).buildFromSource"], {
+    cwd: ROOT,
+    env: shellEnv,
+  });
   assert.equal(stdout.trim(), 'true');
 });
 
@@ -26,12 +29,19 @@ test('npm run build compiles and bundles only when a source changed', async () =
   const outs = ['dist/cli/main.js', 'dist/bin/main.js'].map((f) => join(ROOT, f));
   const before = outs.map((f) => statSync(f).mtimeMs);
   await run('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: shellEnv });
-  assert.deepEqual(outs.map((f) => statSync(f).mtimeMs), before, 'nothing was written');
+  assert.deepEqual(
+    outs.map((f) => statSync(f).mtimeMs),
+    before,
+    'nothing was written',
+  );
 });
 
 test("the README's CLI forms for another directory work there", async () => {
   const bin = join(ROOT, 'bin/ordergate.js');
-  for (const [command, args] of [[process.execPath, [bin, '--help']], ['npm', ['exec', '--prefix', ROOT, '--', 'ordergate', '--help']]] as const) {
+  for (const [command, args] of [
+    [process.execPath, [bin, '--help']],
+    ['npm', ['exec', '--prefix', ROOT, '--', 'ordergate', '--help']],
+  ] as const) {
     const { stdout } = await run(command, [...args], { cwd: tmpdir(), env: shellEnv });
     assert.match(stdout, /^usage:\n {2}ordergate serve/, `${command} ${args.join(' ')}`);
   }

@@ -11,11 +11,16 @@ const EMAIL = 'jane.doe@example.com';
 
 describe('log scrubbing', () => {
   test('masks e-mail addresses, IBANs (also spaced) and API keys anywhere in a line', () => {
-    const line = JSON.stringify({ msg: `x ${EMAIL} y ${IBAN} z ${IBAN_SPACED} k og_abcdefghijklmnopqrstuvwxyz0123`, url: '/customer/a.b@c.org' });
+    const line = JSON.stringify({
+      msg: `x ${EMAIL} y ${IBAN} z ${IBAN_SPACED} k og_abcdefghijklmnopqrstuvwxyz0123`,
+      url: '/customer/a.b@c.org',
+    });
     const out = scrubLogLine(line);
-    for (const secret of [EMAIL, IBAN, IBAN_SPACED, 'og_abcdefghijklmnop', 'a.b@c.org']) assert.ok(!out.includes(secret), `${secret} in ${out}`);
+    for (const secret of [EMAIL, IBAN, IBAN_SPACED, 'og_abcdefghijklmnop', 'a.b@c.org'])
+      assert.ok(!out.includes(secret), `${secret} in ${out}`);
     assert.match(out, /\[email\].*\[iban\].*\[iban\].*\[key\]/);
-    const plain = '{"level":30,"reqId":"6f1c2a9e-0b7d-4c53-9f2e-1d3a5b7c9e0f","req":{"method":"GET","url":"/customer/C00000001"},"msg":"incoming request"}';
+    const plain =
+      '{"level":30,"reqId":"6f1c2a9e-0b7d-4c53-9f2e-1d3a5b7c9e0f","req":{"method":"GET","url":"/customer/C00000001"},"msg":"incoming request"}';
     assert.equal(scrubLogLine(plain), plain, 'ordinary lines are untouched');
   });
 
@@ -54,23 +59,49 @@ describeEachBackend(
     test('bank data, e-mail and keys in headers, query strings, bodies and error messages never reach the log', async () => {
       const before = t().logs.length;
       const headers = { 'x-customer-email': EMAIL, 'x-iban': IBAN };
-      await t().inject({ method: 'PUT', url: `/customer/log-1?Email=${EMAIL}&Iban=${IBAN}&Bic=${BIC}`, headers, payload: { FirstName: EMAIL, Street: IBAN, Company: BIC } });
-      await t().inject({ method: 'POST', url: '/customer/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `Identifiers=${EMAIL}&Iban=${IBAN}` });
+      await t().inject({
+        method: 'PUT',
+        url: `/customer/log-1?Email=${EMAIL}&Iban=${IBAN}&Bic=${BIC}`,
+        headers,
+        payload: { FirstName: EMAIL, Street: IBAN, Company: BIC },
+      });
+      await t().inject({
+        method: 'POST',
+        url: '/customer/',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `Identifiers=${EMAIL}&Iban=${IBAN}`,
+      });
       await t().inject(`/customer/?Take=${IBAN}&Identifiers=${EMAIL},${BIC}`);
       await t().inject({ url: `/customer/?Skip=${EMAIL}`, headers: { authorization: 'Bearer og_wrong_key_with_enough_characters' } });
-      await t().inject({ url: `/customer/${EMAIL}`, headers: { authorization: `Basic ${Buffer.from(`${t().keys.all}:`).toString('base64')}` } });
+      await t().inject({
+        url: `/customer/${EMAIL}`,
+        headers: { authorization: `Basic ${Buffer.from(`${t().keys.all}:`).toString('base64')}` },
+      });
       await t().inject(`/explode?Iban=${IBAN}`);
       await t().inject(`/no/page?Email=${EMAIL}`);
       const lines = t().logs.slice(before);
       assert.ok(lines.length >= 14, `request lines were written (${lines.length})`);
       for (const line of lines) {
-        for (const secret of [IBAN, IBAN_SPACED, BIC, EMAIL, 'example.com', ...Object.values(t().keys), 'og_wrong_key', 'Bearer', 'Basic ']) {
+        for (const secret of [
+          IBAN,
+          IBAN_SPACED,
+          BIC,
+          EMAIL,
+          'example.com',
+          ...Object.values(t().keys),
+          'og_wrong_key',
+          'Bearer',
+          'Basic ',
+        ]) {
           assert.ok(!line.includes(secret), `'${secret}' in log line: ${line}`);
         }
         const entry = JSON.parse(line) as { req?: { url: string } };
         if (entry.req) assert.ok(!entry.req.url.includes('?'), `query string logged: ${line}`);
       }
-      assert.ok(lines.some((l) => l.includes('"level":50') && l.includes('[email]') && l.includes('[iban]')), 'the 500 is logged, scrubbed');
+      assert.ok(
+        lines.some((l) => l.includes('"level":50') && l.includes('[email]') && l.includes('[iban]')),
+        'the 500 is logged, scrubbed',
+      );
     });
 
     test('every request line carries the request id that the response echoes', async () => {
@@ -78,8 +109,16 @@ describeEachBackend(
       const res = await t().inject({ url: '/customer/?Identifiers=x', headers: { 'x-request-id': 'trace-me-123' } });
       assert.equal(res.headers['x-request-id'], 'trace-me-123');
       assert.deepEqual(json(res), []);
-      const lines = t().logs.slice(before).map((l) => JSON.parse(l) as { reqId?: string; msg: string });
-      assert.deepEqual(lines.map((l) => [l.reqId, l.msg]), [['trace-me-123', 'incoming request'], ['trace-me-123', 'request completed']]);
+      const lines = t()
+        .logs.slice(before)
+        .map((l) => JSON.parse(l) as { reqId?: string; msg: string });
+      assert.deepEqual(
+        lines.map((l) => [l.reqId, l.msg]),
+        [
+          ['trace-me-123', 'incoming request'],
+          ['trace-me-123', 'request completed'],
+        ],
+      );
     });
   },
   {},

@@ -19,7 +19,12 @@ describeEachBackend('bank data: in full only for a key with the permission bank'
     assert.equal((await confirm(t(), orderId, confirmation())).statusCode, 200);
   });
 
-  const reads = () => [`/orders/${orderId}`, `/orders/?OrderIds=${orderId}`, `/api/SearchOrders?OrderIds=${orderId}`, `/orders/${orderId}?jsconfig=EmitCamelCaseNames:true`];
+  const reads = () => [
+    `/orders/${orderId}`,
+    `/orders/?OrderIds=${orderId}`,
+    `/api/SearchOrders?OrderIds=${orderId}`,
+    `/orders/${orderId}?jsconfig=EmitCamelCaseNames:true`,
+  ];
 
   test('keys without bank (all, all+admin) see IBAN, BIC, mandate reference and account holder masked, on GET and in the feed', async () => {
     for (const key of [t().keys.all, t().keys.admin]) {
@@ -35,7 +40,9 @@ describeEachBackend('bank data: in full only for a key with the permission bank'
   test('a key with bank reads them in full on GET and in the feed', async () => {
     const one = json(await t().inject({ url: `/orders/${orderId}`, headers: bearer(bankKey) }));
     assert.deepEqual(bankFields(one.Confirmation), FULL);
-    const [fed] = json(await t().inject({ method: 'POST', url: '/orders/search', payload: { OrderIds: [orderId] }, headers: bearer(bankKey) }));
+    const [fed] = json(
+      await t().inject({ method: 'POST', url: '/orders/search', payload: { OrderIds: [orderId] }, headers: bearer(bankKey) }),
+    );
     assert.deepEqual(bankFields(fed.Confirmation), FULL);
   });
 
@@ -44,7 +51,8 @@ describeEachBackend('bank data: in full only for a key with the permission bank'
     for (const key of [t().keys.all, t().keys.admin]) {
       for (const url of [...reads(), `/orders/?OrderNumbers=${IBAN}&Take=-1`, `/orders/?callback=cb&OrderIds=${orderId}`]) {
         const res = await t().inject({ url, headers: bearer(key) });
-        for (const secret of [IBAN, BIC, 'MANDATE-1']) assert.ok(!res.body.includes(secret), `${url}: ${secret} in ${res.body.slice(0, 200)}`);
+        for (const secret of [IBAN, BIC, 'MANDATE-1'])
+          assert.ok(!res.body.includes(secret), `${url}: ${secret} in ${res.body.slice(0, 200)}`);
       }
     }
     const logs = t().logs.slice(from).join('');

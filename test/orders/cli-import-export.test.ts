@@ -19,215 +19,264 @@ const notesOf = async (store: Store, numbers: readonly string[]): Promise<Record
   return Object.fromEntries(rows.map((r) => [r.order_number, r.note]));
 };
 
-describeEachBackend('orders export / import (CLI)', (t, backend) => {
-  let dir: string;
-  let fresh: TestDatabase;
-  const id = unique();
-  const number = (n: string) => `cli-${id}-${n}`;
-  let open: number, confirmed: number, cancelled: number;
-  /** The watermark before this suite's orders: exports after it show only them. */
-  let since: string;
+describeEachBackend(
+  'orders export / import (CLI)',
+  (t, backend) => {
+    let dir: string;
+    let fresh: TestDatabase;
+    const id = unique();
+    const number = (n: string) => `cli-${id}-${n}`;
+    let open: number, confirmed: number, cancelled: number;
+    /** The watermark before this suite's orders: exports after it show only them. */
+    let since: string;
 
-  const cli = (args: string[], store: Record<string, string> = storeEnv(t().config)) => {
-    const r = spawnSync(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...store, LOG_LEVEL: 'silent' },
-      encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024,
-    });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
-  const file = (name: string, content: string) => {
-    const path = join(dir, name);
-    writeFileSync(path, content);
-    return path;
-  };
-  const jsonl = (out: string) => out.trimEnd().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
-  const audit = async (after: number) => json(await t().inject(`/audit/?After=${after}`)) as Array<{ Sequence: number; KeyId: string; Action: string; ResourceType: string; ResourceIds: string[] }>;
-  const lastSequence = async () => (await audit(0)).at(-1)?.Sequence ?? 0;
-
-  before(async () => {
-    assertBuilt();
-    dir = mkdtempSync(join(tmpdir(), 'ordergate-orders-cli-'));
-    fresh = await createTestDatabase(backend);
-    const first = cli(['orders', 'export']);
-    assert.equal(first.code, 0, first.err);
-    since = `/Date(${/\((\d+)\)/.exec(first.err)![1]})/`;
-    open = await createOrder(t(), { OrderNumber: number('open'), Note: 'an open note' });
-    confirmed = await createOrder(t(), { OrderNumber: number('confirmed') });
-    assert.equal((await confirm(t(), confirmed, confirmation({ Note: 'ring twice', CustomerCity: 'Köln, Altstadt' }))).statusCode, 200);
-    cancelled = await createOrder(t(), { OrderNumber: number('cancelled') });
-    assert.equal((await t().inject({ method: 'POST', url: `/orders/${cancelled}/cancel` })).statusCode, 200);
-  });
-  after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await fresh.drop();
-  });
-
-  test('JSON Lines: one order per line in the feed shape, in sync order, filtered by status and modification date', async () => {
-    const all = cli(['orders', 'export', '--modified-after', since]);
-    assert.equal(all.code, 0, all.err);
-    const rows = jsonl(all.out);
-    assert.deepEqual(rows.map((o) => o.OrderId), [open, confirmed, cancelled]);
-    for (const row of rows) {
-      assert.deepEqual(Object.keys(row), Object.keys(OrderFeedItem.properties));
-      const { LastModified, ...view } = row;
-      assert.match(LastModified, /^\/Date\(\d+-0000\)\/$/);
-      assert.deepEqual(view, json(await t().inject(`/orders/${row.OrderId}`)), 'the shape of GET /orders/{id}');
-    }
-    assert.match(all.err, /exported 3 orders; X-Sync-Watermark \S+ \(\d+\)/);
-
-    const some = cli(['orders', 'export', '--modified-after', since, '--status', 'Cancelled,confirmed']);
-    assert.equal(some.code, 0, some.err);
-    assert.deepEqual(jsonl(some.out).map((o) => [o.OrderId, o.Status]), [[confirmed, 'Confirmed'], [cancelled, 'Cancelled']]);
-    const watermark = /\((\d+)\)/.exec(some.err)![1];
-    assert.equal(cli(['orders', 'export', '--modified-after', `/Date(${watermark})/`]).out, '', 'nothing after the watermark');
-  });
-
-  test('CSV: one row per order, nested fields as dotted columns', () => {
-    const r = cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Open,Confirmed']);
-    assert.equal(r.code, 0, r.err);
-    const [header, ...rows] = parse(r.out) as string[][];
-    assert.deepEqual(header, [...ORDER_CSV_COLUMNS]);
-    assert.ok(header!.includes('Confirmation.CustomerCity') && header!.includes('Confirmation.Payment.Amount'));
-    const byColumn = rows.map((row) => Object.fromEntries(header!.map((c, i) => [c, row[i]])));
-    assert.deepEqual(byColumn.map((o) => o.OrderNumber), [number('open'), number('confirmed')]);
-    const [o, c] = byColumn;
-    assert.equal(o!['Confirmation.CustomerCity'], '', 'an open order has no confirmation');
-    assert.equal(c!['Confirmation.CustomerCity'], 'Köln, Altstadt');
-    assert.equal(c!['Confirmation.Payment.Amount'], '19.99');
-    assert.equal(c!['Confirmation.Payment.Type'], 'PayPal');
-    assert.equal(c!['Confirmation.CustomerIban'], MASKED_IBAN);
-    assert.match(c!.ConfirmedAt!, /^\/Date\(\d+-0000\)\/$/);
-    assert.match(r.err, /exported 2 orders/);
-  });
-
-  test('bank data is masked without --include-bank-data and audited in full with it', async () => {
-    const from = await lastSequence();
-    for (const format of ['jsonl', 'csv']) {
-      const masked = cli(['orders', 'export', '--format', format, '--modified-after', since]);
-      assert.equal(masked.code, 0, masked.err);
-      for (const secret of [IBAN, BIC, 'MANDATE-1']) assert.ok(!masked.out.includes(secret), `${format}: ${secret}`);
-    }
-    assert.deepEqual(await audit(from), [], 'a masked export records nothing');
-
-    const full = cli(['orders', 'export', '--modified-after', since, '--include-bank-data']);
-    assert.equal(full.code, 0, full.err);
-    const view = jsonl(full.out).find((o) => o.OrderId === confirmed).Confirmation;
-    assert.deepEqual([view.CustomerIban, view.CustomerBic, view.CustomerSepaMandateReference, view.AccountHolderName], [IBAN, BIC, 'MANDATE-1', 'Erika Mustermann']);
-    const entries = await audit(from);
-    assert.deepEqual(entries.map(({ KeyId, Action, ResourceType, ResourceIds }) => ({ KeyId, Action, ResourceType, ResourceIds })), [
-      { KeyId: 'cli', Action: 'bank.read', ResourceType: 'order', ResourceIds: [String(confirmed)] },
-    ]);
-  });
-
-  test('bad flag values: one line naming the flag, exit code 2', () => {
-    for (const [flags, flag] of [
-      [['--status', 'Shipped'], '--status'],
-      [['--format', 'xml'], '--format'],
-      [['--modified-after', 'soon'], '--modified-after'],
-    ] as const) {
-      const r = cli(['orders', 'export', ...flags]);
-      assert.equal(r.code, 2, flags.join(' '));
-      assert.equal(r.out, '');
-      assert.ok(r.err.split('\n')[0]!.startsWith(`ordergate: ${flag}: `), r.err);
-    }
-  });
-
-  test('an export imports into a fresh database: order numbers and notes (JSON Lines and CSV)', async () => {
-    assert.equal(cli(['migrate'], fresh.env).code, 0);
-    const jsonlExport = cli(['orders', 'export', '--modified-after', since, '--status', 'Open,Confirmed']).out;
-    let r = cli(['orders', 'import', file('all.jsonl', jsonlExport)], fresh.env);
-    assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^imported 2 orders from 2 rows in [\d.]+ s\n$/);
-    const csvExport = cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Cancelled']).out;
-    r = cli(['orders', 'import', file('all.csv', csvExport)], fresh.env);
-    assert.equal(r.code, 0, r.err);
-
-    const back = jsonl(cli(['orders', 'export'], fresh.env).out);
-    assert.deepEqual(back.map((o) => [o.OrderNumber, o.Status]), [[number('open'), 'Open'], [number('confirmed'), 'Open'], [number('cancelled'), 'Open']]);
-    const store = openStore(fresh.url);
-    try {
-      // The feed shows an order's note in its confirmation: that note travels; an open order's own note is not in the feed.
-      assert.deepEqual(await notesOf(store, [number('open'), number('confirmed'), number('cancelled')]), {
-        [number('open')]: null, [number('confirmed')]: 'ring twice', [number('cancelled')]: null,
+    const cli = (args: string[], store: Record<string, string> = storeEnv(t().config)) => {
+      const r = spawnSync(process.execPath, [BIN, ...args], {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...store, LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
       });
-    } finally {
-      await store.close();
-    }
-    r = cli(['orders', 'import', file('again.csv', csvExport)], fresh.env);
-    assert.equal(r.code, 1, 'the numbers exist now');
-    assert.match(r.err, new RegExp(`^line 2: OrderNumber: '${number('cancelled')}' exists already$`, 'm'));
-  });
-
-  test('a bad file is reported line by line and imports nothing; --skip-invalid imports the rest', async () => {
-    const csv = [
-      'OrderNumber,Note',
-      `${number('i1')},"first, with a comma"`, // line 2
-      ',no number', // line 3
-      `${'x'.repeat(256)},`, // line 4
-      `${number('i2')},${'n'.repeat(1001)}`, // line 5
-      `${number('open')},taken`, // line 6
-      `${number('i1')},again`, // line 7
-      `${number('i3')},"two`, // line 8: a quoted field over two lines
-      'lines"', // (line 9)
-      `${number('i4')}`, // line 10
-    ].join('\n');
-    const path = file('bad.csv', csv + '\n');
-    let r = cli(['orders', 'import', path]);
-    assert.equal(r.code, 1);
-    const lines = r.err.split('\n');
-    assert.equal(lines[0], "line 3: OrderNumber: 'OrderNumber' must not be empty.");
-    assert.match(lines[1]!, /^line 4: OrderNumber: The length of 'OrderNumber' must be 255 characters or fewer/);
-    assert.match(lines[2]!, /^line 5: Note: The length of 'Note' must be 1000 characters or fewer/);
-    assert.equal(lines[3], `line 6: OrderNumber: '${number('open')}' exists already`);
-    assert.equal(lines[4], `line 7: OrderNumber: '${number('i1')}' is also on line 2`);
-    assert.equal(lines[5], 'line 10: 1 fields where the header has 2');
-    assert.match(r.err, /nothing imported: 6 of 8 rows are invalid/);
-    assert.deepEqual(await notesOf(t().store, [number('i1'), number('i3')]), {});
-
-    r = cli(['orders', 'import', path, '--skip-invalid']);
-    assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^imported 2 orders from 8 rows, 6 invalid rows skipped/);
-    assert.deepEqual(await notesOf(t().store, [number('i1'), number('i2'), number('i3'), number('i4')]), {
-      [number('i1')]: 'first, with a comma', [number('i3')]: 'two\nlines',
-    });
-    const created = json(await t().inject(`/orders/?OrderNumbers=${number('i3')}`));
-    assert.equal(created[0].Status, 'Open', 'created open, and in the feed');
-
-    const bad = [JSON.stringify({ OrderNumber: 7 }), '{oops', JSON.stringify({ OrderNumber: number('j1'), Colour: 'red' })].join('\n');
-    r = cli(['orders', 'import', file('bad.jsonl', bad)]);
-    assert.equal(r.code, 1);
-    assert.match(r.err, /^line 1: OrderNumber: 'OrderNumber' must be a string$/m);
-    assert.match(r.err, /^line 2: not JSON/m);
-    assert.match(r.err, /^line 3: Colour: unknown field 'Colour'$/m);
-  });
-
-  test('file problems: a missing file, a header without OrderNumber', () => {
-    const missing = join(dir, 'missing.csv');
-    const r = cli(['orders', 'import', missing]);
-    const customers = cli(['customers', 'import', missing]);
-    assert.equal(r.code, 2);
-    assert.equal(r.code, customers.code);
-    assert.equal(r.err.split('\n')[0], `ordergate: no such file: ${missing}`);
-    assert.equal(r.err.split('\n')[0], customers.err.split('\n')[0]);
-    const header = cli(['orders', 'import', file('nonumber.csv', 'Note,Colour\nx,y\n'), '--skip-invalid']);
-    assert.equal(header.code, 1);
-    assert.match(header.err, /^header: unknown column 'Colour'/m);
-    assert.match(header.err, /^header: no OrderNumber column$/m);
-  });
-
-  test('on a terminal, export and import show progress bars', () => {
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...storeEnv(t().config), LOG_LEVEL: 'silent' };
-    // `script` runs the command on a pseudo-terminal, as an operator's shell would.
-    const onTerminal = (args: string) => {
-      const r = spawnSync('script', ['-qec', `"${process.execPath}" "${BIN}" ${args}`, '/dev/null'], { env, encoding: 'utf8', timeout: 60_000 });
-      assert.equal(r.status, 0, r.stdout);
-      return r.stdout.replace(/\r/g, '\n');
+      return { code: r.status, out: r.stdout, err: r.stderr };
     };
-    const rows = Array.from({ length: 1500 }, (_, i) => `${number(`tty-${i}`)},n`).join('\n');
-    const imported = onTerminal(`orders import "${file('tty.csv', `OrderNumber,Note\n${rows}\n`)}"`);
-    assert.match(imported, /importing \(rows\) \[[█░]+\] 100% 1500\/1500/);
-    const exported = onTerminal(`orders export --modified-after "${since}" --status Open > /dev/null`);
-    assert.match(exported, /exporting \(orders\) \[[█░]+\] 100% (\d+)\/\1/);
-    assert.match(exported, /exported \d+ orders; X-Sync-Watermark/);
-  });
-}, {}, { pgbouncer: true });
+    const file = (name: string, content: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    };
+    const jsonl = (out: string) =>
+      out
+        .trimEnd()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l));
+    const audit = async (after: number) =>
+      json(await t().inject(`/audit/?After=${after}`)) as Array<{
+        Sequence: number;
+        KeyId: string;
+        Action: string;
+        ResourceType: string;
+        ResourceIds: string[];
+      }>;
+    const lastSequence = async () => (await audit(0)).at(-1)?.Sequence ?? 0;
+
+    before(async () => {
+      assertBuilt();
+      dir = mkdtempSync(join(tmpdir(), 'ordergate-orders-cli-'));
+      fresh = await createTestDatabase(backend);
+      const first = cli(['orders', 'export']);
+      assert.equal(first.code, 0, first.err);
+      since = `/Date(${/\((\d+)\)/.exec(first.err)![1]})/`;
+      open = await createOrder(t(), { OrderNumber: number('open'), Note: 'an open note' });
+      confirmed = await createOrder(t(), { OrderNumber: number('confirmed') });
+      assert.equal((await confirm(t(), confirmed, confirmation({ Note: 'ring twice', CustomerCity: 'Köln, Altstadt' }))).statusCode, 200);
+      cancelled = await createOrder(t(), { OrderNumber: number('cancelled') });
+      assert.equal((await t().inject({ method: 'POST', url: `/orders/${cancelled}/cancel` })).statusCode, 200);
+    });
+    after(async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await fresh.drop();
+    });
+
+    test('JSON Lines: one order per line in the feed shape, in sync order, filtered by status and modification date', async () => {
+      const all = cli(['orders', 'export', '--modified-after', since]);
+      assert.equal(all.code, 0, all.err);
+      const rows = jsonl(all.out);
+      assert.deepEqual(
+        rows.map((o) => o.OrderId),
+        [open, confirmed, cancelled],
+      );
+      for (const row of rows) {
+        assert.deepEqual(Object.keys(row), Object.keys(OrderFeedItem.properties));
+        const { LastModified, ...view } = row;
+        assert.match(LastModified, /^\/Date\(\d+-0000\)\/$/);
+        assert.deepEqual(view, json(await t().inject(`/orders/${row.OrderId}`)), 'the shape of GET /orders/{id}');
+      }
+      assert.match(all.err, /exported 3 orders; X-Sync-Watermark \S+ \(\d+\)/);
+
+      const some = cli(['orders', 'export', '--modified-after', since, '--status', 'Cancelled,confirmed']);
+      assert.equal(some.code, 0, some.err);
+      assert.deepEqual(
+        jsonl(some.out).map((o) => [o.OrderId, o.Status]),
+        [
+          [confirmed, 'Confirmed'],
+          [cancelled, 'Cancelled'],
+        ],
+      );
+      const watermark = /\((\d+)\)/.exec(some.err)![1];
+      assert.equal(cli(['orders', 'export', '--modified-after', `/Date(${watermark})/`]).out, '', 'nothing after the watermark');
+    });
+
+    test('CSV: one row per order, nested fields as dotted columns', () => {
+      const r = cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Open,Confirmed']);
+      assert.equal(r.code, 0, r.err);
+      const [header, ...rows] = parse(r.out) as string[][];
+      assert.deepEqual(header, [...ORDER_CSV_COLUMNS]);
+      assert.ok(header!.includes('Confirmation.CustomerCity') && header!.includes('Confirmation.Payment.Amount'));
+      const byColumn = rows.map((row) => Object.fromEntries(header!.map((c, i) => [c, row[i]])));
+      assert.deepEqual(
+        byColumn.map((o) => o.OrderNumber),
+        [number('open'), number('confirmed')],
+      );
+      const [o, c] = byColumn;
+      assert.equal(o!['Confirmation.CustomerCity'], '', 'an open order has no confirmation');
+      assert.equal(c!['Confirmation.CustomerCity'], 'Köln, Altstadt');
+      assert.equal(c!['Confirmation.Payment.Amount'], '19.99');
+      assert.equal(c!['Confirmation.Payment.Type'], 'PayPal');
+      assert.equal(c!['Confirmation.CustomerIban'], MASKED_IBAN);
+      assert.match(c!.ConfirmedAt!, /^\/Date\(\d+-0000\)\/$/);
+      assert.match(r.err, /exported 2 orders/);
+    });
+
+    test('bank data is masked without --include-bank-data and audited in full with it', async () => {
+      const from = await lastSequence();
+      for (const format of ['jsonl', 'csv']) {
+        const masked = cli(['orders', 'export', '--format', format, '--modified-after', since]);
+        assert.equal(masked.code, 0, masked.err);
+        for (const secret of [IBAN, BIC, 'MANDATE-1']) assert.ok(!masked.out.includes(secret), `${format}: ${secret}`);
+      }
+      assert.deepEqual(await audit(from), [], 'a masked export records nothing');
+
+      const full = cli(['orders', 'export', '--modified-after', since, '--include-bank-data']);
+      assert.equal(full.code, 0, full.err);
+      const view = jsonl(full.out).find((o) => o.OrderId === confirmed).Confirmation;
+      assert.deepEqual(
+        [view.CustomerIban, view.CustomerBic, view.CustomerSepaMandateReference, view.AccountHolderName],
+        [IBAN, BIC, 'MANDATE-1', 'Erika Mustermann'],
+      );
+      const entries = await audit(from);
+      assert.deepEqual(
+        entries.map(({ KeyId, Action, ResourceType, ResourceIds }) => ({ KeyId, Action, ResourceType, ResourceIds })),
+        [{ KeyId: 'cli', Action: 'bank.read', ResourceType: 'order', ResourceIds: [String(confirmed)] }],
+      );
+    });
+
+    test('bad flag values: one line naming the flag, exit code 2', () => {
+      for (const [flags, flag] of [
+        [['--status', 'Shipped'], '--status'],
+        [['--format', 'xml'], '--format'],
+        [['--modified-after', 'soon'], '--modified-after'],
+      ] as const) {
+        const r = cli(['orders', 'export', ...flags]);
+        assert.equal(r.code, 2, flags.join(' '));
+        assert.equal(r.out, '');
+        assert.ok(r.err.split('\n')[0]!.startsWith(`ordergate: ${flag}: `), r.err);
+      }
+    });
+
+    test('an export imports into a fresh database: order numbers and notes (JSON Lines and CSV)', async () => {
+      assert.equal(cli(['migrate'], fresh.env).code, 0);
+      const jsonlExport = cli(['orders', 'export', '--modified-after', since, '--status', 'Open,Confirmed']).out;
+      let r = cli(['orders', 'import', file('all.jsonl', jsonlExport)], fresh.env);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /^imported 2 orders from 2 rows in [\d.]+ s\n$/);
+      const csvExport = cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Cancelled']).out;
+      r = cli(['orders', 'import', file('all.csv', csvExport)], fresh.env);
+      assert.equal(r.code, 0, r.err);
+
+      const back = jsonl(cli(['orders', 'export'], fresh.env).out);
+      assert.deepEqual(
+        back.map((o) => [o.OrderNumber, o.Status]),
+        [
+          [number('open'), 'Open'],
+          [number('confirmed'), 'Open'],
+          [number('cancelled'), 'Open'],
+        ],
+      );
+      const store = openStore(fresh.url);
+      try {
+        // The feed shows an order's note in its confirmation: that note travels; an open order's own note is not in the feed.
+        assert.deepEqual(await notesOf(store, [number('open'), number('confirmed'), number('cancelled')]), {
+          [number('open')]: null,
+          [number('confirmed')]: 'ring twice',
+          [number('cancelled')]: null,
+        });
+      } finally {
+        await store.close();
+      }
+      r = cli(['orders', 'import', file('again.csv', csvExport)], fresh.env);
+      assert.equal(r.code, 1, 'the numbers exist now');
+      assert.match(r.err, new RegExp(`^line 2: OrderNumber: '${number('cancelled')}' exists already$`, 'm'));
+    });
+
+    test('a bad file is reported line by line and imports nothing; --skip-invalid imports the rest', async () => {
+      const csv = [
+        'OrderNumber,Note',
+        `${number('i1')},"first, with a comma"`, // line 2
+        ',no number', // line 3
+        `${'x'.repeat(256)},`, // line 4
+        `${number('i2')},${'n'.repeat(1001)}`, // line 5
+        `${number('open')},taken`, // line 6
+        `${number('i1')},again`, // line 7
+        `${number('i3')},"two`, // line 8: a quoted field over two lines
+        'lines"', // (line 9)
+        `${number('i4')}`, // line 10
+      ].join('\n');
+      const path = file('bad.csv', csv + '\n');
+      let r = cli(['orders', 'import', path]);
+      assert.equal(r.code, 1);
+      const lines = r.err.split('\n');
+      assert.equal(lines[0], "line 3: OrderNumber: 'OrderNumber' must not be empty.");
+      assert.match(lines[1]!, /^line 4: OrderNumber: The length of 'OrderNumber' must be 255 characters or fewer/);
+      assert.match(lines[2]!, /^line 5: Note: The length of 'Note' must be 1000 characters or fewer/);
+      assert.equal(lines[3], `line 6: OrderNumber: '${number('open')}' exists already`);
+      assert.equal(lines[4], `line 7: OrderNumber: '${number('i1')}' is also on line 2`);
+      assert.equal(lines[5], 'line 10: 1 fields where the header has 2');
+      assert.match(r.err, /nothing imported: 6 of 8 rows are invalid/);
+      assert.deepEqual(await notesOf(t().store, [number('i1'), number('i3')]), {});
+
+      r = cli(['orders', 'import', path, '--skip-invalid']);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /^imported 2 orders from 8 rows, 6 invalid rows skipped/);
+      assert.deepEqual(await notesOf(t().store, [number('i1'), number('i2'), number('i3'), number('i4')]), {
+        [number('i1')]: 'first, with a comma',
+        [number('i3')]: 'two\nlines',
+      });
+      const created = json(await t().inject(`/orders/?OrderNumbers=${number('i3')}`));
+      assert.equal(created[0].Status, 'Open', 'created open, and in the feed');
+
+      const bad = [JSON.stringify({ OrderNumber: 7 }), '{oops', JSON.stringify({ OrderNumber: number('j1'), Colour: 'red' })].join('\n');
+      r = cli(['orders', 'import', file('bad.jsonl', bad)]);
+      assert.equal(r.code, 1);
+      assert.match(r.err, /^line 1: OrderNumber: 'OrderNumber' must be a string$/m);
+      assert.match(r.err, /^line 2: not JSON/m);
+      assert.match(r.err, /^line 3: Colour: unknown field 'Colour'$/m);
+    });
+
+    test('file problems: a missing file, a header without OrderNumber', () => {
+      const missing = join(dir, 'missing.csv');
+      const r = cli(['orders', 'import', missing]);
+      const customers = cli(['customers', 'import', missing]);
+      assert.equal(r.code, 2);
+      assert.equal(r.code, customers.code);
+      assert.equal(r.err.split('\n')[0], `ordergate: no such file: ${missing}`);
+      assert.equal(r.err.split('\n')[0], customers.err.split('\n')[0]);
+      const header = cli(['orders', 'import', file('nonumber.csv', 'Note,Colour\nx,y\n'), '--skip-invalid']);
+      assert.equal(header.code, 1);
+      assert.match(header.err, /^header: unknown column 'Colour'/m);
+      assert.match(header.err, /^header: no OrderNumber column$/m);
+    });
+
+    test('on a terminal, export and import show progress bars', () => {
+      const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...storeEnv(t().config), LOG_LEVEL: 'silent' };
+      // `script` runs the command on a pseudo-terminal, as an operator's shell would.
+      const onTerminal = (args: string) => {
+        const r = spawnSync('script', ['-qec', `"${process.execPath}" "${BIN}" ${args}`, '/dev/null'], {
+          env,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        assert.equal(r.status, 0, r.stdout);
+        return r.stdout.replace(/\r/g, '\n');
+      };
+      const rows = Array.from({ length: 1500 }, (_, i) => `${number(`tty-${i}`)},n`).join('\n');
+      const imported = onTerminal(`orders import "${file('tty.csv', `OrderNumber,Note\n${rows}\n`)}"`);
+      assert.match(imported, /importing \(rows\) \[[█░]+\] 100% 1500\/1500/);
+      const exported = onTerminal(`orders export --modified-after "${since}" --status Open > /dev/null`);
+      assert.match(exported, /exporting \(orders\) \[[█░]+\] 100% (\d+)\/\1/);
+      assert.match(exported, /exported \d+ orders; X-Sync-Watermark/);
+    });
+  },
+  {},
+  { pgbouncer: true },
+);

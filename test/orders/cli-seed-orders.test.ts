@@ -7,7 +7,8 @@ import { describeEachBackend, describeOnce, json } from '../helpers/test-app.js'
 
 describeEachBackend('ordergate seed --orders (CLI)', (t) => {
   const seed = (...args: string[]) => runCli(['seed', ...args], { DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' }, 60_000);
-  const stored = () => t().store.db.selectFrom('orders').select(['order_id', 'order_number', 'status', 'customer_id']).orderBy('order_number').execute();
+  const stored = () =>
+    t().store.db.selectFrom('orders').select(['order_id', 'order_number', 'status', 'customer_id']).orderBy('order_number').execute();
 
   test('seed --orders N creates N open orders SEED-00000001…; again adds nothing; a larger N adds the difference', async () => {
     assertBuilt();
@@ -17,7 +18,10 @@ describeEachBackend('ordergate seed --orders (CLI)', (t) => {
     assert.equal(r.stdout, 'orders: 1234 added (0 existed)\n');
     let rows = await stored();
     assert.equal(rows.length, 1234);
-    assert.deepEqual(rows.map((o) => o.order_number), Array.from({ length: 1234 }, (_, i) => seedOrderNumber(i + 1)));
+    assert.deepEqual(
+      rows.map((o) => o.order_number),
+      Array.from({ length: 1234 }, (_, i) => seedOrderNumber(i + 1)),
+    );
     assert.ok(rows.every((o) => o.status === 'Open' && o.customer_id === null));
 
     // Through the API: seeded orders are open orders like any other, and one can be confirmed.
@@ -30,8 +34,14 @@ describeEachBackend('ordergate seed --orders (CLI)', (t) => {
       method: 'POST',
       url: `/orders/${rows[0]!.order_id}/confirm`,
       payload: {
-        CustomerFirstName: 'Seed', CustomerLastName: 'Test', CustomerPostalCode: '10115', CustomerCity: 'Berlin', CustomerCountry: 'DE',
-        CustomerStreet: 'Hauptstr. 1', CustomerEMail: 'seed@example.org', Payment: { Amount: 1, Name: 'Invoice' },
+        CustomerFirstName: 'Seed',
+        CustomerLastName: 'Test',
+        CustomerPostalCode: '10115',
+        CustomerCity: 'Berlin',
+        CustomerCountry: 'DE',
+        CustomerStreet: 'Hauptstr. 1',
+        CustomerEMail: 'seed@example.org',
+        Payment: { Amount: 1, Name: 'Invoice' },
       },
     });
     assert.equal(confirmed.statusCode, 200, confirmed.body);
@@ -117,12 +127,19 @@ describeOnce('ordergate seed --orders (CLI): a bad N', (t) => {
     for (const args of cases) {
       const r = await seed(...args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, new RegExp(`^ordergate: .*${args.includes('--confirmed') ? '--confirmed' : '--orders'}`, 'm'), `${args.join(' ')}: ${r.stderr}`);
+      assert.match(
+        r.stderr,
+        new RegExp(`^ordergate: .*${args.includes('--confirmed') ? '--confirmed' : '--orders'}`, 'm'),
+        `${args.join(' ')}: ${r.stderr}`,
+      );
       assert.match(r.stderr, /^usage: ordergate seed \[--customers N\] \[--orders N \[--confirmed N\]\]$/m);
       assert.equal(r.stdout, '', args.join(' '));
     }
     const negative = await seed('--customers', '-5');
-    assert.equal(negative.stderr, "ordergate: --customers takes a whole number of at least 1, got '-5'\nusage: ordergate seed [--customers N] [--orders N [--confirmed N]]\n");
+    assert.equal(
+      negative.stderr,
+      "ordergate: --customers takes a whole number of at least 1, got '-5'\nusage: ordergate seed [--customers N] [--orders N [--confirmed N]]\n",
+    );
     assert.equal((await stored()).length, before, 'no order was added');
     assert.equal((await customers()).length, customersBefore, 'no customer was added');
   });

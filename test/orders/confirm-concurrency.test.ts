@@ -44,11 +44,30 @@ describeEachBackend('ConfirmOrder under concurrency', (t) => {
   test('a refused confirmation among parallel good ones changes nothing, and the good ones all commit', async () => {
     const orders = await Promise.all(Array.from({ length: 10 }, () => createOrder(t())));
     const tag = unique();
-    const answers = await Promise.all(orders.map((id, i) =>
-      confirm(t(), id, confirmation(i % 3 === 1 ? { CustomerId: `missing-${tag}`, ExternalCustomerId: `cc-${tag}-${i}` } : { ExternalCustomerId: `cc-${tag}-${i}` }))));
+    const answers = await Promise.all(
+      orders.map((id, i) =>
+        confirm(
+          t(),
+          id,
+          confirmation(
+            i % 3 === 1 ? { CustomerId: `missing-${tag}`, ExternalCustomerId: `cc-${tag}-${i}` } : { ExternalCustomerId: `cc-${tag}-${i}` },
+          ),
+        ),
+      ),
+    );
     answers.forEach((r, i) => assert.equal(r.statusCode, i % 3 === 1 ? 400 : 200, `${i}: ${r.body}`));
-    const made = await customersWithExternalIds(t(), orders.map((_, i) => `cc-${tag}-${i}`));
-    assert.deepEqual(made.map((c) => c.ExternalId).sort(), orders.map((_, i) => `cc-${tag}-${i}`).filter((_, i) => i % 3 !== 1).sort());
-    for (const [i, id] of orders.entries()) assert.equal(json(await t().inject(`/orders/${id}`)).Status, i % 3 === 1 ? 'Open' : 'Confirmed');
+    const made = await customersWithExternalIds(
+      t(),
+      orders.map((_, i) => `cc-${tag}-${i}`),
+    );
+    assert.deepEqual(
+      made.map((c) => c.ExternalId).sort(),
+      orders
+        .map((_, i) => `cc-${tag}-${i}`)
+        .filter((_, i) => i % 3 !== 1)
+        .sort(),
+    );
+    for (const [i, id] of orders.entries())
+      assert.equal(json(await t().inject(`/orders/${id}`)).Status, i % 3 === 1 ? 'Open' : 'Confirmed');
   });
 });

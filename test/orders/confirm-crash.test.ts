@@ -20,7 +20,11 @@ interface Ack {
  * is open in the store, once 300 confirmations are through (or from a hang guard). Returns what got
  * a 200, how many were sent, and whether the kill found a write in flight.
  */
-async function confirmUntilKilled(port: number, watch: WriteWatch, kill: () => void): Promise<{ acks: Ack[]; sent: number; midWrite: boolean }> {
+async function confirmUntilKilled(
+  port: number,
+  watch: WriteWatch,
+  kill: () => void,
+): Promise<{ acks: Ack[]; sent: number; midWrite: boolean }> {
   const acks: Ack[] = [];
   let next = 1;
   const killer = new KillSwitch(kill, watch, 60_000);
@@ -62,7 +66,9 @@ for (const backend of allBackends()) {
       server = await serveOrders(database.url);
       const killed = server;
       const watch = await watchWrites(database);
-      const { acks, sent, midWrite } = await confirmUntilKilled(server.port, watch, () => killed.child.kill('SIGKILL')).finally(() => watch.close());
+      const { acks, sent, midWrite } = await confirmUntilKilled(server.port, watch, () => killed.child.kill('SIGKILL')).finally(() =>
+        watch.close(),
+      );
       assert.equal(await killed.exited, 'SIGKILL');
       assert.ok(acks.length >= 300, `the kill came after 300 confirmations, not from the hang guard (${acks.length})`);
       assert.ok(midWrite, 'the kill found a transaction open in the store');
@@ -86,7 +92,10 @@ for (const backend of allBackends()) {
       t.diagnostic(`confirmations in flight at the kill: ${unsure.length}`);
       assert.ok(unsure.length > 0, 'confirmations were in flight at the kill');
       const retries = await Promise.all(unsure.map((id) => confirmOver(port, id, { ExternalCustomerId: `crash-${id}` })));
-      assert.deepEqual(retries.map((r) => r.status), Array(unsure.length).fill(200));
+      assert.deepEqual(
+        retries.map((r) => r.status),
+        Array(unsure.length).fill(200),
+      );
       const found = (await call(port, 'POST', '/customer/', { Identifiers: unsure.map((id) => `crash-${id}`) })).body;
       assert.equal(found.length, unsure.length);
     });

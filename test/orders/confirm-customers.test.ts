@@ -27,15 +27,35 @@ async function changedSince(app: TestApp, mark: string): Promise<string[]> {
 describeEachBackend('ConfirmOrder customer resolution', (t) => {
   test('CustomerId: that customer, its name and address written, its ExternalId kept, and the sync feed shows it', async () => {
     const id = `cr-${unique()}`;
-    await t().inject({ method: 'PUT', url: `/customer/${id}`, payload: { ExternalId: `${id}-ext`, FirstName: 'Old', City: 'Bonn', Quarter: 'Altstadt', Company: 'ACME' } });
+    await t().inject({
+      method: 'PUT',
+      url: `/customer/${id}`,
+      payload: { ExternalId: `${id}-ext`, FirstName: 'Old', City: 'Bonn', Quarter: 'Altstadt', Company: 'ACME' },
+    });
     const mark = await watermark(t());
     const order = await createOrder(t());
-    const res = await confirm(t(), order, confirmation({ CustomerId: id, ExternalCustomerId: 'ignored-when-CustomerId-given', CustomerCompany: undefined }));
+    const res = await confirm(
+      t(),
+      order,
+      confirmation({ CustomerId: id, ExternalCustomerId: 'ignored-when-CustomerId-given', CustomerCompany: undefined }),
+    );
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(json(res).CustomerId, id);
     const c = await customer(t(), id);
     assert.deepEqual(
-      [c.ExternalId, c.FirstName, c.LastName, c.City, c.PostalCode, c.Street, c.StreetNumber, c.Country, c.Salutation, c.Quarter, c.Company],
+      [
+        c.ExternalId,
+        c.FirstName,
+        c.LastName,
+        c.City,
+        c.PostalCode,
+        c.Street,
+        c.StreetNumber,
+        c.Country,
+        c.Salutation,
+        c.Quarter,
+        c.Company,
+      ],
       [`${id}-ext`, 'Erika', 'Mustermann', 'Köln', '50667', 'Domkloster', '4', 'DE', 'Frau', 'Altstadt', 'ACME'],
     );
     assert.deepEqual(await changedSince(t(), mark), [id]);
@@ -121,7 +141,11 @@ describeEachBackend('ConfirmOrder customer resolution', (t) => {
 
   test('optional address fields: a given value overwrites, an empty one clears, an absent one is kept', async () => {
     const id = `cr-${unique()}`;
-    await t().inject({ method: 'PUT', url: `/customer/${id}`, payload: { Salutation: 'Herr', Company: 'ACME', Company2: 'Dept', StreetNumber: '9' } });
+    await t().inject({
+      method: 'PUT',
+      url: `/customer/${id}`,
+      payload: { Salutation: 'Herr', Company: 'ACME', Company2: 'Dept', StreetNumber: '9' },
+    });
     const body = confirmation({ CustomerId: id, CustomerSalutation: 'Frau', CustomerCompany: '' });
     delete body.CustomerCompany2;
     delete body.CustomerStreetNumber;

@@ -4,7 +4,15 @@ import { describeEachBackend, json } from '../helpers/test-app.js';
 import { storeDigest } from '../helpers/store-snapshot.js';
 import { IBAN, confirm, confirmation, createOrder, fieldErrors } from './order-fixtures.js';
 
-const REQUIRED = ['CustomerFirstName', 'CustomerLastName', 'CustomerPostalCode', 'CustomerCity', 'CustomerCountry', 'CustomerStreet', 'CustomerEMail'];
+const REQUIRED = [
+  'CustomerFirstName',
+  'CustomerLastName',
+  'CustomerPostalCode',
+  'CustomerCity',
+  'CustomerCountry',
+  'CustomerStreet',
+  'CustomerEMail',
+];
 
 describeEachBackend('ConfirmOrder validation', (t) => {
   test('each required field, absent, null or blank, is NotEmpty', async () => {
@@ -24,13 +32,25 @@ describeEachBackend('ConfirmOrder validation', (t) => {
     const id = await createOrder(t());
     assert.equal((await confirm(t(), id, confirmation({ Note: 'n'.repeat(1000), CustomerCity: 'c'.repeat(255) }))).statusCode, 200);
     const id2 = await createOrder(t());
-    const res = await confirm(t(), id2, confirmation({
-      Note: 'n'.repeat(1001), CustomerCity: 'c'.repeat(256), MediaCode: 'm'.repeat(256), CustomerId: 'x'.repeat(256),
-      Payment: { Amount: 1, Name: 'p'.repeat(256), ReferenceNumber: 'r'.repeat(256) },
-    }));
+    const res = await confirm(
+      t(),
+      id2,
+      confirmation({
+        Note: 'n'.repeat(1001),
+        CustomerCity: 'c'.repeat(256),
+        MediaCode: 'm'.repeat(256),
+        CustomerId: 'x'.repeat(256),
+        Payment: { Amount: 1, Name: 'p'.repeat(256), ReferenceNumber: 'r'.repeat(256) },
+      }),
+    );
     assert.equal(res.statusCode, 400);
     assert.deepEqual(fieldErrors(json(res)), {
-      Note: 'Length', CustomerCity: 'Length', MediaCode: 'Length', CustomerId: 'Length', 'Payment.Name': 'Length', 'Payment.ReferenceNumber': 'Length',
+      Note: 'Length',
+      CustomerCity: 'Length',
+      MediaCode: 'Length',
+      CustomerId: 'Length',
+      'Payment.Name': 'Length',
+      'Payment.ReferenceNumber': 'Length',
     });
     assert.match(json(res).ResponseStatus.Errors.find((e: { FieldName: string }) => e.FieldName === 'Note').Message, /1000/);
   });
@@ -102,15 +122,31 @@ describeEachBackend('ConfirmOrder validation', (t) => {
   test('every problem at once, one entry per field, the first one also top-level', async () => {
     const id = await createOrder(t());
     const res = await confirm(t(), id, {
-      OrderId: id + 1, CustomerFirstName: '', CustomerEMail: 'nope', CustomerIban: 'DE00', CustomerBic: 'x', Note: 'n'.repeat(1001),
+      OrderId: id + 1,
+      CustomerFirstName: '',
+      CustomerEMail: 'nope',
+      CustomerIban: 'DE00',
+      CustomerBic: 'x',
+      Note: 'n'.repeat(1001),
       Payment: { Amount: -1.234, Type: 'Cash' },
     });
     assert.equal(res.statusCode, 400);
     const status = json(res).ResponseStatus;
     assert.deepEqual(fieldErrors(json(res)), {
-      OrderId: 'Equal', CustomerFirstName: 'NotEmpty', CustomerLastName: 'NotEmpty', CustomerPostalCode: 'NotEmpty', CustomerCity: 'NotEmpty',
-      CustomerCountry: 'NotEmpty', CustomerStreet: 'NotEmpty', CustomerEMail: 'Email', CustomerIban: 'Iban', CustomerBic: 'Bic', Note: 'Length',
-      'Payment.Amount': 'GreaterThanOrEqual', 'Payment.Name': 'NotEmpty', 'Payment.Type': 'Enum',
+      OrderId: 'Equal',
+      CustomerFirstName: 'NotEmpty',
+      CustomerLastName: 'NotEmpty',
+      CustomerPostalCode: 'NotEmpty',
+      CustomerCity: 'NotEmpty',
+      CustomerCountry: 'NotEmpty',
+      CustomerStreet: 'NotEmpty',
+      CustomerEMail: 'Email',
+      CustomerIban: 'Iban',
+      CustomerBic: 'Bic',
+      Note: 'Length',
+      'Payment.Amount': 'GreaterThanOrEqual',
+      'Payment.Name': 'NotEmpty',
+      'Payment.Type': 'Enum',
     });
     assert.equal(status.Errors.length, 14);
     assert.equal(status.ErrorCode, status.Errors[0].ErrorCode);
@@ -143,10 +179,21 @@ describeEachBackend('ConfirmOrder validation', (t) => {
   });
 
   test('dates in every wire form; an unreadable date is a SerializationException naming the field', async () => {
-    const forms = ['\\/Date(1700000000000)\\/', '/Date(1700000000000+0100)/', '\\/Date(1700000000000-0000)\\/', '2023-11-14T22:13:20Z', '2023-11-14T23:13:20+01:00', '2023-11-14T22:13:20.000'];
+    const forms = [
+      '\\/Date(1700000000000)\\/',
+      '/Date(1700000000000+0100)/',
+      '\\/Date(1700000000000-0000)\\/',
+      '2023-11-14T22:13:20Z',
+      '2023-11-14T23:13:20+01:00',
+      '2023-11-14T22:13:20.000',
+    ];
     for (const form of forms) {
       const id = await createOrder(t());
-      const res = await confirm(t(), id, confirmation({ CustomerSepaMandateDate: form, DeliveryDate: form, Payment: { Amount: 1, Name: 'x', Date: form } }));
+      const res = await confirm(
+        t(),
+        id,
+        confirmation({ CustomerSepaMandateDate: form, DeliveryDate: form, Payment: { Amount: 1, Name: 'x', Date: form } }),
+      );
       assert.equal(res.statusCode, 200, `${form}: ${res.body}`);
       const c = json(await t().inject(`/orders/${id}`)).Confirmation;
       for (const v of [c.CustomerSepaMandateDate, c.DeliveryDate, c.Payment.Date]) assert.equal(v, '/Date(1700000000000-0000)/', form);
@@ -174,6 +221,7 @@ describeEachBackend('ConfirmOrder validation', (t) => {
     assert.equal(await storeDigest(t().store), before);
     await confirm(t(), id, confirmation({ CustomerEMail: 'secret-mail@example.org' }));
     const logs = t().logs.join('\n');
-    for (const secret of [IBAN, 'DE89370400440532013001', 'COBADEFFXXX', 'secret-mail@example.org']) assert.ok(!logs.includes(secret), secret);
+    for (const secret of [IBAN, 'DE89370400440532013001', 'COBADEFFXXX', 'secret-mail@example.org'])
+      assert.ok(!logs.includes(secret), secret);
   });
 });

@@ -17,26 +17,43 @@ function inStorageNames(data: ConfirmationData): Record<string, unknown> {
   for (const [api, stored] of Object.entries(CONFIRMATION_STORAGE_NAMES)) {
     const v = data[api as keyof ConfirmationData];
     if (v === undefined) continue;
-    out[stored] = api !== 'Payment' ? v
-      : Object.fromEntries(Object.entries(PAYMENT_STORAGE_NAMES).map(([a, s]) => [s, (v as unknown as Record<string, unknown>)[a]]).filter(([, x]) => x !== undefined));
+    out[stored] =
+      api !== 'Payment'
+        ? v
+        : Object.fromEntries(
+            Object.entries(PAYMENT_STORAGE_NAMES)
+              .map(([a, s]) => [s, (v as unknown as Record<string, unknown>)[a]])
+              .filter(([, x]) => x !== undefined),
+          );
   }
   return out;
 }
 
 const sample = (): ConfirmationData => ({
-  CustomerFirstName: 'Greta', CustomerLastName: 'Fischer', CustomerPostalCode: '80331', CustomerCity: 'München',
-  CustomerCountry: 'DE', CustomerStreet: 'Hauptstraße', CustomerEMail: 'greta@example.org', CustomerIban: 'DE89370400440532013000',
-  CustomerBic: 'COBADEFFXXX', ExternalCustomerId: 'X-1', Note: 'a "quoted" note', DeliveryDate: 1767225600000,
+  CustomerFirstName: 'Greta',
+  CustomerLastName: 'Fischer',
+  CustomerPostalCode: '80331',
+  CustomerCity: 'München',
+  CustomerCountry: 'DE',
+  CustomerStreet: 'Hauptstraße',
+  CustomerEMail: 'greta@example.org',
+  CustomerIban: 'DE89370400440532013000',
+  CustomerBic: 'COBADEFFXXX',
+  ExternalCustomerId: 'X-1',
+  Note: 'a "quoted" note',
+  DeliveryDate: 1767225600000,
   Payment: { Type: 'PayPal', Name: 'Anzahlung', Amount: 49.95, Date: 1767225600000 },
 });
 
 test('a confirmation is stored in storage names; its text and hash are pinned (retries of stored confirmations compare by them)', () => {
   const text = confirmationJson(sample());
-  assert.equal(text,
+  assert.equal(
+    text,
     '{"customer_bic":"COBADEFFXXX","customer_city":"München","customer_country":"DE","customer_email":"greta@example.org",' +
-    '"customer_first_name":"Greta","customer_iban":"DE89370400440532013000","customer_last_name":"Fischer","customer_postal_code":"80331",' +
-    '"customer_street":"Hauptstraße","delivery_date":1767225600000,"external_customer_id":"X-1","note":"a \\"quoted\\" note",' +
-    '"payment":{"amount":49.95,"date":1767225600000,"name":"Anzahlung","type":"PayPal"}}');
+      '"customer_first_name":"Greta","customer_iban":"DE89370400440532013000","customer_last_name":"Fischer","customer_postal_code":"80331",' +
+      '"customer_street":"Hauptstraße","delivery_date":1767225600000,"external_customer_id":"X-1","note":"a \\"quoted\\" note",' +
+      '"payment":{"amount":49.95,"date":1767225600000,"name":"Anzahlung","type":"PayPal"}}',
+  );
   assert.equal(sha256(text), 'f828549bd70a2758184af1a644db81c8422f6aec7ed35cc5125bb1ba161dd167');
 });
 
@@ -46,7 +63,9 @@ test('the old stored form that tests plant is the one releases before migration 
 });
 
 test('every field of the request has one storage name: distinct, snake_case, and the API name nowhere in the stored text', () => {
-  const apiFields = Object.keys(ConfirmOrderRequest.properties).filter((k) => k !== 'OrderId').sort();
+  const apiFields = Object.keys(ConfirmOrderRequest.properties)
+    .filter((k) => k !== 'OrderId')
+    .sort();
   assert.deepEqual(Object.keys(CONFIRMATION_STORAGE_NAMES).sort(), apiFields);
   assert.deepEqual(Object.keys(PAYMENT_STORAGE_NAMES).sort(), Object.keys(OrderPayment.properties).sort());
   for (const table of [CONFIRMATION_STORAGE_NAMES, PAYMENT_STORAGE_NAMES]) {
@@ -62,7 +81,10 @@ test('the stored text has sorted storage names at every level, whatever order th
   const fields = Object.entries(sample());
   for (let round = 0; round < 50; round++) {
     // Shuffled property order, some values undefined, optional parts left out.
-    const shuffled = fields.map((f) => [random.next(), f] as const).sort(([a], [b]) => a - b).map(([, f]) => f);
+    const shuffled = fields
+      .map((f) => [random.next(), f] as const)
+      .sort(([a], [b]) => a - b)
+      .map(([, f]) => f);
     const data = Object.fromEntries(shuffled.map(([k, v]) => [k, random.next() < 0.2 ? undefined : v])) as ConfirmationData;
     if (data.Payment && round % 2 === 0) data.Payment = { Name: 'x', Amount: round, ReferenceNumber: undefined as unknown as string };
     const text = confirmationJson(data);

@@ -19,7 +19,11 @@ const WRITERS = 6;
 const STEPS = 40;
 
 /** One read of the feed after `watermark`: the orders and the next watermark (the header, as sent). */
-async function readFeed(port: number, watermark: string | undefined, headers: Record<string, string> = {}): Promise<{ orders: FeedOrder[]; watermark: string }> {
+async function readFeed(
+  port: number,
+  watermark: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<{ orders: FeedOrder[]; watermark: string }> {
   const query = watermark === undefined ? '' : `?LastModifiedAfter=${encodeURIComponent(watermark)}`;
   const res = await fetch(`http://127.0.0.1:${port}/orders/${query}`, { headers: { authorization: `Bearer ${PROCESS_KEY}`, ...headers } });
   assert.equal(res.status, 200);
@@ -121,7 +125,8 @@ for (const { title, backend, replica } of VARIANTS) {
       // The event feed, followed the same way by the last Sequence seen: no event may appear later below it.
       const seen: Array<{ Id: string; Sequence: number }> = [];
       const readEvents = async (port: number, headers: Record<string, string> = {}): Promise<void> => {
-        const page = (await call(port, 'GET', `/events/?After=${seen.at(-1)?.Sequence ?? 0}&Take=500`, undefined, headers)).body as typeof seen;
+        const page = (await call(port, 'GET', `/events/?After=${seen.at(-1)?.Sequence ?? 0}&Take=500`, undefined, headers))
+          .body as typeof seen;
         seen.push(...page);
       };
       const eventReader = (async () => {
@@ -133,13 +138,17 @@ for (const { title, backend, replica } of VARIANTS) {
       await eventReader;
       // From here on, reads must include every write (a replica may still be replaying the last ones).
       const fresh = written.headers();
-      for (let before = -1; seen.length !== before; ) {
+      for (let before = -1; seen.length !== before;) {
         before = seen.length;
         await readEvents(ports[0]!, fresh);
       }
       const allEvents = (await call(ports[1]!, 'GET', '/events/?Take=10000', undefined, fresh)).body as typeof seen;
       assert.ok(allEvents.length > WRITERS * STEPS, `events: ${allEvents.length}`);
-      assert.deepEqual(seen.map((e) => e.Id), allEvents.map((e) => e.Id), 'the event reader missed or repeated an event');
+      assert.deepEqual(
+        seen.map((e) => e.Id),
+        allEvents.map((e) => e.Id),
+        'the event reader missed or repeated an event',
+      );
       // One more read after the last commit: what a reader does next time it syncs.
       for (const o of (await readFeed(ports[0]!, watermark, fresh)).orders) held.set(o.OrderId, o);
 

@@ -12,13 +12,20 @@ describeEachStore('idempotency repository', (s) => {
     await s().write((unit) => repo.insertRunning(unit.sql, unit.db, ref, 'ConfirmOrder', 'hash-1', at));
     return ref;
   };
-  const complete = (ref: KeyRef, claimedAt: number) => s().write((unit) => repo.complete(unit.sql, unit.db, ref, claimedAt, 200, '{"ok":true}'));
+  const complete = (ref: KeyRef, claimedAt: number) =>
+    s().write((unit) => repo.complete(unit.sql, unit.db, ref, claimedAt, 200, '{"ok":true}'));
 
   test('insertRunning stores a running claim; find reads it by key id and key only', async () => {
     const ref = await claim(1000);
     assert.deepEqual(await find(ref), {
-      api_key_id: 'key-1', idempotency_key: ref.key, operation: 'ConfirmOrder', request_hash: 'hash-1',
-      state: 'running', response_status: null, response_body: null, created_at: 1000,
+      api_key_id: 'key-1',
+      idempotency_key: ref.key,
+      operation: 'ConfirmOrder',
+      request_hash: 'hash-1',
+      state: 'running',
+      response_status: null,
+      response_body: null,
+      created_at: 1000,
     });
     assert.equal(await find({ apiKeyId: 'key-2', key: ref.key }), undefined);
   });
@@ -27,7 +34,11 @@ describeEachStore('idempotency repository', (s) => {
     const ref = await claim(1000);
     await complete(ref, 999);
     await complete(ref, 1001);
-    assert.deepEqual([(await find(ref))?.state, (await find(ref))?.response_body], ['running', null], 'a claim taken over since is left alone');
+    assert.deepEqual(
+      [(await find(ref))?.state, (await find(ref))?.response_body],
+      ['running', null],
+      'a claim taken over since is left alone',
+    );
     await complete(ref, 1000);
     const row = await find(ref);
     assert.deepEqual([row?.state, row?.response_status, row?.response_body], ['done', 200, '{"ok":true}']);
@@ -49,7 +60,10 @@ describeEachStore('idempotency repository', (s) => {
     assert.equal(await replace(999, 5000), false);
     assert.equal(await replace(1000, 5000), true);
     const row = await find(ref);
-    assert.deepEqual([row?.state, row?.request_hash, row?.response_status, row?.response_body, row?.created_at], ['running', 'hash-2', null, null, 5000]);
+    assert.deepEqual(
+      [row?.state, row?.request_hash, row?.response_status, row?.response_body, row?.created_at],
+      ['running', 'hash-2', null, null, 5000],
+    );
     assert.equal(await replace(1000, 6000), false, 'the claim seen at 1000 is gone');
   });
 

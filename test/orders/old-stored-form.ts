@@ -11,7 +11,9 @@ import type { TestApp } from '../helpers/test-app.js';
 /** Their confirmation text: the API's names, keys of every object sorted, undefined values left out. */
 export function oldConfirmationText(value: unknown): string {
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${oldConfirmationText(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -21,16 +23,48 @@ const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8
 
 /** Confirmation data as validation leaves it (dates in ms, IBAN without spaces), API names. */
 export const OLD_DATA = {
-  CustomerSalutation: 'Frau', CustomerFirstName: 'Erika', CustomerLastName: 'Mustermann', CustomerPostalCode: '50667',
-  CustomerCity: 'Köln', CustomerCountry: 'DE', CustomerStreet: 'Domkloster', CustomerStreetNumber: '4', CustomerCompany: '',
-  CustomerCompany2: 'c/o "Dom"', AdditionToAddress: '', DeliveryAddressSalutation: 'Herr', DeliveryAddressFirstName: 'Max',
-  DeliveryAddressLastName: 'Mustermann', DeliveryAddressPostalCode: '10115', DeliveryAddressCity: 'Berlin', DeliveryAddressCountry: 'DE',
-  DeliveryAddressStreet: 'Invalidenstraße', DeliveryAddressStreetNumber: '1', DeliveryAddressCompany: '', AdditionToDeliveryAddress: '',
-  CustomerIban: 'DE89370400440532013000', CustomerBic: 'COBADEFFXXX', CustomerSepaMandateReference: 'MANDATE-1',
-  CustomerSepaMandateDate: 1700000000000, AccountHolderName: 'Erika Mustermann', CustomerEMail: 'erika@example.com', Note: 'Bitte klingeln',
-  PaymentMethod: 'SEPA', ShippingMethod: 'DHL', DeliveryDate: 1700600000000, OrderNumber: 'SHOP-1', MediaCode: 'NEWSLETTER',
+  CustomerSalutation: 'Frau',
+  CustomerFirstName: 'Erika',
+  CustomerLastName: 'Mustermann',
+  CustomerPostalCode: '50667',
+  CustomerCity: 'Köln',
+  CustomerCountry: 'DE',
+  CustomerStreet: 'Domkloster',
+  CustomerStreetNumber: '4',
+  CustomerCompany: '',
+  CustomerCompany2: 'c/o "Dom"',
+  AdditionToAddress: '',
+  DeliveryAddressSalutation: 'Herr',
+  DeliveryAddressFirstName: 'Max',
+  DeliveryAddressLastName: 'Mustermann',
+  DeliveryAddressPostalCode: '10115',
+  DeliveryAddressCity: 'Berlin',
+  DeliveryAddressCountry: 'DE',
+  DeliveryAddressStreet: 'Invalidenstraße',
+  DeliveryAddressStreetNumber: '1',
+  DeliveryAddressCompany: '',
+  AdditionToDeliveryAddress: '',
+  CustomerIban: 'DE89370400440532013000',
+  CustomerBic: 'COBADEFFXXX',
+  CustomerSepaMandateReference: 'MANDATE-1',
+  CustomerSepaMandateDate: 1700000000000,
+  AccountHolderName: 'Erika Mustermann',
+  CustomerEMail: 'erika@example.com',
+  Note: 'Bitte klingeln',
+  PaymentMethod: 'SEPA',
+  ShippingMethod: 'DHL',
+  DeliveryDate: 1700600000000,
+  OrderNumber: 'SHOP-1',
+  MediaCode: 'NEWSLETTER',
   ExternalCustomerId: 'old-ext',
-  Payment: { Amount: 19.99, Name: 'Anzahlung', Date: 1709287200000, ReferenceNumber: 'R-1', FinancialAccountNumber: '1200', Type: 'PayPal' },
+  Payment: {
+    Amount: 19.99,
+    Name: 'Anzahlung',
+    Date: 1709287200000,
+    ReferenceNumber: 'R-1',
+    FinancialAccountNumber: '1200',
+    Type: 'PayPal',
+  },
 } as const;
 
 /** OLD_DATA as a client sends it: the same request, dates in the wire's form. */
@@ -60,9 +94,15 @@ export interface PlantedOrder {
  * rows are planted in the old form by hand, and 004 leaves rows already in the new form as they are.
  */
 export async function rewindBefore004(app: TestApp): Promise<void> {
-  const later = Object.keys(MIGRATIONS).filter((name) => name > '004-stored-names').sort().reverse();
+  const later = Object.keys(MIGRATIONS)
+    .filter((name) => name > '004-stored-names')
+    .sort()
+    .reverse();
   for (const name of later) await MIGRATIONS[name]!.down!(app.store.db as Kysely<unknown>);
-  await app.store.db.deleteFrom('schema_migrations' as never).where('name' as never, 'in', ['004-stored-names', ...later] as never).execute();
+  await app.store.db
+    .deleteFrom('schema_migrations' as never)
+    .where('name' as never, 'in', ['004-stored-names', ...later] as never)
+    .execute();
 }
 
 /**
@@ -74,7 +114,17 @@ export async function plantOldConfirmation(app: TestApp, orderId: number, suffix
   const confirmedAt = 1_700_000_123_000;
   const now = Date.now();
   const db = app.store.db;
-  await db.insertInto('customers').values({ customer_id: customerId, external_id: `old-ext-${suffix}`, first_name: 'Erika', modified_at: now, created_at: now, custom_fields_version: 0 }).execute();
+  await db
+    .insertInto('customers')
+    .values({
+      customer_id: customerId,
+      external_id: `old-ext-${suffix}`,
+      first_name: 'Erika',
+      modified_at: now,
+      created_at: now,
+      custom_fields_version: 0,
+    })
+    .execute();
   const text = oldConfirmationText(OLD_DATA);
   const hash = sha256(text);
   const order = await db
@@ -84,12 +134,24 @@ export async function plantOldConfirmation(app: TestApp, orderId: number, suffix
     .returning('order_number')
     .executeTakeFirstOrThrow();
   const key = `old-key-${suffix}`;
-  const answer = { OrderId: orderId, OrderNumber: order.order_number, Status: 'Confirmed', CustomerId: customerId, ConfirmedAt: confirmedAt };
+  const answer = {
+    OrderId: orderId,
+    OrderNumber: order.order_number,
+    Status: 'Confirmed',
+    CustomerId: customerId,
+    ConfirmedAt: confirmedAt,
+  };
   await db
     .insertInto('idempotency_keys')
     .values({
-      api_key_id: keyId(app.keys.admin), idempotency_key: key, operation: 'ConfirmOrder', request_hash: sha256(`${orderId}\n${hash}`),
-      state: 'done', response_status: 200, response_body: JSON.stringify(answer), created_at: now,
+      api_key_id: keyId(app.keys.admin),
+      idempotency_key: key,
+      operation: 'ConfirmOrder',
+      request_hash: sha256(`${orderId}\n${hash}`),
+      state: 'done',
+      response_status: 200,
+      response_body: JSON.stringify(answer),
+      created_at: now,
     })
     .execute();
   return { orderId, orderNumber: order.order_number, customerId, confirmedAt, key };
@@ -105,8 +167,12 @@ export async function orderRow(app: TestApp, orderId: number) {
 }
 
 export async function keyRow(app: TestApp, key: string) {
-  return app.store.db.selectFrom('idempotency_keys').selectAll()
-    .where('api_key_id', '=', keyId(app.keys.admin)).where('idempotency_key', '=', key).executeTakeFirstOrThrow();
+  return app.store.db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('api_key_id', '=', keyId(app.keys.admin))
+    .where('idempotency_key', '=', key)
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -121,7 +187,11 @@ export async function assertConvertedAndUnchanged(app: TestApp, p: PlantedOrder,
   assert.equal(row.confirmation_hash, controlRow.confirmation_hash);
   assert.equal(row.confirmation_hash, sha256(row.confirmation ?? ''));
   assert.deepEqual(JSON.parse((await keyRow(app, p.key)).response_body ?? 'null'), {
-    order_id: p.orderId, order_number: p.orderNumber, status: 'Confirmed', customer_id: p.customerId, confirmed_at: p.confirmedAt,
+    order_id: p.orderId,
+    order_number: p.orderNumber,
+    status: 'Confirmed',
+    customer_id: p.customerId,
+    confirmed_at: p.confirmedAt,
   });
 
   const view = JSON.parse((await app.inject(`/orders/${p.orderId}`)).body);

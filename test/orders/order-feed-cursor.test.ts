@@ -20,7 +20,10 @@ describeEachBackend('SearchOrders pages by keyset with Cursor (X-Sync-Cursor)', 
       cursor = res.headers['x-sync-cursor'] as string | undefined;
       if (!cursor) break;
     }
-    assert.deepEqual(seen, whole.map((o) => o.OrderId));
+    assert.deepEqual(
+      seen,
+      whole.map((o) => o.OrderId),
+    );
     assert.equal(seen.length, 7);
     assert.equal(cursor, undefined, 'no cursor once nothing remains');
   });

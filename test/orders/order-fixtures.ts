@@ -42,7 +42,14 @@ export function confirmation(overrides: Record<string, unknown> = {}): Record<st
     DeliveryDate: '/Date(1700600000000+0100)/',
     OrderNumber: 'SHOP-1',
     MediaCode: 'NEWSLETTER',
-    Payment: { Amount: 19.99, Name: 'Anzahlung', Date: '2024-03-01T10:00:00Z', ReferenceNumber: 'R-1', FinancialAccountNumber: '1200', Type: 'PayPal' },
+    Payment: {
+      Amount: 19.99,
+      Name: 'Anzahlung',
+      Date: '2024-03-01T10:00:00Z',
+      ReferenceNumber: 'R-1',
+      FinancialAccountNumber: '1200',
+      Type: 'PayPal',
+    },
     ...overrides,
   };
 }

@@ -12,7 +12,12 @@ describeEachStore('order repository', (s) => {
   const cancel = (id: number, at: number) => s().write((unit) => repo.markCancelled(unit.db, id, at));
   /** A customer for a confirmation to name (orders reference customers). */
   const customer = () => createCustomer(s());
-  const state = (customerId: string, at: number): ConfirmedState => ({ customer_id: customerId, confirmed_at: at, confirmation: `{"at":${at}}`, confirmation_hash: `h${at}` });
+  const state = (customerId: string, at: number): ConfirmedState => ({
+    customer_id: customerId,
+    confirmed_at: at,
+    confirmation: `{"at":${at}}`,
+    confirmation_hash: `h${at}`,
+  });
 
   test('insert stores an open order; find reads it with a numeric id, and nothing for an unknown id', async () => {
     const number = `O-${unique()}`;
@@ -80,9 +85,19 @@ describeEachStore('order repository', (s) => {
     const t = unique();
     const kept = await insert(`O-${t}-1`, 'first');
     const rows = [1, 2, 3].map((n) => ({ order_number: `O-${t}-${n}`, note: 'seed', created_at: 1000 }));
-    assert.equal(await s().write((unit) => repo.insertNew(unit.db, rows)).then((ids) => ids.length), 2);
+    assert.equal(
+      await s()
+        .write((unit) => repo.insertNew(unit.db, rows))
+        .then((ids) => ids.length),
+      2,
+    );
     assert.equal((await find(kept))?.note, 'first');
-    assert.equal(await s().write((unit) => repo.insertNew(unit.db, rows)).then((ids) => ids.length), 0);
+    assert.equal(
+      await s()
+        .write((unit) => repo.insertNew(unit.db, rows))
+        .then((ids) => ids.length),
+      0,
+    );
     await s().write((unit) => repo.setOrderNumber(unit.db, kept, `O-${t}-renamed`));
     assert.equal((await find(kept))?.order_number, `O-${t}-renamed`);
   });

@@ -30,7 +30,13 @@ export interface HttpAnswer {
 }
 
 /** A real HTTP request over a socket; rejects when the connection fails. `headers` adds to the key and content type. */
-export async function call(port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+export async function call(
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, {
     method,
     headers: { authorization: `Bearer ${PROCESS_KEY}`, 'content-type': 'application/json', ...headers },

@@ -34,7 +34,13 @@ describeEachBackend('the order feed and GetOrder send the kept masked confirmati
       Payment: { Amount: 0.1, Name: 'x', Date: '/Date(-1000)/', Type: 'PayPal' },
       DeliveryDate: '2024-02-29',
     });
-    const plain = confirmation({ ExternalCustomerId: `${tag}-plain`, Payment: undefined, CustomerIban: '', CustomerBic: '', AccountHolderName: '' });
+    const plain = confirmation({
+      ExternalCustomerId: `${tag}-plain`,
+      Payment: undefined,
+      CustomerIban: '',
+      CustomerBic: '',
+      AccountHolderName: '',
+    });
     const erased = confirmation({ ExternalCustomerId: `${tag}-erased` });
     for (const [i, body] of [awkward, plain, erased, undefined, awkward].entries()) {
       const id = await createOrder(t(), { OrderNumber: `${tag}-${i}` });
@@ -60,7 +66,11 @@ describeEachBackend('the order feed and GetOrder send the kept masked confirmati
   };
 
   test('every confirmed order keeps its shown text; the feed equals GetOrder plus LastModified', async () => {
-    const kept = await t().store.reader.selectFrom('orders').select(['order_id', 'confirmation', 'confirmation_shown']).where('order_id', 'in', ids).execute();
+    const kept = await t()
+      .store.reader.selectFrom('orders')
+      .select(['order_id', 'confirmation', 'confirmation_shown'])
+      .where('order_id', 'in', ids)
+      .execute();
     for (const row of kept) assert.equal(row.confirmation_shown === null, row.confirmation === null, `order ${row.order_id}`);
     const res = await t().inject(`/orders/?OrderIds=${ids.join(',')}`);
     assert.equal(res.statusCode, 200, res.body);
@@ -80,9 +90,18 @@ describeEachBackend('the order feed and GetOrder send the kept masked confirmati
   });
 
   test('other forms (camelCase, ISO dates, JSONP) show the same values as the default form', async () => {
-    const pascal = json((await t().inject(`/orders/?OrderIds=${ids.join(',')}`))) as Array<Record<string, unknown>>;
-    const camel = json(await t().inject({ url: `/orders/?OrderIds=${ids.join(',')}`, headers: { accept: 'application/json' }, query: { jsconfig: 'EmitCamelCaseNames:true' } })) as Array<Record<string, unknown>>;
-    assert.deepEqual(camel.map((o) => o.orderId), pascal.map((o) => o.OrderId));
+    const pascal = json(await t().inject(`/orders/?OrderIds=${ids.join(',')}`)) as Array<Record<string, unknown>>;
+    const camel = json(
+      await t().inject({
+        url: `/orders/?OrderIds=${ids.join(',')}`,
+        headers: { accept: 'application/json' },
+        query: { jsconfig: 'EmitCamelCaseNames:true' },
+      }),
+    ) as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      camel.map((o) => o.orderId),
+      pascal.map((o) => o.OrderId),
+    );
     assert.deepEqual((camel[0]!.confirmation as Record<string, unknown>).note, (pascal[0]!.Confirmation as Record<string, unknown>).Note);
     const jsonp = await t().inject(`/orders/?OrderIds=${ids.join(',')}&callback=cb`);
     assert.equal(jsonp.body, `cb(${(await t().inject(`/orders/?OrderIds=${ids.join(',')}`)).body})`);

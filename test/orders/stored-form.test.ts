@@ -6,9 +6,7 @@ import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import * as m004 from '../../src/store/migrations/004-stored-names.js';
 import { describeEachBackend, json } from '../helpers/test-app.js';
-import {
-  assertConvertedAndUnchanged, keyRow, oldDataBody, orderRow, plantOldConfirmation, rewindBefore004,
-} from './old-stored-form.js';
+import { assertConvertedAndUnchanged, keyRow, oldDataBody, orderRow, plantOldConfirmation, rewindBefore004 } from './old-stored-form.js';
 import { confirm, confirmation, createOrder, unique } from './order-fixtures.js';
 
 describeEachBackend('stored confirmations in storage names', (t) => {
@@ -32,7 +30,11 @@ describeEachBackend('stored confirmations in storage names', (t) => {
 
     const answer = json(first);
     assert.deepEqual(JSON.parse((await keyRow(t(), key)).response_body ?? 'null'), {
-      order_id: id, order_number: answer.OrderNumber, status: 'Confirmed', customer_id: answer.CustomerId, confirmed_at: row.confirmed_at,
+      order_id: id,
+      order_number: answer.OrderNumber,
+      status: 'Confirmed',
+      customer_id: answer.CustomerId,
+      confirmed_at: row.confirmed_at,
     });
 
     const replay = await confirm(t(), id, confirmation(), { 'idempotency-key': key });

@@ -26,11 +26,18 @@ for (const backend of allBackends()) {
       const [a, b] = servers.map((s) => s.port) as [number, number];
       const orders = Array.from({ length: ORDERS - 10 }, (_, i) => i + 1);
       const attempts = orders.flatMap((id) =>
-        [a, b, a, b, a, b].map((port, k) => ({ id, ext: `two-${id}-${k}`, promise: confirmOver(port, id, { ExternalCustomerId: `two-${id}-${k}` }) })),
+        [a, b, a, b, a, b].map((port, k) => ({
+          id,
+          ext: `two-${id}-${k}`,
+          promise: confirmOver(port, id, { ExternalCustomerId: `two-${id}-${k}` }),
+        })),
       );
       const answers = await Promise.all(attempts.map(async (x) => ({ ...x, answer: await x.promise })));
       const identifiers = attempts.map((x) => x.ext);
-      const customers = (await call(a, 'POST', '/customer/', { Identifiers: identifiers })).body as Array<{ CustomerId: string; ExternalId: string }>;
+      const customers = (await call(a, 'POST', '/customer/', { Identifiers: identifiers })).body as Array<{
+        CustomerId: string;
+        ExternalId: string;
+      }>;
       for (const id of orders) {
         const mine = answers.filter((x) => x.id === id);
         const won = mine.filter((x) => x.answer.status === 200);
@@ -48,7 +55,10 @@ for (const backend of allBackends()) {
       const [a, b] = servers.map((s) => s.port) as [number, number];
       const ids = Array.from({ length: 10 }, (_, i) => ORDERS - 9 + i);
       const answers = await Promise.all(ids.map((id, i) => confirmOver(i % 2 ? a : b, id, { ExternalCustomerId: 'two-shared' })));
-      assert.deepEqual(answers.map((r) => r.status), Array(ids.length).fill(200));
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        Array(ids.length).fill(200),
+      );
       assert.equal(new Set(answers.map((r) => r.body.CustomerId)).size, 1);
       const found = (await call(b, 'GET', '/customer/?Identifiers=two-shared')).body;
       assert.equal(found.length, 1);

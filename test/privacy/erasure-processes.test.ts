@@ -10,7 +10,8 @@ const ROUNDS = 12;
 const MANY = 1500;
 
 /** Whether an order's confirmation still holds personal data. */
-const personal = (order: { Confirmation: Record<string, unknown> | null }): boolean => order.Confirmation?.CustomerFirstName !== null && order.Confirmation?.CustomerFirstName !== undefined;
+const personal = (order: { Confirmation: Record<string, unknown> | null }): boolean =>
+  order.Confirmation?.CustomerFirstName !== null && order.Confirmation?.CustomerFirstName !== undefined;
 
 for (const backend of allBackends()) {
   describe(`erasure against concurrent confirmations and a SIGKILL [${backend}]`, { skip: leftOut(backend) }, () => {
@@ -66,7 +67,9 @@ for (const backend of allBackends()) {
       const customerId: string = first.body.CustomerId;
       const ids = Array.from({ length: MANY - 1 }, (_, i) => base + 1 + i);
       for (let i = 0; i < ids.length; i += 50) {
-        const replies = await Promise.all(ids.slice(i, i + 50).map((id) => confirmOver(port, id, { CustomerId: customerId, ExternalCustomerId: '' })));
+        const replies = await Promise.all(
+          ids.slice(i, i + 50).map((id) => confirmOver(port, id, { CustomerId: customerId, ExternalCustomerId: '' })),
+        );
         assert.ok(replies.every((r) => r.status === 200));
       }
       const victim = servers[0]!;
@@ -88,14 +91,21 @@ for (const backend of allBackends()) {
       servers[0] = await serveOrders(database.url);
       const other = servers[0].port;
       const customer = (await call(other, 'POST', '/customer/', { Identifiers: [customerId] })).body[0];
-      const orders = (await call(other, 'GET', `/orders/?CustomerIds=${customerId}`)).body as Array<{ Confirmation: Record<string, unknown> | null }>;
+      const orders = (await call(other, 'GET', `/orders/?CustomerIds=${customerId}`)).body as Array<{
+        Confirmation: Record<string, unknown> | null;
+      }>;
       assert.equal(orders.length, MANY);
       const held = orders.filter(personal).length;
       t.diagnostic(customer.FirstName === null ? 'the erasure had committed' : 'the erasure was cut off: untouched');
       if (customer.FirstName === null) assert.equal(held, 0, 'customer erased, some orders not');
       else assert.equal(held, MANY, 'customer untouched, some orders erased');
-      const events = (await call(other, 'GET', '/events/?Types=customer.erased&Take=10000')).body as Array<{ Data: { CustomerId: string } }>;
-      assert.equal(events.some((e) => e.Data.CustomerId === customerId), customer.FirstName === null);
+      const events = (await call(other, 'GET', '/events/?Types=customer.erased&Take=10000')).body as Array<{
+        Data: { CustomerId: string };
+      }>;
+      assert.equal(
+        events.some((e) => e.Data.CustomerId === customerId),
+        customer.FirstName === null,
+      );
     });
   });
 }

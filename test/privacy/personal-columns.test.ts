@@ -22,7 +22,11 @@ describeEachStore('an erasure reaches every column a module marks personal', (s)
     await s().write(async (unit) => {
       await unit.db.updateTable('customers').set(values).where('customer_id', '=', id).execute();
       // The text index holds words of those columns: written as a write of them would.
-      await unit.db.updateTable('customer_words').set({ words: `secretword${id.replace(/\W/g, '')}` }).where('customer_id', '=', id).execute();
+      await unit.db
+        .updateTable('customer_words')
+        .set({ words: `secretword${id.replace(/\W/g, '')}` })
+        .where('customer_id', '=', id)
+        .execute();
     });
     const before = await s().store.db.selectFrom('customers').selectAll().where('customer_id', '=', id).executeTakeFirstOrThrow();
     for (const c of PERSONAL_CUSTOMER_COLUMNS) assert.equal(before[c], secret(c), `${c} written`);
@@ -34,13 +38,19 @@ describeEachStore('an erasure reaches every column a module marks personal', (s)
     assert.doesNotMatch(words?.words ?? '', /secretword/, 'the text index after the erasure');
   });
 
-  test('orders: no personal column of the customer\'s order holds the personal data afterwards', async () => {
+  test("orders: no personal column of the customer's order holds the personal data afterwards", async () => {
     const customerId = await createCustomer(s());
     const secret = `secret-order-${customerId}`;
-    const orderId = await s().write((unit) => orderRepository.insert(unit.db, { order_number: `O-${customerId}`, note: null, created_at: 1000 }));
+    const orderId = await s().write((unit) =>
+      orderRepository.insert(unit.db, { order_number: `O-${customerId}`, note: null, created_at: 1000 }),
+    );
     // Every personal field of the confirmation carries the secret (a date field as a date).
-    const data = Object.fromEntries(PERSONAL_CONFIRMATION_FIELDS.map((f) => [f, f === 'CustomerSepaMandateDate' ? '2024-01-02T00:00:00Z' : `${secret}-${f}`]));
-    const confirmation = confirmationJson({ ...data, CustomerId: customerId, CustomerCountry: 'DE' } as Parameters<typeof confirmationJson>[0]);
+    const data = Object.fromEntries(
+      PERSONAL_CONFIRMATION_FIELDS.map((f) => [f, f === 'CustomerSepaMandateDate' ? '2024-01-02T00:00:00Z' : `${secret}-${f}`]),
+    );
+    const confirmation = confirmationJson({ ...data, CustomerId: customerId, CustomerCountry: 'DE' } as Parameters<
+      typeof confirmationJson
+    >[0]);
     const values: Record<(typeof PERSONAL_ORDER_COLUMNS)[number], string> = {
       confirmation,
       confirmation_shown: `{"CustomerFirstName":"${secret}"}`,
@@ -48,8 +58,16 @@ describeEachStore('an erasure reaches every column a module marks personal', (s)
       note: `${secret}-note`,
     };
     await s().write(async (unit) => {
-      await unit.db.updateTable('orders').set({ ...values, customer_id: customerId, confirmed_at: 2000 }).where('order_id', '=', orderId).execute();
-      await unit.db.updateTable('order_words').set({ words: `secretword${orderId}` }).where('order_id', '=', orderId).execute();
+      await unit.db
+        .updateTable('orders')
+        .set({ ...values, customer_id: customerId, confirmed_at: 2000 })
+        .where('order_id', '=', orderId)
+        .execute();
+      await unit.db
+        .updateTable('order_words')
+        .set({ words: `secretword${orderId}` })
+        .where('order_id', '=', orderId)
+        .execute();
     });
     const before = await s().store.db.selectFrom('orders').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
     for (const c of PERSONAL_ORDER_COLUMNS) assert.match(String(before[c]), new RegExp(secret), `${c} written`);

@@ -18,7 +18,8 @@ for (const backend of allBackends()) {
     let app: FastifyInstance;
     let key: string;
     const env = (): Record<string, string> => ({ DATABASE_URL: database.url });
-    const inject = (method: 'GET' | 'POST', url: string, payload?: unknown) => app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
+    const inject = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
 
     before(async () => {
       assertBuilt();
@@ -64,7 +65,10 @@ for (const backend of allBackends()) {
       assert.doesNotMatch(unknown.stderr, /usage:/);
       assert.equal((await runCli(['customers', 'export-data'], env())).code, 2);
 
-      const audit = (await runCli(['audit', 'list'], env())).stdout.trimEnd().split('\n').map((l) => l.split(' ').slice(2, 4).join(' '));
+      const audit = (await runCli(['audit', 'list'], env())).stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(' ').slice(2, 4).join(' '));
       assert.deepEqual(audit, ['cli customer.export', 'cli customer.export', 'cli bank.read', 'cli customer.erase']);
     });
   });

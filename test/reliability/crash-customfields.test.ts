@@ -32,7 +32,13 @@ async function call(port: number, method: string, path: string, body?: unknown):
  * take long for the first ones), with all writers still sending, while a transaction is open in the
  * store.
  */
-async function writeUntilKilled(port: number, writers: Writer[], watch: WriteWatch, kill: () => void, killAfterAcks: number): Promise<{ acked: number; midWrite: boolean }> {
+async function writeUntilKilled(
+  port: number,
+  writers: Writer[],
+  watch: WriteWatch,
+  kill: () => void,
+  killAfterAcks: number,
+): Promise<{ acked: number; midWrite: boolean }> {
   let acked = 0;
   const killer = new KillSwitch(kill, watch, 60_000);
   await Promise.all(
@@ -42,7 +48,10 @@ async function writeUntilKilled(port: number, writers: Writer[], watch: WriteWat
         w.inFlight = token;
         try {
           const res = w.patch
-            ? await call(port, 'PATCH', `/customer/${w.customer}/customfields/`, [{ Number: 1, Value: token }, { Number: 2, Value: token }])
+            ? await call(port, 'PATCH', `/customer/${w.customer}/customfields/`, [
+                { Number: 1, Value: token },
+                { Number: 2, Value: token },
+              ])
             : await call(port, 'PUT', `/customer/${w.customer}/customfields/1`, { Value: token });
           await res.arrayBuffer();
           if (res.status !== 200 && res.status !== 204) throw new Error(`write answered ${res.status}`);
@@ -76,8 +85,14 @@ for (const backend of allBackends()) {
       const env = { DATABASE_URL: database.url, ORDERGATE_BOOTSTRAP_KEY: KEY };
       server = await startServer(env);
       const first = server;
-      for (const n of [1, 2]) assert.equal((await call(first.port, 'PUT', `/customfields/${n}`, { Label: `F${n}`, FieldType: 'Text' })).status, 201);
-      const writers: Writer[] = Array.from({ length: WRITERS }, (_, i) => ({ customer: `cfc-${i}`, patch: i % 2 === 1, lastAcked: undefined, inFlight: undefined }));
+      for (const n of [1, 2])
+        assert.equal((await call(first.port, 'PUT', `/customfields/${n}`, { Label: `F${n}`, FieldType: 'Text' })).status, 201);
+      const writers: Writer[] = Array.from({ length: WRITERS }, (_, i) => ({
+        customer: `cfc-${i}`,
+        patch: i % 2 === 1,
+        lastAcked: undefined,
+        inFlight: undefined,
+      }));
       for (const w of writers) assert.equal((await call(first.port, 'PUT', `/customer/${w.customer}`, { FirstName: 'Crash' })).status, 201);
 
       // A kill that finds the store busy with the server's own bookkeeping while every write was
@@ -88,7 +103,9 @@ for (const backend of allBackends()) {
         if (round > 1) server = await startServer({ ...env, PORT: String(first.port) });
         const current: ServerProcess = server;
         const watch = await watchWrites(database);
-        const { acked, midWrite } = await writeUntilKilled(current.port, writers, watch, () => current.child.kill('SIGKILL'), 200).finally(() => watch.close());
+        const { acked, midWrite } = await writeUntilKilled(current.port, writers, watch, () => current.child.kill('SIGKILL'), 200).finally(
+          () => watch.close(),
+        );
         assert.equal(await current.exited, 'SIGKILL');
         assert.ok(acked >= 200, `round ${round}: the kill came after 200 acknowledged writes, not from the hang guard (${acked})`);
         inFlight = midWrite ? writers.filter((w) => w.inFlight !== undefined).length : 0;
@@ -103,7 +120,10 @@ for (const backend of allBackends()) {
         const values = new Map(((await res.json()) as Array<{ Number: number; Value: string | null }>).map((f) => [f.Number, f.Value]));
         const one = values.get(1) ?? undefined;
         const allowed = [w.lastAcked, w.inFlight];
-        assert.ok(allowed.includes(one ?? undefined), `${w.customer}: field 1 is '${one}', acknowledged '${w.lastAcked}', in flight '${w.inFlight}'`);
+        assert.ok(
+          allowed.includes(one ?? undefined),
+          `${w.customer}: field 1 is '${one}', acknowledged '${w.lastAcked}', in flight '${w.inFlight}'`,
+        );
         if (w.patch) assert.equal(values.get(2), values.get(1), `${w.customer}: both fields of one PATCH`);
         else assert.equal(values.get(2), null, `${w.customer}: field 2 was never written`);
       }

@@ -21,7 +21,10 @@ const ROWS = 20_000;
 const BATCH = 5_000;
 
 function importCommand(databaseUrl: string, file: string) {
-  const child = spawn(process.execPath, [CLI, 'customers', 'import', file], { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'customers', 'import', file], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -30,7 +33,13 @@ function importCommand(databaseUrl: string, file: string) {
 }
 
 interface Imported {
-  readonly rows: Array<{ customer_id: string; first_name: string | null; last_name: string | null; city: string | null; modified_at: number | string }>;
+  readonly rows: Array<{
+    customer_id: string;
+    first_name: string | null;
+    last_name: string | null;
+    city: string | null;
+    modified_at: number | string;
+  }>;
   readonly values: Map<string, string>;
 }
 
@@ -40,12 +49,18 @@ async function imported(store: Store): Promise<Imported> {
     .select(['customer_id', 'first_name', 'last_name', 'city', 'modified_at'])
     .where('customer_id', 'like', 'imp-%')
     .execute();
-  const values = await store.db.selectFrom('custom_field_values').select(['customer_id', 'value']).where('customer_id', 'like', 'imp-%').execute();
+  const values = await store.db
+    .selectFrom('custom_field_values')
+    .select(['customer_id', 'value'])
+    .where('customer_id', 'like', 'imp-%')
+    .execute();
   return { rows: rows as Imported['rows'], values: new Map(values.map((v) => [v.customer_id, String(v.value)])) };
 }
 
 const countImported = async (store: Store): Promise<number> =>
-  Number((await sql<{ n: number | string }>`select count(*) as n from customers where customer_id like 'imp-%'`.execute(store.db)).rows[0]!.n);
+  Number(
+    (await sql<{ n: number | string }>`select count(*) as n from customers where customer_id like 'imp-%'`.execute(store.db)).rows[0]!.n,
+  );
 
 /** Whole batches only, in file order, each row complete with its custom-field value. */
 function assertWholeBatches(got: Imported, context: string): number {
@@ -80,7 +95,12 @@ for (const backend of allBackends()) {
       // The custom field the file fills, defined through the API as an operator would.
       const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: database.url }), store });
       const { key } = await createKey(openTestWrites(store), 'import-crash', 'all,admin');
-      const res = await app.inject({ method: 'PUT', url: '/customfields/1', headers: { authorization: `Bearer ${key}` }, payload: { Label: 'Tag', FieldType: 'Text' } });
+      const res = await app.inject({
+        method: 'PUT',
+        url: '/customfields/1',
+        headers: { authorization: `Bearer ${key}` },
+        payload: { Label: 'Tag', FieldType: 'Text' },
+      });
       assert.equal(res.statusCode, 201, res.body);
       await app.close();
     });

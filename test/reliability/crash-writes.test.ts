@@ -19,7 +19,13 @@ interface Ack {
  * PUTs customers from CONCURRENCY loops; once `killAfterAcks` were acknowledged (or from a hang
  * guard), kills the server while a transaction is open in the store and the other loops still send.
  */
-async function writeUntilKilled(port: number, watch: WriteWatch, kill: () => void, killAfterAcks: number, prefix: string): Promise<{ acks: Ack[]; sent: number; midWrite: boolean }> {
+async function writeUntilKilled(
+  port: number,
+  watch: WriteWatch,
+  kill: () => void,
+  killAfterAcks: number,
+  prefix: string,
+): Promise<{ acks: Ack[]; sent: number; midWrite: boolean }> {
   const acks: Ack[] = [];
   let n = 0;
   const killer = new KillSwitch(kill, watch, 60_000);
@@ -75,10 +81,15 @@ for (const backend of allBackends()) {
         const first = server;
         const watch = await watchWrites(database);
         const killAfter = acks.length + 300;
-        const got = await writeUntilKilled(first.port, watch, () => first.child.kill('SIGKILL'), 300, `crash-r${round}-`).finally(() => watch.close());
+        const got = await writeUntilKilled(first.port, watch, () => first.child.kill('SIGKILL'), 300, `crash-r${round}-`).finally(() =>
+          watch.close(),
+        );
         assert.equal(await first.exited, 'SIGKILL');
         acks.push(...got.acks);
-        assert.ok(acks.length >= killAfter, `round ${round}: the kill came after 300 acknowledged writes, not from the hang guard (${got.acks.length})`);
+        assert.ok(
+          acks.length >= killAfter,
+          `round ${round}: the kill came after 300 acknowledged writes, not from the hang guard (${got.acks.length})`,
+        );
         caught = got.midWrite && got.sent > got.acks.length;
         t.diagnostic(`round ${round}: ${got.sent} sent, ${got.acks.length} acknowledged, a transaction open: ${got.midWrite}`);
       }

@@ -23,7 +23,8 @@ function stringFields(schema: TSchema, prefix = ''): string[] {
       if (v.type === 'string' || (v.type === undefined && v.anyOf === undefined)) out.push(path);
       else if (v.type === 'object') out.push(...stringFields(v, `${path}.`));
       else if (v.type === 'array' && (v.items as TSchema | undefined)?.type === 'string') out.push(`${path}[0]`);
-      else if (v.type === 'array' && (v.items as TSchema | undefined)?.type === 'object') out.push(...stringFields(v.items as TSchema, `${path}[0].`));
+      else if (v.type === 'array' && (v.items as TSchema | undefined)?.type === 'object')
+        out.push(...stringFields(v.items as TSchema, `${path}[0].`));
     }
   }
   return [...new Set(out)];
@@ -52,7 +53,11 @@ const unique = (p: string) => `${p}-${process.pid}-${++serial}`;
 
 /** A registered webhook endpoint's Id (its URL's host does not resolve: accepted, never delivered to). */
 async function webhook(t: TestApp): Promise<string> {
-  const res = await t.inject({ method: 'POST', url: '/webhooks', payload: { Url: 'https://erp.example.com/hooks/ordergate', Events: ['customer.erased'] } });
+  const res = await t.inject({
+    method: 'POST',
+    url: '/webhooks',
+    payload: { Url: 'https://erp.example.com/hooks/ordergate', Events: ['customer.erased'] },
+  });
   assert.equal(res.statusCode, 201, res.body);
   return json<{ Id: string }>(res).Id;
 }
@@ -71,8 +76,15 @@ const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = 
   ConfirmOrder: async (t) => {
     const order = json<{ OrderId: number }>(await t.inject({ method: 'POST', url: '/orders', payload: {} }));
     return {
-      OrderId: order.OrderId, CustomerFirstName: 'Ada', CustomerLastName: 'Lovelace', CustomerPostalCode: '10115', CustomerCity: 'Berlin',
-      CustomerCountry: 'DE', CustomerStreet: 'Hauptstr.', CustomerEMail: 'ada@example.com', Payment: { Amount: 1, Name: 'Card' },
+      OrderId: order.OrderId,
+      CustomerFirstName: 'Ada',
+      CustomerLastName: 'Lovelace',
+      CustomerPostalCode: '10115',
+      CustomerCity: 'Berlin',
+      CustomerCountry: 'DE',
+      CustomerStreet: 'Hauptstr.',
+      CustomerEMail: 'ada@example.com',
+      Payment: { Amount: 1, Name: 'Card' },
     };
   },
   CreateOrder: async () => ({}),
@@ -90,17 +102,24 @@ const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = 
   GetWebhookDeliveries: async (t) => ({ Id: await webhook(t), Take: 10 }),
   ReplayWebhook: async (t) => ({ Id: await webhook(t), EventIds: ['evt_00000000000000000000000000000000'] }),
   CreateKey: async () => ({ Name: 'limits-key', Permissions: ['all'] }),
-  RevokeKey: async (t) => ({ Id: json<{ Id: string }>(await t.inject({ method: 'POST', url: '/keys', payload: { Name: 'limits-revoked', Permissions: ['all'] } })).Id }),
+  RevokeKey: async (t) => ({
+    Id: json<{ Id: string }>(await t.inject({ method: 'POST', url: '/keys', payload: { Name: 'limits-revoked', Permissions: ['all'] } }))
+      .Id,
+  }),
   ExportCustomerData: async () => ({ CustomerId: 'limits-c1' }),
   EraseCustomer: async (t) => ({ CustomerId: await customer(t) }),
 };
 
-const send = (t: TestApp, op: AnyOperation, body: Record<string, unknown>) => t.inject({ method: 'POST', url: `/api/${op.name}`, payload: body });
+const send = (t: TestApp, op: AnyOperation, body: Record<string, unknown>) =>
+  t.inject({ method: 'POST', url: `/api/${op.name}`, payload: body });
 
 describeEachBackend('string length limits of every operation', (t) => {
   test('a string one over its limit is a 400 naming the field (Length when the limit itself is accepted), and changes nothing', async () => {
     assert.equal((await t().inject({ method: 'PUT', url: '/customer/limits-c1', payload: { FirstName: 'x' } })).statusCode, 201);
-    assert.equal((await t().inject({ method: 'PUT', url: '/customfields/9101', payload: { Label: 'T', FieldType: 'Text' } })).statusCode, 201);
+    assert.equal(
+      (await t().inject({ method: 'PUT', url: '/customfields/9101', payload: { Label: 'T', FieldType: 'Text' } })).statusCode,
+      201,
+    );
     let checked = 0;
     let plain = 0;
     for (const op of allOperations(t().store, t().app.writes, t().config)) {
@@ -118,7 +137,9 @@ describeEachBackend('string length limits of every operation', (t) => {
         assert.equal(await storeDigest(t().store), before, `${where}: the store changed`);
         checked++;
         assert.equal(over.statusCode, 400, where);
-        const named = json(over).ResponseStatus.Errors.find((e: { FieldName: string }) => e.FieldName.toLowerCase() === field.toLowerCase());
+        const named = json(over).ResponseStatus.Errors.find(
+          (e: { FieldName: string }) => e.FieldName.toLowerCase() === field.toLowerCase(),
+        );
         assert.ok(named, `${where}: no error names the field`);
         if (atLimit.statusCode < 300) {
           plain++;

@@ -9,7 +9,12 @@ import { startServer, type ServerProcess } from '../helpers/spawn-server.js';
 
 const KEY = 'og_https_test_key_0123456789abcdefghijklmnopqrstuvwxyz';
 
-function get(port: number, ca: Buffer, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function get(
+  port: number,
+  ca: Buffer,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, ca, servername: 'localhost', headers }, (res) => {
       let body = '';
@@ -27,14 +32,42 @@ describe('HTTPS with TLS_CERT and TLS_KEY', () => {
   let server: ServerProcess;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ordergate-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     ca = readFileSync(join(dir, 'cert.pem'));
     server = await startServer(
-      { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, TLS_CERT: join(dir, 'cert.pem'), TLS_KEY: join(dir, 'key.pem'), ORDERGATE_BOOTSTRAP_KEY: KEY },
+      {
+        DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+        TLS_CERT: join(dir, 'cert.pem'),
+        TLS_KEY: join(dir, 'key.pem'),
+        ORDERGATE_BOOTSTRAP_KEY: KEY,
+      },
       {
         scheme: 'https',
-        ready: async (port) => get(port, ca, '/health/live').then((r) => r.status === 200, () => false),
+        ready: async (port) =>
+          get(port, ca, '/health/live').then(
+            (r) => r.status === 200,
+            () => false,
+          ),
       },
     );
   });

@@ -23,13 +23,17 @@ const wrongKey = (n: number): string => `og_wrong_${n}_0123456789abcdefghijklmno
 /** A search on a new connection from `from`. */
 function send(server: ServerProcess, from: string, key: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}/customer/?Identifiers=x`, { headers: { authorization: `Bearer ${key}` }, agent: false, localAddress: from }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
+    const req = request(
+      `${server.url}/customer/?Identifiers=x`,
+      { headers: { authorization: `Bearer ${key}` }, agent: false, localAddress: from },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });

@@ -21,7 +21,10 @@ async function terminateSessions(name: string): Promise<number> {
   const admin = new pg.Client({ connectionString: PG_TEST_URL });
   await admin.connect();
   try {
-    const { rows } = await admin.query('select count(*) filter (where pg_terminate_backend(pid)) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    const { rows } = await admin.query(
+      'select count(*) filter (where pg_terminate_backend(pid)) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [name],
+    );
     return Number(rows[0].n);
   } finally {
     await admin.end();
@@ -74,7 +77,12 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
     const target = new URL(database.url);
     proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
     target.port = String(await proxy.start());
-    server = await startServer({ DATABASE_URL: target.toString(), ORDERGATE_BOOTSTRAP_KEY: PROCESS_KEY, DATABASE_POOL_SIZE: '8', RATE_LIMIT_PER_SECOND: '0' });
+    server = await startServer({
+      DATABASE_URL: target.toString(),
+      ORDERGATE_BOOTSTRAP_KEY: PROCESS_KEY,
+      DATABASE_POOL_SIZE: '8',
+      RATE_LIMIT_PER_SECOND: '0',
+    });
     await server.waitUntilReady();
   });
   after(async () => {
@@ -100,7 +108,9 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
     const confirmations = new Map<number, string>(); // order id -> customer id
     // Custom-field values per customer: the last acknowledged one, and those sent after it that
     // got a 503 (a commit can land while its answer is lost to the cut: 503 means "not known").
-    const fields = new Map<string, { acked: string | undefined; unsure: string[] }>(cfCustomers.map((c) => [c, { acked: undefined, unsure: [] }]));
+    const fields = new Map<string, { acked: string | undefined; unsure: string[] }>(
+      cfCustomers.map((c) => [c, { acked: undefined, unsure: [] }]),
+    );
     let nextOrder = 1;
 
     const loop = async (body: (n: number) => Promise<void>): Promise<void> => {
@@ -134,7 +144,10 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
         loop(async (n) => {
           const customer = cfCustomers[w * CF_CUSTOMERS_PER_WRITER + (n % CF_CUSTOMERS_PER_WRITER)]!;
           const value = `${customer} #${n} ${phase}`;
-          const ok = check(`PUT custom field of ${customer}`, await call(port, 'PUT', `/customer/${customer}/customfields/1`, { Value: value }));
+          const ok = check(
+            `PUT custom field of ${customer}`,
+            await call(port, 'PUT', `/customer/${customer}/customfields/1`, { Value: value }),
+          );
           record('customfield', ok);
           const f = fields.get(customer)!;
           if (ok) fields.set(customer, { acked: value, unsure: [] });
@@ -143,7 +156,11 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
       ),
       ...Array.from({ length: PER_KIND }, (_, w) =>
         loop(async (n) => {
-          const path = [`/customer/?Identifiers=${cfCustomers[n % cfCustomers.length]}`, `/orders/${1 + ((n * 7 + w) % ORDERS)}`, `/customer/${cfCustomers[(n + w) % cfCustomers.length]}/customfields/`][n % 3]!;
+          const path = [
+            `/customer/?Identifiers=${cfCustomers[n % cfCustomers.length]}`,
+            `/orders/${1 + ((n * 7 + w) % ORDERS)}`,
+            `/customer/${cfCustomers[(n + w) % cfCustomers.length]}/customfields/`,
+          ][n % 3]!;
           record('read', check(`GET ${path}`, await call(port, 'GET', path)));
         }),
       ),
@@ -171,7 +188,10 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
         await sleep(200);
       }
       assert.ok(readyDuringCut.length > 0);
-      assert.ok(readyDuringCut.every((s) => s !== 200), `/health/ready during the cut: ${readyDuringCut.join(',')}`);
+      assert.ok(
+        readyDuringCut.every((s) => s !== 200),
+        `/health/ready during the cut: ${readyDuringCut.join(',')}`,
+      );
 
       await proxy.restore();
       const restoredAt = Date.now();
@@ -191,8 +211,13 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
       if (failure) throw failure;
     }
 
-    const summary = [...counts].sort().map(([k, v]) => `${k}: ${v}`).join(', ');
-    t.diagnostic(`answers by kind, phase and status: ${summary}; /health/ready during the cut: ${readyStatuses.join(',')}; sessions terminated: ${terminated}`);
+    const summary = [...counts]
+      .sort()
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
+    t.diagnostic(
+      `answers by kind, phase and status: ${summary}; /health/ready during the cut: ${readyStatuses.join(',')}; sessions terminated: ${terminated}`,
+    );
     assert.ok(terminated > 0, 'the service had sessions open when PostgreSQL went away');
     for (const kind of ['upsert', 'confirm', 'customfield', 'read']) {
       assert.ok((counts.get(`${kind} cut 503`) ?? 0) > 0, `${kind}: 503 during the cut (${summary})`);
@@ -224,7 +249,10 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
       const a = await call(port, 'GET', `/customer/${customer}/customfields/`);
       assert.equal(a.status, 200, a.text);
       const value = (JSON.parse(a.text) as Array<{ Number: number; Value: string | null }>).find((x) => x.Number === 1)?.Value ?? undefined;
-      assert.ok(value === f.acked || f.unsure.includes(value as string), `${customer}: '${value}', acknowledged '${f.acked}', unsure ${JSON.stringify(f.unsure)}`);
+      assert.ok(
+        value === f.acked || f.unsure.includes(value as string),
+        `${customer}: '${value}', acknowledged '${f.acked}', unsure ${JSON.stringify(f.unsure)}`,
+      );
     }
   });
 });

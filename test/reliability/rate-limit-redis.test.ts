@@ -123,7 +123,8 @@ for (const backend of allBackends()) {
       assert.equal((await get(1, auth)).statusCode, 200, 'instance 1 counts for itself');
       assert.ok(Date.now() - started < 3_000, `requests were not held up (${Date.now() - started} ms)`);
       // Logged when the client reports the lost connection (at its first reconnect attempt).
-      const outageLogged = () => logs.some((l) => /"level":40/.test(l) && /rate limits: Redis unavailable, each server counts its limits on its own/.test(l));
+      const outageLogged = () =>
+        logs.some((l) => /"level":40/.test(l) && /rate limits: Redis unavailable, each server counts its limits on its own/.test(l));
       for (let i = 0; i < 100 && !outageLogged(); i++) await sleep(50);
       assert.ok(outageLogged(), 'the outage is logged');
       assert.ok(!logs.some((l) => /unlimited/.test(l)), 'no limit is switched off');
@@ -139,7 +140,10 @@ for (const backend of allBackends()) {
         if (!shared) await sleep(100);
       }
       assert.ok(shared, '/health/ready reports the limits shared again');
-      assert.ok(logs.some((l) => l.includes('rate limits: Redis connected')), 'the reconnect is logged');
+      assert.ok(
+        logs.some((l) => l.includes('rate limits: Redis connected')),
+        'the reconnect is logged',
+      );
       const again = await newKey();
       for (let i = 0; i < 6; i++) assert.equal((await get(i % 2, again)).statusCode, 200);
       tooMany(await get(0, again), /API key/);

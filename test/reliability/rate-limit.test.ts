@@ -5,7 +5,17 @@ import type { LightMyRequestResponse } from 'fastify';
 import { createKey } from '../../src/auth/key-service.js';
 import { bearer, describeOnce, json } from '../helpers/test-app.js';
 
-const PUBLIC = ['/health/live', '/health/ready', '/metrics', '/openapi.json', '/docs', '/docs/json', '/types/typescript', '/types/csharp', '/metadata'];
+const PUBLIC = [
+  '/health/live',
+  '/health/ready',
+  '/metrics',
+  '/openapi.json',
+  '/docs',
+  '/docs/json',
+  '/types/typescript',
+  '/types/csharp',
+  '/metadata',
+];
 
 function assertTooMany(res: LightMyRequestResponse, message: RegExp): number {
   assert.equal(res.statusCode, 429, res.body);
@@ -50,7 +60,12 @@ describeOnce(
 
     test('a batch counts once per item', async () => {
       const { key } = await createKey(t().app.writes, 'rl-batch', 'all');
-      const res = await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', headers: bearer(key), payload: [{}, { Identifiers: ['x'] }, {}, {}] });
+      const res = await t().inject({
+        method: 'POST',
+        url: '/api/SearchCustomers[]',
+        headers: bearer(key),
+        payload: [{}, { Identifiers: ['x'] }, {}, {}],
+      });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.headers['ratelimit-remaining'], '6');
     });

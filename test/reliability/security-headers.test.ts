@@ -24,7 +24,13 @@ describeOnce('security headers', (t) => {
       // JSONP answers are loaded with <script> from other origins: same-origin would block them.
       assert.equal(res.headers['cross-origin-resource-policy'], 'cross-origin', where);
       assert.equal(res.headers['strict-transport-security'], undefined, where);
-      for (const legacy of ['x-xss-protection', 'x-download-options', 'x-dns-prefetch-control', 'x-permitted-cross-domain-policies', 'origin-agent-cluster']) {
+      for (const legacy of [
+        'x-xss-protection',
+        'x-download-options',
+        'x-dns-prefetch-control',
+        'x-permitted-cross-domain-policies',
+        'origin-agent-cluster',
+      ]) {
         assert.equal(res.headers[legacy], undefined, `${legacy} on ${where}`);
       }
     }

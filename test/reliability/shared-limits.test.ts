@@ -86,7 +86,13 @@ async function keysIn(database: TestDatabase, names: readonly string[]): Promise
 /** Waits until `count` processes have logged that they listen: the cluster hands connections only to those. */
 async function listening(server: ServerProcess, count: number): Promise<void> {
   for (let i = 0; i < 300; i++) {
-    const pids = new Set(server.stdout().split('\n').filter((l) => l.includes('Server listening')).map((l) => (JSON.parse(l) as { pid: number }).pid));
+    const pids = new Set(
+      server
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('Server listening'))
+        .map((l) => (JSON.parse(l) as { pid: number }).pid),
+    );
     if (pids.size >= count) return;
     await sleep(50);
   }
@@ -159,7 +165,10 @@ describe('limits per host with WORKERS=2 and no Redis', () => {
     assert.ok(!workers.has(server.child.pid!), 'the primary serves nothing');
     assert.equal((await pidsOf([server], refused)).size, 2, 'both workers refuse the address');
     // Counted once for the host: one worker logged the block.
-    const blocks = server.stdout().split('\n').filter((l) => l.includes('client address blocked') && l.includes(`"address":"${from}"`));
+    const blocks = server
+      .stdout()
+      .split('\n')
+      .filter((l) => l.includes('client address blocked') && l.includes(`"address":"${from}"`));
     assert.equal(blocks.length, 1, blocks.join('\n'));
     // Other addresses are not affected.
     for (let i = 0; i < 2; i++) assert.equal((await send(server, newAddress(), keys[0])).status, 200);
@@ -204,7 +213,9 @@ describe('limits shared through Redis by two server processes on one database', 
     database = await createTestDatabase(backend);
     keys = await keysIn(database, ['guessed', 'busy']);
     for (let i = 0; i < 2; i++) {
-      const s = await startServer(env(database, { WORKERS: '1', REDIS_URL: `redis://127.0.0.1:${redis.port}`, RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '10' }));
+      const s = await startServer(
+        env(database, { WORKERS: '1', REDIS_URL: `redis://127.0.0.1:${redis.port}`, RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '10' }),
+      );
       servers.push(s);
       await s.waitUntilReady(30_000);
     }
@@ -223,7 +234,9 @@ describe('limits shared through Redis by two server processes on one database', 
     const { failures, refused } = await guess(servers, from, keys[0]!);
     assert.equal((await pidsOf(servers, failures)).size, 2);
     assert.equal((await pidsOf(servers, refused)).size, 2);
-    const blocks = servers.flatMap((s) => s.stdout().split('\n')).filter((l) => l.includes('client address blocked') && l.includes(`"address":"${from}"`));
+    const blocks = servers
+      .flatMap((s) => s.stdout().split('\n'))
+      .filter((l) => l.includes('client address blocked') && l.includes(`"address":"${from}"`));
     assert.equal(blocks.length, 1, blocks.join('\n'));
     for (const s of servers) assert.equal((await send(s, newAddress(), keys[0])).status, 200);
   });

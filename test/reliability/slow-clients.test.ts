@@ -7,7 +7,12 @@ import { describeOnce } from '../helpers/test-app.js';
 import { parseRawResponse, rawRequest, type RawResponse } from '../helpers/raw-http.js';
 
 /** A connection that sends `head` and then one byte of `trickle` every `everyMs`, until the server closes it. */
-function slowClient(port: number, head: string, trickle: string, everyMs: number): { done: Promise<{ response: RawResponse; ms: number }>; socket: Socket } {
+function slowClient(
+  port: number,
+  head: string,
+  trickle: string,
+  everyMs: number,
+): { done: Promise<{ response: RawResponse; ms: number }>; socket: Socket } {
   const socket = connect({ port, host: '127.0.0.1' });
   const started = Date.now();
   const chunks: Buffer[] = [];
@@ -62,14 +67,23 @@ describeOnce('slow clients and request limits over real sockets', (t) => {
     t().app.server.headersTimeout = 1_000;
     t().app.server.requestTimeout = 2_000;
     try {
-      const slowHeaders = Array.from({ length: 20 }, () => slowClient(p, `GET /customer/ HTTP/1.1\r\nHost: x\r\n${auth()}`, 'X-Slow: abcdefghijklmnop\r\n', 100));
+      const slowHeaders = Array.from({ length: 20 }, () =>
+        slowClient(p, `GET /customer/ HTTP/1.1\r\nHost: x\r\n${auth()}`, 'X-Slow: abcdefghijklmnop\r\n', 100),
+      );
       const slowBody = Array.from({ length: 20 }, () =>
-        slowClient(p, `POST /customer/ HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"Identifiers":[`, '"x",', 100),
+        slowClient(
+          p,
+          `POST /customer/ HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"Identifiers":[`,
+          '"x",',
+          100,
+        ),
       );
       // Meanwhile every ordinary request is answered at once.
       for (let i = 0; i < 10; i++) {
         const started = Date.now();
-        const res = await fetch(`http://127.0.0.1:${p}/customer/?Identifiers=x`, { headers: { authorization: `Bearer ${t().keys.admin}` } });
+        const res = await fetch(`http://127.0.0.1:${p}/customer/?Identifiers=x`, {
+          headers: { authorization: `Bearer ${t().keys.admin}` },
+        });
         assert.equal(res.status, 200);
         assert.deepEqual(await res.json(), []);
         assert.ok(Date.now() - started < 1_000, `answered in ${Date.now() - started} ms`);
@@ -107,20 +121,28 @@ describeOnce('slow clients and request limits over real sockets', (t) => {
     const chunked = await rawRequest(
       p,
       `POST /customer/ HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
-        chunk(big.slice(0, 600_000)) + chunk(big.slice(600_000)) + '0\r\n\r\n',
+        chunk(big.slice(0, 600_000)) +
+        chunk(big.slice(600_000)) +
+        '0\r\n\r\n',
     );
     assert.equal(chunked.status, 413, JSON.stringify(chunked).slice(0, 300));
     assert.equal(JSON.parse(chunked.body).ResponseStatus.ErrorCode, 'RequestEntityTooLarge');
     // Just under the limit is read (and then judged by the validators: the identifier is too long).
     const under = `{"Identifiers":["${'x'.repeat(BODY_LIMIT - 100)}"]}`;
-    const fits = await rawRequest(p, `POST /customer/ HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(under)}\r\nConnection: close\r\n\r\n${under}`);
+    const fits = await rawRequest(
+      p,
+      `POST /customer/ HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(under)}\r\nConnection: close\r\n\r\n${under}`,
+    );
     assert.equal(fits.status, 400, fits.body.slice(0, 300));
     assert.equal(JSON.parse(fits.body).ResponseStatus.Errors[0].FieldName, 'Identifiers[0]');
   });
 
   test('headers over the size limit get 431 in the ResponseStatus shape', async () => {
     const p = await listening();
-    const res = await rawRequest(p, `GET /customer/ HTTP/1.1\r\nHost: x\r\n${auth()}X-Big: ${'y'.repeat(20_000)}\r\nConnection: close\r\n\r\n`);
+    const res = await rawRequest(
+      p,
+      `GET /customer/ HTTP/1.1\r\nHost: x\r\n${auth()}X-Big: ${'y'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+    );
     assert.equal(res.status, 431);
     assert.equal(JSON.parse(res.body).ResponseStatus.ErrorCode, 'RequestHeaderFieldsTooLarge');
   });

@@ -40,7 +40,11 @@ async function rig(file: string): Promise<Rig> {
   const { key } = await createKey(openTestWrites(store), 'write-thread-faults', 'all,admin');
   const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', DATABASE_URL: url }), store });
   const r = { app, store, auth: { authorization: `Bearer ${key}` } };
-  assert.equal((await r.app.inject({ method: 'PUT', url: '/customfields/1', headers: r.auth, payload: { Label: 'Note', FieldType: 'Text' } })).statusCode, 201);
+  assert.equal(
+    (await r.app.inject({ method: 'PUT', url: '/customfields/1', headers: r.auth, payload: { Label: 'Note', FieldType: 'Text' } }))
+      .statusCode,
+    201,
+  );
   return r;
 }
 
@@ -50,7 +54,12 @@ async function close(r: Rig | undefined): Promise<void> {
 }
 
 const confirm = (r: Rig, orderId: number, note = 'n'): Promise<LightMyRequestResponse> =>
-  r.app.inject({ method: 'POST', url: `/orders/${orderId}/confirm`, headers: r.auth, payload: confirmation({ ExternalCustomerId: `wt-${orderId}`, Note: note }) });
+  r.app.inject({
+    method: 'POST',
+    url: `/orders/${orderId}/confirm`,
+    headers: r.auth,
+    payload: confirmation({ ExternalCustomerId: `wt-${orderId}`, Note: note }),
+  });
 const putField = (r: Rig, customer: string, value: string): Promise<LightMyRequestResponse> =>
   r.app.inject({ method: 'PUT', url: `/customer/${customer}/customfields/1`, headers: r.auth, payload: { Value: value } });
 const patchFields = (r: Rig, customer: string, value: string): Promise<LightMyRequestResponse> =>
@@ -93,7 +102,8 @@ async function assertNothingWritten(r: Rig, refusedOrders: number[], refusedFiel
     assert.equal(await orderStatus(r, id), 'Open', `order ${id} was refused but changed`);
     assert.equal(await customerExists(r, `wt-${id}`), false, `order ${id} was refused but its customer exists`);
   }
-  for (const [customer, value] of refusedFields) assert.equal(await fieldValue(r, customer), value, `${customer}: a refused value was written`);
+  for (const [customer, value] of refusedFields)
+    assert.equal(await fieldValue(r, customer), value, `${customer}: a refused value was written`);
 }
 
 describe('SQLite write thread: the database file made immutable under the running service [sqlite]', { skip: leftOut('sqlite') }, () => {
@@ -191,7 +201,10 @@ describe('SQLite write thread: the database file made immutable under the runnin
       // A second service on the same file, started now: its writer connection is opened while
       // the file cannot be written, which SQLite answers with a read-only connection.
       const store = openStore(`sqlite:${file}`);
-      const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', DATABASE_URL: `sqlite:${file}` }), store });
+      const app = await buildApp({
+        config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', DATABASE_URL: `sqlite:${file}` }),
+        store,
+      });
       late = { app, store, auth: rig.auth };
       assertUnavailable(await putCustomer(late, 'late-during'));
       assertUnavailable(await putCustomer(late, 'late-during'));
@@ -262,7 +275,9 @@ describe('SQLite write thread on a full disk [sqlite]', () => {
         acked.set(customer, `${big.slice(10)}${i}`);
       }
     }
-    t.diagnostic(`refused on the full disk: ${refusedOrders.length} of ${customers.length} confirmations, ${refusedFields.size} of ${customers.length} custom-field writes`);
+    t.diagnostic(
+      `refused on the full disk: ${refusedOrders.length} of ${customers.length} confirmations, ${refusedFields.size} of ${customers.length} custom-field writes`,
+    );
     assert.ok(refusedOrders.length > 0, 'some confirmations were refused on the full disk');
     assert.ok(refusedFields.size > 0, 'some custom-field writes were refused on the full disk');
     assert.equal((await rig.app.inject('/health/live')).statusCode, 200);

@@ -33,7 +33,8 @@ async function rig(url: string): Promise<Rig> {
   return { app, store, auth: { authorization: `Bearer ${key}` } };
 }
 
-const put = (r: Rig, id: string) => r.app.inject({ method: 'PUT', url: `/customer/${id}`, headers: r.auth, payload: { FirstName: `name of ${id}` } });
+const put = (r: Rig, id: string) =>
+  r.app.inject({ method: 'PUT', url: `/customer/${id}`, headers: r.auth, payload: { FirstName: `name of ${id}` } });
 
 function assertUnavailable(res: { statusCode: number; headers: Record<string, unknown>; body: string }): void {
   assert.equal(res.statusCode, 503, res.body);
@@ -91,7 +92,12 @@ describe('PostgreSQL outage: the connection is cut under load and comes back [po
     }
     const res = await r.app.inject({ method: 'POST', url: '/customer/', headers: r.auth, payload: { Identifiers: acknowledged } });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(JSON.parse(res.body).map((c: { CustomerId: string }) => c.CustomerId).sort(), [...acknowledged].sort());
+    assert.deepEqual(
+      JSON.parse(res.body)
+        .map((c: { CustomerId: string }) => c.CustomerId)
+        .sort(),
+      [...acknowledged].sort(),
+    );
   });
 });
 
@@ -121,7 +127,12 @@ describe('SQLite on a full or read-only disk [sqlite]', { skip: leftOut('sqlite'
     }
     let refused = 0;
     for (let i = 1; i <= 30; i++) {
-      const res = await r.app.inject({ method: 'PUT', url: `/customer/full-${i}`, headers: r.auth, payload: { Street: 'x'.repeat(250), City: 'y'.repeat(250) } });
+      const res = await r.app.inject({
+        method: 'PUT',
+        url: `/customer/full-${i}`,
+        headers: r.auth,
+        payload: { Street: 'x'.repeat(250), City: 'y'.repeat(250) },
+      });
       if (res.statusCode === 503) {
         assertUnavailable(res);
         refused++;
@@ -153,7 +164,11 @@ describe('SQLite on a full or read-only disk [sqlite]', { skip: leftOut('sqlite'
       assert.equal((await r.app.inject('/health/live')).statusCode, 200);
       // The refused write marked the connection for replacement: the next write opens a fresh one.
       assert.equal((await upsertCustomer(writes, { CustomerId: 'ro-2' })).CustomerId, 'ro-2');
-      assert.equal(json(await r.app.inject({ url: '/customer/?Identifiers=ro-1', headers: r.auth })).length, 0, 'the refused write left nothing');
+      assert.equal(
+        json(await r.app.inject({ url: '/customer/?Identifiers=ro-1', headers: r.auth })).length,
+        0,
+        'the refused write left nothing',
+      );
     } finally {
       await writes.close();
     }

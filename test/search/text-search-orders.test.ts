@@ -20,13 +20,30 @@ describeEachBackend('SearchOrders: Query', (t) => {
     open = await createOrder(t(), { OrderNumber: `${tag}-1001` });
     anna = await createOrder(t(), { OrderNumber: `${tag}-1002` });
     bernd = await createOrder(t(), { OrderNumber: `${tag}-2001` });
-    const res = await confirm(t(), anna, confirmation({
-      OrderNumber: `${tag}-1002`, CustomerFirstName: 'Anna', CustomerLastName: 'Müller', CustomerCity: 'Köln',
-      CustomerEMail: `anna.mueller@${tag}.example`, ExternalCustomerId: `${tag}-ERP-5`,
-    }));
+    const res = await confirm(
+      t(),
+      anna,
+      confirmation({
+        OrderNumber: `${tag}-1002`,
+        CustomerFirstName: 'Anna',
+        CustomerLastName: 'Müller',
+        CustomerCity: 'Köln',
+        CustomerEMail: `anna.mueller@${tag}.example`,
+        ExternalCustomerId: `${tag}-ERP-5`,
+      }),
+    );
     assert.equal(res.statusCode, 200, res.body);
     annaId = json(res).CustomerId;
-    const res2 = await confirm(t(), bernd, confirmation({ OrderNumber: `${tag}-2001`, CustomerFirstName: 'Bernd', CustomerLastName: 'Mullins', CustomerEMail: `bernd@${tag}.example` }));
+    const res2 = await confirm(
+      t(),
+      bernd,
+      confirmation({
+        OrderNumber: `${tag}-2001`,
+        CustomerFirstName: 'Bernd',
+        CustomerLastName: 'Mullins',
+        CustomerEMail: `bernd@${tag}.example`,
+      }),
+    );
     assert.equal(res2.statusCode, 200, res2.body);
   });
 
@@ -62,14 +79,27 @@ describeEachBackend('SearchOrders: Query', (t) => {
   test('a confirmation makes the order findable by its customer at once', async () => {
     const later = await createOrder(t(), { OrderNumber: `${tag}-3001` });
     assert.deepEqual(ids(await t().inject(find(`zacharias ${tag}`))), []);
-    const res = await confirm(t(), later, confirmation({ OrderNumber: `${tag}-3001`, CustomerFirstName: 'Zacharias', CustomerEMail: `z@${tag}.example` }));
+    const res = await confirm(
+      t(),
+      later,
+      confirmation({ OrderNumber: `${tag}-3001`, CustomerFirstName: 'Zacharias', CustomerEMail: `z@${tag}.example` }),
+    );
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(ids(await t().inject(find(`zacharias ${tag}`))), [later]);
   });
 
   test("an erased customer's orders are no longer found by its name or e-mail; by their number they are", async () => {
     const order = await createOrder(t(), { OrderNumber: `${tag}-4001` });
-    const res = await confirm(t(), order, confirmation({ OrderNumber: `${tag}-4001`, CustomerFirstName: 'Xaver', CustomerLastName: 'Vergessen', CustomerEMail: `xaver@${tag}.example` }));
+    const res = await confirm(
+      t(),
+      order,
+      confirmation({
+        OrderNumber: `${tag}-4001`,
+        CustomerFirstName: 'Xaver',
+        CustomerLastName: 'Vergessen',
+        CustomerEMail: `xaver@${tag}.example`,
+      }),
+    );
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(ids(await t().inject(find(`xaver vergessen ${tag}`))), [order]);
     assert.equal((await t().inject({ method: 'POST', url: `/customer/${json(res).CustomerId}/erase` })).statusCode, 200);
@@ -79,7 +109,11 @@ describeEachBackend('SearchOrders: Query', (t) => {
   });
 
   test('a Query shorter than 2 or longer than 100 characters, or without a letter or digit, is refused naming Query', async () => {
-    for (const [q, code] of [['m', 'MinimumLength'], ['m'.repeat(101), 'Length'], ['@ -', 'Predicate']] as const) {
+    for (const [q, code] of [
+      ['m', 'MinimumLength'],
+      ['m'.repeat(101), 'Length'],
+      ['@ -', 'Predicate'],
+    ] as const) {
       const res = await t().inject(find(q));
       assert.equal(res.statusCode, 400, res.body);
       assert.deepEqual(fieldErrors(json(res)), { Query: code }, q);

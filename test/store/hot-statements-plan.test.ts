@@ -22,7 +22,8 @@ async function plan(t: TestApp, text: string, params: readonly unknown[]): Promi
 }
 
 function assertIndexed(t: TestApp, what: string, text: string): void {
-  if (t.backend === 'sqlite') assert.doesNotMatch(text, /\bSCAN (orders|customers|custom_field_values|idempotency_keys)\b/, `${what}:\n${text}`);
+  if (t.backend === 'sqlite')
+    assert.doesNotMatch(text, /\bSCAN (orders|customers|custom_field_values|idempotency_keys)\b/, `${what}:\n${text}`);
   else assert.doesNotMatch(text, /Seq Scan/, `${what}:\n${text}`);
 }
 

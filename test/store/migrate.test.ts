@@ -8,7 +8,13 @@ import { assertBuilt, runCli } from '../helpers/cli.js';
 import { createTestDatabase, isPostgres, allBackends, leftOut } from '../helpers/test-store.js';
 
 const TABLES = ['api_keys', 'custom_field_defs', 'custom_field_values', 'customers', 'idempotency_keys', 'orders', 'sync_clock'];
-const INDEXES = ['customers_external_id', 'customers_sync_order', 'orders_customer_id', 'idempotency_keys_created_at', 'custom_field_values_number'];
+const INDEXES = [
+  'customers_external_id',
+  'customers_sync_order',
+  'orders_customer_id',
+  'idempotency_keys_created_at',
+  'custom_field_values_number',
+];
 
 async function indexNames(store: Store, backend: string): Promise<string[]> {
   const rows =

@@ -15,8 +15,20 @@ describeEachBackend('migration 005: order stamps', (t) => {
       ('M5-confirmed', 'Confirmed', 1000, 2000, null),
       ('M5-cancelled', 'Cancelled', 1000, 2000, ${future})`.execute(db);
     await m005.up(db);
-    const rows = await t().store.db.selectFrom('orders').select(['order_number', 'modified_at']).where('order_number', 'like', 'M5-%').orderBy('order_number').execute();
-    assert.deepEqual(rows.map((r) => [r.order_number, Number(r.modified_at)]), [['M5-cancelled', future], ['M5-confirmed', 2000], ['M5-open', 1000]]);
+    const rows = await t()
+      .store.db.selectFrom('orders')
+      .select(['order_number', 'modified_at'])
+      .where('order_number', 'like', 'M5-%')
+      .orderBy('order_number')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [r.order_number, Number(r.modified_at)]),
+      [
+        ['M5-cancelled', future],
+        ['M5-confirmed', 2000],
+        ['M5-open', 1000],
+      ],
+    );
     assert.ok((await committedWatermark(t().store.sql, t().store.reader)) >= future, 'the watermark covers every backfilled stamp');
   });
 });

@@ -30,10 +30,12 @@ describe('read routing: which store answers (no server)', () => {
     const nameOf = (s: Store) => (s as unknown as { name: string }).name;
     return { primary, replica, asked, nameOf };
   }
-  const failing = (code: string, where = 'replica') => (s: Store) => {
-    const name = (s as unknown as { name: string }).name;
-    return name === where ? Promise.reject(Object.assign(new Error(code), { code })) : Promise.resolve(name);
-  };
+  const failing =
+    (code: string, where = 'replica') =>
+    (s: Store) => {
+      const name = (s as unknown as { name: string }).name;
+      return name === where ? Promise.reject(Object.assign(new Error(code), { code })) : Promise.resolve(name);
+    };
 
   test('a replica that cannot be reached is left alone for a while: the primary answers, then the replica again', async () => {
     const r = rig();
@@ -60,7 +62,10 @@ describe('read routing: which store answers (no server)', () => {
 
   test("the read's own errors are its answer, from the replica as from the primary", async () => {
     const r = rig();
-    await assert.rejects(routeRead(r.primary, undefined, () => Promise.reject(customerNotFound('x'))), /not found/);
+    await assert.rejects(
+      routeRead(r.primary, undefined, () => Promise.reject(customerNotFound('x'))),
+      /not found/,
+    );
     assert.deepEqual([r.replica.available, r.replica.counts.failed], [true, 0]);
   });
 
@@ -111,8 +116,12 @@ describe('read replica [postgres, streaming replica]', { skip: leftOut('postgres
     const { key } = await createKey(openTestWrites(store), 'replica', 'all,admin');
     auth = { authorization: `Bearer ${key}` };
     const config = loadConfig({
-      LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50',
-      DATABASE_URL: made.database.url, DATABASE_READ_URL: proxied(made.database.readUrl),
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PER_SECOND: '0',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_MS: '50',
+      DATABASE_URL: made.database.url,
+      DATABASE_READ_URL: proxied(made.database.readUrl),
     });
     app = await buildApp({ config, store });
     await app.ready();
@@ -126,14 +135,23 @@ describe('read replica [postgres, streaming replica]', { skip: leftOut('postgres
     await receiver?.close();
   });
 
-  const inject = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
+  const inject = (
+    method: 'GET' | 'PUT' | 'POST',
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> =>
     app.inject({ method, url, headers: { ...auth, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
   const body = (res: LightMyRequestResponse): any => {
     assert.ok(res.statusCode < 300, `${res.statusCode} ${res.body}`);
     return res.body === '' ? undefined : JSON.parse(res.body);
   };
   /** A write; answers its X-Write-Watermark in ms. */
-  const write = async (method: 'PUT' | 'POST', url: string, payload: unknown): Promise<{ res: LightMyRequestResponse; watermark: number }> => {
+  const write = async (
+    method: 'PUT' | 'POST',
+    url: string,
+    payload: unknown,
+  ): Promise<{ res: LightMyRequestResponse; watermark: number }> => {
     const res = await inject(method, url, payload);
     body(res);
     const header = res.headers['x-write-watermark'];
@@ -157,7 +175,7 @@ describe('read replica [postgres, streaming replica]', { skip: leftOut('postgres
     };
   }
 
-  test('searches, feeds, custom-field reads and the event feed come from the replica; X-Min-Watermark reads one\'s own writes', async () => {
+  test("searches, feeds, custom-field reads and the event feed come from the replica; X-Min-Watermark reads one's own writes", async () => {
     await write('PUT', '/customfields/1', { Label: 'Newsletter', FieldType: 'Boolean' });
     await write('PUT', '/customer/rr-1', { FirstName: 'Anna' });
     await replicaCaughtUp(pair);
@@ -211,7 +229,10 @@ describe('read replica [postgres, streaming replica]', { skip: leftOut('postgres
     await replicaCaughtUp(pair);
     const c2 = counts();
     const same = await inject('GET', '/customer/?Identifiers=rr-2', undefined, { 'X-Min-Watermark': `/Date(${written})/` });
-    assert.deepEqual(body(same).map((c: { CustomerId: string }) => c.CustomerId), ['rr-2']);
+    assert.deepEqual(
+      body(same).map((c: { CustomerId: string }) => c.CustomerId),
+      ['rr-2'],
+    );
     assert.deepEqual([counts().replica - c2.replica, counts().behind - c2.behind], [1, 0]);
     const ready = JSON.parse((await app.inject('/health/ready')).body);
     assert.deepEqual(ready, { Status: 'Ready', Replica: { Status: 'Up', LagSeconds: 0, Streaming: true } });
@@ -250,7 +271,11 @@ describe('read replica [postgres, streaming replica]', { skip: leftOut('postgres
     await proxy.cut();
     try {
       const c0 = counts();
-      for (let i = 0; i < 3; i++) assert.deepEqual(body(await inject('GET', '/customer/?Identifiers=rr-3')).map((c: { CustomerId: string }) => c.CustomerId), ['rr-3']);
+      for (let i = 0; i < 3; i++)
+        assert.deepEqual(
+          body(await inject('GET', '/customer/?Identifiers=rr-3')).map((c: { CustomerId: string }) => c.CustomerId),
+          ['rr-3'],
+        );
       assert.equal(body(await inject('GET', '/events/?Take=1')).length, 1);
       const c1 = counts();
       assert.equal(c1.replica, c0.replica, 'none answered by the replica');

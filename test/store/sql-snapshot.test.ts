@@ -14,7 +14,11 @@ function firstDifference(checkedIn: string, now: string): string {
   const b = now.split('\n');
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  const show = (lines: string[], sign: string) => lines.slice(i, i + 3).map((l) => `    ${sign} ${l}`).join('\n') || `    ${sign} (end of file)`;
+  const show = (lines: string[], sign: string) =>
+    lines
+      .slice(i, i + 3)
+      .map((l) => `    ${sign} ${l}`)
+      .join('\n') || `    ${sign} (end of file)`;
   return `from line ${i + 1}:\n  checked in:\n${show(a, '-')}\n  now:\n${show(b, '+')}`;
 }
 
@@ -38,7 +42,11 @@ test('the checked-in SQL snapshot is the SQL the repositories run now', async ()
 });
 
 test('every function a repository exports is called by the snapshot', () => {
-  assert.deepEqual(uncoveredFunctions(), [], 'add a call for each to scripts/sql-snapshot/ (or, for a query builder, list it in `builders`)');
+  assert.deepEqual(
+    uncoveredFunctions(),
+    [],
+    'add a call for each to scripts/sql-snapshot/ (or, for a query builder, list it in `builders`)',
+  );
 });
 
 test('the coverage guard finds exported functions, plain and as members of an exported object', () => {

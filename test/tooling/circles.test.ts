@@ -65,27 +65,36 @@ describe('the import-circle check', () => {
     assert.deepEqual(report.entryCircles, [['app-settings.ts', 'customers', 'orders']]);
   });
 
-  test('fails on an import of another resource module\'s file other than its index.ts, and prints it', () => {
+  test("fails on an import of another resource module's file other than its index.ts, and prints it", () => {
     const root = tree(join(dir, 'faces'), {
-      'app.ts': "import { orderOperations } from './orders/index.js';\nimport { customerWrites } from './customers/customer.writes.js';\nexport const ops = [orderOperations, customerWrites];\n",
+      'app.ts':
+        "import { orderOperations } from './orders/index.js';\nimport { customerWrites } from './customers/customer.writes.js';\nexport const ops = [orderOperations, customerWrites];\n",
       'orders/index.ts': "export { orderOperations } from './order.operations.js';\n",
       // Within its own module a file imports any other: only the way in from outside is one file.
-      'orders/order.operations.ts': "import { toOrder } from './order.mapping.js';\nimport { addressOf } from '../customers/customer.mapping.js';\nexport const orderOperations = [toOrder, addressOf];\n",
+      'orders/order.operations.ts':
+        "import { toOrder } from './order.mapping.js';\nimport { addressOf } from '../customers/customer.mapping.js';\nexport const orderOperations = [toOrder, addressOf];\n",
       'orders/order.mapping.ts': "import type { Address } from '../customers/index.js';\nexport const toOrder = (a: Address) => a;\n",
-      'customers/index.ts': "export type Address = string;\n",
+      'customers/index.ts': 'export type Address = string;\n',
       'customers/customer.mapping.ts': 'export const addressOf = 1;\n',
       'customers/customer.writes.ts': 'export const customerWrites = 2;\n',
     });
-    assert.deepEqual(checkCircles(root).deepImports, ['app.ts -> customers/customer.writes.ts', 'orders/order.operations.ts -> customers/customer.mapping.ts']);
+    assert.deepEqual(checkCircles(root).deepImports, [
+      'app.ts -> customers/customer.writes.ts',
+      'orders/order.operations.ts -> customers/customer.mapping.ts',
+    ]);
     const r = runCheck(root);
     assert.equal(r.status, 1, r.stderr);
-    assert.match(r.stderr, /import of another module's inside \(import its index\.ts\): \S+\/orders\/order\.operations\.ts -> \S+\/customers\/customer\.mapping\.ts/);
+    assert.match(
+      r.stderr,
+      /import of another module's inside \(import its index\.ts\): \S+\/orders\/order\.operations\.ts -> \S+\/customers\/customer\.mapping\.ts/,
+    );
   });
 
   test('fails on process.env outside config.ts (dotted or indexed), not on the word in a comment or a string', () => {
     const root = tree(join(dir, 'env'), {
       'config.ts': 'export const port = process.env.PORT;\n',
-      'ops/cluster.ts': "// process.env is config.ts's\nexport const label = 'process.env';\nexport const worker = () => process.env.WORKER === '1';\n",
+      'ops/cluster.ts':
+        "// process.env is config.ts's\nexport const label = 'process.env';\nexport const worker = () => process.env.WORKER === '1';\n",
       'ops/other.ts': "export const all = process['env'];\n",
     });
     assert.deepEqual(checkCircles(root).envReads, ['ops/cluster.ts:3', 'ops/other.ts:1']);

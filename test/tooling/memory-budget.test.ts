@@ -59,7 +59,7 @@ describe('the memory budget of a worker', () => {
     assert.ok(budget.threads >= 1);
   });
 
-  test('reads what V8 says of the main isolate from the service\'s metrics', () => {
+  test("reads what V8 says of the main isolate from the service's metrics", () => {
     const text = [
       '# TYPE ordergate_nodejs_heap_size_total_bytes gauge',
       'ordergate_nodejs_heap_size_total_bytes 66822144',
@@ -70,15 +70,39 @@ describe('the memory budget of a worker', () => {
       'ordergate_nodejs_heap_space_size_used_bytes{space="new"} 193088',
       'ordergate_process_resident_memory_bytes 162902016',
     ].join('\n');
-    assert.deepEqual(parseMainHeap(text), { totalMb: 66822144 / 2 ** 20, usedMb: 24280784 / 2 ** 20, externalMb: 4, spacesMb: { new: 32 } });
+    assert.deepEqual(parseMainHeap(text), {
+      totalMb: 66822144 / 2 ** 20,
+      usedMb: 24280784 / 2 ** 20,
+      externalMb: 4,
+      spacesMb: { new: 32 },
+    });
     assert.equal(parseMainHeap('ordergate_http_requests_total 3'), undefined);
   });
 
   test('is stored in the idle row and shown as a table, a sentence for the RSS targets and a progress line', () => {
-    const parts = { nodeBinary: 44, nativeAddons: 1.8, otherFiles: 3.7, mallocHeap: 6.4, threadArenas: 9.6, threadStacks: 0.3, v8Pages: 80, otherAnonymous: 2 };
-    const start: MemoryBudget = { rssMb: 147.8, parts, threads: 12, mainHeap: { totalMb: 60, usedMb: 30, externalMb: 4, spacesMb: { new: 32, old: 27 } } };
+    const parts = {
+      nodeBinary: 44,
+      nativeAddons: 1.8,
+      otherFiles: 3.7,
+      mallocHeap: 6.4,
+      threadArenas: 9.6,
+      threadStacks: 0.3,
+      v8Pages: 80,
+      otherAnonymous: 2,
+    };
+    const start: MemoryBudget = {
+      rssMb: 147.8,
+      parts,
+      threads: 12,
+      mainHeap: { totalMb: 60, usedMb: 30, externalMb: 4, spacesMb: { new: 32, old: 27 } },
+    };
     const idle: MemoryBudget = { rssMb: 96, parts: { ...parts, v8Pages: 28.2 }, threads: 11 };
-    const row: RowData = { key: 'sqlite/idle-rss', label: 'idle RSS per worker', status: 'ok', extra: { afterStartMb: 148, maxWorkerRssMb: 96, ...budgetExtra('start', start), ...budgetExtra('idle', idle) } };
+    const row: RowData = {
+      key: 'sqlite/idle-rss',
+      label: 'idle RSS per worker',
+      status: 'ok',
+      extra: { afterStartMb: 148, maxWorkerRssMb: 96, ...budgetExtra('start', start), ...budgetExtra('idle', idle) },
+    };
     // Through JSON, as BENCHMARKS.md keeps it.
     const stored = JSON.parse(JSON.stringify(row)) as RowData;
     assert.deepEqual(budgetFromExtra(stored.extra, 'start'), start);
@@ -87,12 +111,24 @@ describe('the memory budget of a worker', () => {
 
     const table = memoryBudgetTable([stored])!.split('\n');
     assert.match(table[0]!, /^\| part \| sqlite after start, MB \| sqlite after the load, MB \| what holds it \|$/);
-    assert.match(table.find((l) => l.startsWith('| node binary |'))!, /\| 44\.0 \| 44\.0 \|/);
-    assert.match(table.find((l) => l.includes('beyond the main isolate'))!, /\| 20\.0 \| – \|/);
-    assert.match(table.find((l) => l.includes('RSS, sum'))!, /\*\*147\.8\*\*/);
+    assert.match(
+      table.find((l) => l.startsWith('| node binary |'))!,
+      /\| 44\.0 \| 44\.0 \|/,
+    );
+    assert.match(
+      table.find((l) => l.includes('beyond the main isolate'))!,
+      /\| 20\.0 \| – \|/,
+    );
+    assert.match(
+      table.find((l) => l.includes('RSS, sum'))!,
+      /\*\*147\.8\*\*/,
+    );
     assert.equal(memoryBudgetTable([{ key: 'sqlite/idle-rss', label: '', status: 'ok', extra: { afterStartMb: 1 } }]), undefined);
 
-    assert.match(budgetSentence([stored], 'start')!, /^This run's budget \(sqlite, after start, 148 MB in smaps\): V8 heap pages, every isolate 80 MB \(the main isolate's heap 60 MB committed, 30 MB used\); node binary 44 MB; /);
+    assert.match(
+      budgetSentence([stored], 'start')!,
+      /^This run's budget \(sqlite, after start, 148 MB in smaps\): V8 heap pages, every isolate 80 MB \(the main isolate's heap 60 MB committed, 30 MB used\); node binary 44 MB; /,
+    );
     assert.match(budgetLine(start, undefined), /node binary 44\.0 → –/);
   });
 });

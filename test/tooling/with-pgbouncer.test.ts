@@ -10,7 +10,10 @@ import { BACKENDS_WITH_PGBOUNCER } from '../helpers/test-store.js';
 const SCRIPT = join(ROOT, 'scripts/with-pgbouncer.mjs');
 
 /** Runs `node scripts/with-pgbouncer.mjs node -e <code>` from the checkout, with env in place of the test's own PgBouncer settings. */
-function wrapped(code: string, env: Record<string, string | undefined>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function wrapped(
+  code: string,
+  env: Record<string, string | undefined>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const base: Record<string, string | undefined> = { ...process.env, PGBOUNCER_TEST_URL: undefined, BACKENDS: undefined, ...env };
   const child = spawn(process.execPath, [SCRIPT, process.execPath, '--input-type=module', '-e', code], {
     cwd: ROOT,
@@ -65,7 +68,9 @@ describe('npm test starts the PgBouncer it needs (scripts/with-pgbouncer.mjs)', 
   }
 
   test('with PGBOUNCER_TEST_URL set, or BACKENDS leaving it out, it starts none', async () => {
-    const given = await wrapped('console.log(process.env.PGBOUNCER_TEST_URL ?? "unset")', { PGBOUNCER_TEST_URL: 'postgres://postgres@127.0.0.1:1/test' });
+    const given = await wrapped('console.log(process.env.PGBOUNCER_TEST_URL ?? "unset")', {
+      PGBOUNCER_TEST_URL: 'postgres://postgres@127.0.0.1:1/test',
+    });
     assert.equal(given.status, 0, given.stderr);
     assert.equal(given.stdout.trim(), 'postgres://postgres@127.0.0.1:1/test');
     assert.doesNotMatch(given.stderr, /with-pgbouncer/);

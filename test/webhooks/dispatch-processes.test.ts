@@ -9,7 +9,8 @@ import { Receiver } from './receiver.js';
 const EVENTS = 1000;
 const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '100', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1' };
 
-const serve = (database: TestDatabase): Promise<ServerProcess> => startServer({ ...database.env, ORDERGATE_BOOTSTRAP_KEY: PROCESS_KEY, ...ENV });
+const serve = (database: TestDatabase): Promise<ServerProcess> =>
+  startServer({ ...database.env, ORDERGATE_BOOTSTRAP_KEY: PROCESS_KEY, ...ENV });
 
 interface Run {
   readonly receiver: Receiver;
@@ -43,7 +44,9 @@ async function killDuringDelivery(database: TestDatabase, servers: ServerProcess
   const created = await call(ports[0]!, 'POST', '/webhooks', { Url: run.receiver.url, Events: ['order.created'] });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   for (let i = 0; i < EVENTS; i += 50) {
-    const replies = await Promise.all(Array.from({ length: Math.min(50, EVENTS - i) }, (_, k) => call(ports[(i + k) % ports.length]!, 'POST', '/orders', {})));
+    const replies = await Promise.all(
+      Array.from({ length: Math.min(50, EVENTS - i) }, (_, k) => call(ports[(i + k) % ports.length]!, 'POST', '/orders', {})),
+    );
     assert.ok(replies.every((r) => r.status === 201));
   }
   await run.receiver.waitFor(100, 60_000);
@@ -58,7 +61,8 @@ async function killDuringDelivery(database: TestDatabase, servers: ServerProcess
   const wanted = new Set(events.map((e) => e.Id));
   const deadline = Date.now() + 90_000;
   const settled = async (): Promise<Set<string>> => {
-    const list: Array<{ EventId: string; Status: string }> = (await call(port, 'GET', `/webhooks/${created.body.Id}/deliveries?Take=1000`)).body;
+    const list: Array<{ EventId: string; Status: string }> = (await call(port, 'GET', `/webhooks/${created.body.Id}/deliveries?Take=1000`))
+      .body;
     const pending = list.filter((d) => d.Status === 'Pending').length;
     return pending > 0 ? new Set() : new Set([...wanted].filter((id) => run.receiver.received.some((r) => r.headers['webhook-id'] === id)));
   };
@@ -92,7 +96,9 @@ for (const backend of allBackends(true)) {
 
       test('after the restart every event reaches the receiver at least once, none lost, never twice at once', async (t) => {
         const { duplicates } = await killDuringDelivery(database, servers, run);
-        t.diagnostic(`${run.receiver.received.length} deliveries of ${EVENTS} events: ${duplicates} duplicates (attempts the killed instance had made but not recorded)`);
+        t.diagnostic(
+          `${run.receiver.received.length} deliveries of ${EVENTS} events: ${duplicates} duplicates (attempts the killed instance had made but not recorded)`,
+        );
       });
     });
   }

@@ -16,7 +16,7 @@ const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '60000', WEBHOOK_T
 const EVENTS = 40;
 
 async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; !probe(); ) {
+  for (const end = Date.now() + ms; !probe();) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -44,13 +44,24 @@ describeEachBackend(
             resolve();
           });
         });
-      const created = await t().inject({ method: 'POST', url: '/webhooks', payload: { Url: receiver.url, Events: ['order.created'], Description: 'load' } });
+      const created = await t().inject({
+        method: 'POST',
+        url: '/webhooks',
+        payload: { Url: receiver.url, Events: ['order.created'], Description: 'load' },
+      });
       assert.equal(created.statusCode, 201, created.body);
       for (let i = 0; i < EVENTS; i++) await createOrder(t());
 
       const load = { saturated: true };
       const c = t().config;
-      const dispatcher = new WebhookDispatcher(t().store, t().app.writes, { ...c.webhook, casing: c.jsonCasing, dateStyle: c.dateFormat }, registerWebhookMetrics(new Registry(), t().store), pino({ level: 'silent' }), load);
+      const dispatcher = new WebhookDispatcher(
+        t().store,
+        t().app.writes,
+        { ...c.webhook, casing: c.jsonCasing, dateStyle: c.dateFormat },
+        registerWebhookMetrics(new Registry(), t().store),
+        pino({ level: 'silent' }),
+        load,
+      );
       dispatcher.start();
       try {
         await until('a first attempt while saturated', () => open > 0);

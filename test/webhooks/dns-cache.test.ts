@@ -15,7 +15,9 @@ function counting(answer: LookupAddress[] | NodeJS.ErrnoException): { resolve: R
 }
 
 const ask = (lookup: Resolver, host: string, family?: number) =>
-  new Promise<{ err: NodeJS.ErrnoException | null; addresses: LookupAddress[] }>((r) => lookup(host, { all: true, ...(family ? { family } : {}) }, (err, addresses) => r({ err, addresses })));
+  new Promise<{ err: NodeJS.ErrnoException | null; addresses: LookupAddress[] }>((r) =>
+    lookup(host, { all: true, ...(family ? { family } : {}) }, (err, addresses) => r({ err, addresses })),
+  );
 
 test('deliveries to one host share one lookup, and its answer for a while', async () => {
   const { resolve, calls } = counting([{ address: '93.184.216.34', family: 4 }]);

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_RETRY_SCHEDULE, DEFAULT_RETRY_SCHEDULE_TEXT, nextAttemptDelayMs, parseRetrySchedule } from '../../src/webhook-settings/retry-schedule.js';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  DEFAULT_RETRY_SCHEDULE_TEXT,
+  nextAttemptDelayMs,
+  parseRetrySchedule,
+} from '../../src/webhook-settings/retry-schedule.js';
 import { assertSettingRefused } from './webhook-setting-asserts.js';
 
 describe('retry schedule', () => {
@@ -28,12 +33,18 @@ describe('retry schedule', () => {
     assert.equal(nextAttemptDelayMs(DEFAULT_RETRY_SCHEDULE, DEFAULT_RETRY_SCHEDULE.length + 1, middle), undefined);
     assert.equal(nextAttemptDelayMs(DEFAULT_RETRY_SCHEDULE, 100), undefined);
     assert.equal(nextAttemptDelayMs([], 1), undefined);
-    assert.equal(nextAttemptDelayMs([0], 1, () => 0.99), 0);
+    assert.equal(
+      nextAttemptDelayMs([0], 1, () => 0.99),
+      0,
+    );
   });
 
   test('jitter stays within ±20 % and spreads', () => {
     const schedule = parseRetrySchedule('300');
-    assert.equal(nextAttemptDelayMs(schedule, 1, () => 0), 240_000);
+    assert.equal(
+      nextAttemptDelayMs(schedule, 1, () => 0),
+      240_000,
+    );
     assert.ok(nextAttemptDelayMs(schedule, 1, () => 1 - Number.EPSILON)! <= 360_000);
     const delays = Array.from({ length: 2000 }, () => nextAttemptDelayMs(schedule, 1)!);
     for (const d of delays) assert.ok(d >= 240_000 && d <= 360_000, String(d));

@@ -26,7 +26,8 @@ async function register(t: TestApp, url: string, events: string[] = []): Promise
   return json(res);
 }
 
-const remove = async (t: TestApp, id: string): Promise<void> => assert.equal((await t.inject({ method: 'DELETE', url: `/webhooks/${id}` })).statusCode, 204);
+const remove = async (t: TestApp, id: string): Promise<void> =>
+  assert.equal((await t.inject({ method: 'DELETE', url: `/webhooks/${id}` })).statusCode, 204);
 
 const headersOf = (r: Received): Record<string, string> => ({
   'webhook-id': String(r.headers['webhook-id']),
@@ -34,7 +35,10 @@ const headersOf = (r: Received): Record<string, string> => ({
   'webhook-signature': String(r.headers['webhook-signature']),
 });
 
-async function deliveries(t: TestApp, id: string): Promise<Array<{ EventId: string; Attempt: number; Status: string; ResponseCode: number | null; NextAttemptAt: string | null }>> {
+async function deliveries(
+  t: TestApp,
+  id: string,
+): Promise<Array<{ EventId: string; Attempt: number; Status: string; ResponseCode: number | null; NextAttemptAt: string | null }>> {
   const res = await t.inject(`/webhooks/${id}/deliveries`);
   assert.equal(res.statusCode, 200, res.body);
   return json(res);
@@ -63,20 +67,37 @@ describeEachBackend(
       const created = await register(t(), receiver.url, ['order.confirmed']);
       assert.match(created.Id, /^wh_[0-9a-f]{24}$/);
       assert.match(created.Secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-      assert.deepEqual({ ...created, Secret: undefined, Id: undefined, CreatedAt: undefined }, { Url: receiver.url, Events: ['order.confirmed'], Description: 'test', Enabled: true, DisabledReason: null, Secret: undefined, Id: undefined, CreatedAt: undefined });
+      assert.deepEqual(
+        { ...created, Secret: undefined, Id: undefined, CreatedAt: undefined },
+        {
+          Url: receiver.url,
+          Events: ['order.confirmed'],
+          Description: 'test',
+          Enabled: true,
+          DisabledReason: null,
+          Secret: undefined,
+          Id: undefined,
+          CreatedAt: undefined,
+        },
+      );
       const listed: Endpoint[] = json(await t().inject('/webhooks'));
       const mine = listed.find((e) => e.Id === created.Id)!;
       assert.equal(mine.Secret, undefined);
       assert.ok(!JSON.stringify(listed).includes(created.Secret));
       assert.deepEqual(json(await t().inject(`/webhooks/${created.Id}`)), mine);
-      const changed = json(await t().inject({ method: 'PUT', url: `/webhooks/${created.Id}`, payload: { Events: [], Description: 'all', Enabled: false } }));
+      const changed = json(
+        await t().inject({ method: 'PUT', url: `/webhooks/${created.Id}`, payload: { Events: [], Description: 'all', Enabled: false } }),
+      );
       assert.deepEqual([changed.Events, changed.Description, changed.Enabled, changed.DisabledReason], [[], 'all', false, 'Disabled']);
       assert.equal((await t().inject({ url: '/webhooks', headers: bearer(t().keys.all) })).statusCode, 403);
       await remove(t(), created.Id);
       assert.equal((await t().inject(`/webhooks/${created.Id}`)).statusCode, 404);
       assert.equal((await t().inject({ method: 'DELETE', url: `/webhooks/${created.Id}` })).statusCode, 404);
       const audit: Array<{ Action: string; ResourceIds: string[] }> = json(await t().inject('/audit/?Take=10000'));
-      assert.deepEqual(audit.filter((a) => a.ResourceIds.includes(created.Id)).map((a) => a.Action), ['webhook.create', 'webhook.update', 'webhook.delete']);
+      assert.deepEqual(
+        audit.filter((a) => a.ResourceIds.includes(created.Id)).map((a) => a.Action),
+        ['webhook.create', 'webhook.update', 'webhook.delete'],
+      );
       assert.ok(!JSON.stringify(audit).includes(created.Secret));
     });
 
@@ -90,7 +111,10 @@ describeEachBackend(
         [{ Url: receiver.url, Events: ['order.shipped'] }, 'Events', undefined],
       ] as const) {
         const err = errorOf(await t().inject({ method: 'POST', url: '/webhooks', payload }), 400);
-        assert.ok(err.Errors.some((e) => e.FieldName === field || e.FieldName.startsWith(`${field}[`)), JSON.stringify(err));
+        assert.ok(
+          err.Errors.some((e) => e.FieldName === field || e.FieldName.startsWith(`${field}[`)),
+          JSON.stringify(err),
+        );
         if (code) assert.equal(err.ErrorCode, code);
       }
       assert.equal((json(await t().inject('/webhooks')) as Endpoint[]).length, before);
@@ -120,10 +144,16 @@ describeEachBackend(
         verifier.verify(r.body, headersOf(r));
         const event = JSON.parse(r.body);
         assert.equal(r.headers['webhook-id'], event.Id);
-        assert.deepEqual(event, feed.find((e) => e.Id === event.Id));
+        assert.deepEqual(
+          event,
+          feed.find((e) => e.Id === event.Id),
+        );
         return event;
       });
-      assert.deepEqual(bodies.map((e) => [e.Type, e.Data.OrderId]).sort(), [['order.confirmed', orderId], ['order.created', orderId]]);
+      assert.deepEqual(bodies.map((e) => [e.Type, e.Data.OrderId]).sort(), [
+        ['order.confirmed', orderId],
+        ['order.created', orderId],
+      ]);
       assert.ok(!bodies.some((e) => e.Data.OrderId === earlier));
       assert.ok(!got.some((r) => r.body.includes(IBAN)));
       assert.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(got[0]!.body, headersOf(got[0]!)));
@@ -132,7 +162,14 @@ describeEachBackend(
         const l = await deliveries(t(), endpoint.Id);
         return l.some((d) => d.Status === 'Pending') ? undefined : l;
       });
-      assert.deepEqual(list.map((d) => [d.Status, d.Attempt, d.ResponseCode]), [['Delivered', 1, 200], ['Delivered', 1, 200], ['Delivered', 1, 200]]);
+      assert.deepEqual(
+        list.map((d) => [d.Status, d.Attempt, d.ResponseCode]),
+        [
+          ['Delivered', 1, 200],
+          ['Delivered', 1, 200],
+          ['Delivered', 1, 200],
+        ],
+      );
       const metrics = (await t().inject({ url: '/metrics', headers: { authorization: undefined as unknown as string } })).body;
       assert.match(metrics, /^ordergate_webhook_attempts_total\{result="Delivered"\} [1-9]/m);
       assert.match(metrics, /^ordergate_webhook_oldest_undelivered_event_age_seconds \d/m);
@@ -151,7 +188,14 @@ describeEachBackend(
         const list = await deliveries(t(), endpoint.Id);
         return list[0]?.Status === 'Dead' ? list : undefined;
       });
-      assert.deepEqual(dead.map((d) => [d.Status, d.Attempt, d.ResponseCode]), [['Dead', 3, 500], ['Failed', 2, 500], ['Failed', 1, 500]]);
+      assert.deepEqual(
+        dead.map((d) => [d.Status, d.Attempt, d.ResponseCode]),
+        [
+          ['Dead', 3, 500],
+          ['Failed', 2, 500],
+          ['Failed', 1, 500],
+        ],
+      );
       assert.equal(dead[1]!.NextAttemptAt !== null && dead[0]!.NextAttemptAt === null, true);
       // A fourth attempt would be due one schedule step (1 s) after the third. Past that instant, a
       // later event is delivered: the dispatcher claims due work oldest first, so by its arrival a
@@ -161,10 +205,18 @@ describeEachBackend(
       const sentinel = await createOrder(t());
       await failing.waitFor(4);
       assert.equal(JSON.parse(failing.received[3]!.body).Data.OrderId, sentinel);
-      assert.equal(failing.received.filter((r) => r.headers['webhook-id'] === got[0]!.headers['webhook-id']).length, 3, 'no attempt after Dead');
+      assert.equal(
+        failing.received.filter((r) => r.headers['webhook-id'] === got[0]!.headers['webhook-id']).length,
+        3,
+        'no attempt after Dead',
+      );
       assert.deepEqual((await deliveries(t(), endpoint.Id)).find((d) => d.EventId === JSON.parse(got[0]!.body).Id)?.Status, 'Dead');
       // Replay queues it again.
-      const replayed = await t().inject({ method: 'POST', url: `/webhooks/${endpoint.Id}/replay`, payload: { EventIds: [JSON.parse(got[0]!.body).Id] } });
+      const replayed = await t().inject({
+        method: 'POST',
+        url: `/webhooks/${endpoint.Id}/replay`,
+        payload: { EventIds: [JSON.parse(got[0]!.body).Id] },
+      });
       assert.equal(replayed.statusCode, 202, replayed.body);
       assert.equal(json(replayed).Queued, 1);
       await failing.waitFor(5);
@@ -209,7 +261,14 @@ describeEachBackend(
         const l = await deliveries(t(), endpoint.Id);
         return l[0]?.Status === 'Delivered' ? l : undefined;
       });
-      assert.deepEqual(list.map((d) => [d.Status, d.Attempt, d.ResponseCode]), [['Delivered', 3, 200], ['Failed', 2, null], ['Failed', 1, null]]);
+      assert.deepEqual(
+        list.map((d) => [d.Status, d.Attempt, d.ResponseCode]),
+        [
+          ['Delivered', 3, 200],
+          ['Failed', 2, null],
+          ['Failed', 1, null],
+        ],
+      );
       await remove(t(), endpoint.Id);
       await flaky.close();
     });
@@ -246,39 +305,60 @@ describeEachBackend(
       await remove(t(), endpoint.Id);
       // Logs name endpoints and events, never a secret or a payload.
       const logs = t().logs.join('');
-      for (const value of [secret, endpoint.Secret, secret.slice(6), r!.body]) assert.ok(!logs.includes(value), 'a secret or payload in the logs');
+      for (const value of [secret, endpoint.Secret, secret.slice(6), r!.body])
+        assert.ok(!logs.includes(value), 'a secret or payload in the logs');
     });
   },
   ENV,
   { pgbouncer: true },
 );
 
-describeEachBackend('event retention', (t) => {
-  test('with no event past the retention the purge makes no write (on SQLite a write would start the write thread)', async () => {
-    await createOrder(t());
-    const commands: string[] = [];
-    const counting: WriteDoor = { run: (command, input) => (commands.push(command.name), t().app.writes.run(command, input)), close: async () => undefined };
-    assert.equal(await purgeExpiredEvents(t().store, counting, 30), 0);
-    assert.deepEqual(commands, []);
-  });
+describeEachBackend(
+  'event retention',
+  (t) => {
+    test('with no event past the retention the purge makes no write (on SQLite a write would start the write thread)', async () => {
+      await createOrder(t());
+      const commands: string[] = [];
+      const counting: WriteDoor = {
+        run: (command, input) => (commands.push(command.name), t().app.writes.run(command, input)),
+        close: async () => undefined,
+      };
+      assert.equal(await purgeExpiredEvents(t().store, counting, 30), 0);
+      assert.deepEqual(commands, []);
+    });
 
-  test('events older than EVENT_RETENTION_DAYS go, with their deliveries; newer ones stay; the feed then answers 410 below them', async () => {
-    const receiver = await Receiver.start();
-    const endpoint = await register(t(), receiver.url, ['order.created']);
-    await createOrder(t());
-    await receiver.waitFor(1);
-    await eventually('the delivery recorded', async () => ((await deliveries(t(), endpoint.Id)).length > 0 ? true : undefined));
-    const old: Array<{ Sequence: number }> = json(await t().inject('/events/?Take=10000'));
-    // Back-date what exists by 31 days (below the door on purpose: time cannot be made to pass).
-    await t().store.db.updateTable('events').set((eb) => ({ occurred_at: eb('occurred_at', '-', 31 * 86_400_000) })).execute();
-    const kept = await createOrder(t());
-    assert.equal(await purgeExpiredEvents(t().store, t().app.writes, 30), old.length);
-    const left: Array<{ Id: string; Sequence: number; Data: { OrderId: number } }> = json(await t().inject(`/events/?After=${old.at(-1)!.Sequence}`));
-    assert.deepEqual(left.map((e) => e.Data.OrderId), [kept]);
-    assert.equal((await t().inject('/events/?After=0')).statusCode, 410);
-    const keptIds = new Set(left.map((e) => e.Id));
-    assert.deepEqual((await deliveries(t(), endpoint.Id)).filter((d) => !keptIds.has(d.EventId)), [], 'deliveries of deleted events are gone');
-    await remove(t(), endpoint.Id);
-    await receiver.close();
-  });
-}, ENV, { pgbouncer: true });
+    test('events older than EVENT_RETENTION_DAYS go, with their deliveries; newer ones stay; the feed then answers 410 below them', async () => {
+      const receiver = await Receiver.start();
+      const endpoint = await register(t(), receiver.url, ['order.created']);
+      await createOrder(t());
+      await receiver.waitFor(1);
+      await eventually('the delivery recorded', async () => ((await deliveries(t(), endpoint.Id)).length > 0 ? true : undefined));
+      const old: Array<{ Sequence: number }> = json(await t().inject('/events/?Take=10000'));
+      // Back-date what exists by 31 days (below the door on purpose: time cannot be made to pass).
+      await t()
+        .store.db.updateTable('events')
+        .set((eb) => ({ occurred_at: eb('occurred_at', '-', 31 * 86_400_000) }))
+        .execute();
+      const kept = await createOrder(t());
+      assert.equal(await purgeExpiredEvents(t().store, t().app.writes, 30), old.length);
+      const left: Array<{ Id: string; Sequence: number; Data: { OrderId: number } }> = json(
+        await t().inject(`/events/?After=${old.at(-1)!.Sequence}`),
+      );
+      assert.deepEqual(
+        left.map((e) => e.Data.OrderId),
+        [kept],
+      );
+      assert.equal((await t().inject('/events/?After=0')).statusCode, 410);
+      const keptIds = new Set(left.map((e) => e.Id));
+      assert.deepEqual(
+        (await deliveries(t(), endpoint.Id)).filter((d) => !keptIds.has(d.EventId)),
+        [],
+        'deliveries of deleted events are gone',
+      );
+      await remove(t(), endpoint.Id);
+      await receiver.close();
+    });
+  },
+  ENV,
+  { pgbouncer: true },
+);

@@ -34,7 +34,15 @@ describe('webhook secrets', () => {
   });
 
   test('parseSecretKey refuses anything else with an error naming WEBHOOK_SECRET_KEY, without repeating the value', () => {
-    const bad = ['', '   ', 'not base64 at all!', randomBytes(16).toString('base64'), randomBytes(33).toString('base64'), KEY.toString('hex'), `${KEY.toString('base64')}x`];
+    const bad = [
+      '',
+      '   ',
+      'not base64 at all!',
+      randomBytes(16).toString('base64'),
+      randomBytes(33).toString('base64'),
+      KEY.toString('hex'),
+      `${KEY.toString('base64')}x`,
+    ];
     for (const value of bad) assertSettingRefused(() => parseSecretKey(value), 'WEBHOOK_SECRET_KEY', JSON.stringify(value), value.trim());
   });
 
@@ -62,7 +70,11 @@ describe('webhook secrets', () => {
     const secret = newWebhookSecret();
     const sealed = sealSecret(secret, KEY);
     assertSecretError(() => openSecret(sealed), /encrypted, but WEBHOOK_SECRET_KEY is not set/, [secret, sealed]);
-    assertSecretError(() => openSecret(sealed, randomBytes(32)), /cannot be decrypted: WEBHOOK_SECRET_KEY is not the key it was sealed with/, [secret, sealed]);
+    assertSecretError(
+      () => openSecret(sealed, randomBytes(32)),
+      /cannot be decrypted: WEBHOOK_SECRET_KEY is not the key it was sealed with/,
+      [secret, sealed],
+    );
   });
 
   test('a changed, cut or unknown sealed value is refused', () => {

@@ -84,14 +84,21 @@ const BODY = JSON.stringify(EVENT);
 
 /** A signed delivery of BODY to `url`, allowed to reach 127.0.0.1. */
 function delivery(url: string, timeoutMs = 5000): Parameters<typeof sendWebhook>[0] {
-  return { url, body: BODY, headers: signatureHeaders({ id: EVENT.Id, timestamp: new Date(), body: BODY, secrets: [SECRET] }), timeoutMs, allowPrivate: true };
+  return {
+    url,
+    body: BODY,
+    headers: signatureHeaders({ id: EVENT.Id, timestamp: new Date(), body: BODY, secrets: [SECRET] }),
+    timeoutMs,
+    allowPrivate: true,
+  };
 }
 
 /** The error text says nothing of the body or the secret. */
 function assertQuietError(result: WebhookAttemptResult): void {
   if (result.error === undefined) return;
   assert.ok(result.error.length <= 200, result.error);
-  for (const hidden of [BODY, EVENT.Data.OrderNumber, SECRET, SECRET.slice('whsec_'.length)]) assert.ok(!result.error.includes(hidden), result.error);
+  for (const hidden of [BODY, EVENT.Data.OrderNumber, SECRET, SECRET.slice('whsec_'.length)])
+    assert.ok(!result.error.includes(hidden), result.error);
 }
 
 describe('sending a webhook', () => {
@@ -114,7 +121,10 @@ describe('sending a webhook', () => {
     assert.deepEqual(new Webhook(SECRET).verify(got.body, got.headers as Record<string, string>), EVENT);
 
     const noContent = await receiver(answer(204));
-    assert.deepEqual({ ...(await sendWebhook(delivery(noContent.url))), durationMs: 0 }, { outcome: 'delivered', responseCode: 204, durationMs: 0 });
+    assert.deepEqual(
+      { ...(await sendWebhook(delivery(noContent.url))), durationMs: 0 },
+      { outcome: 'delivered', responseCode: 204, durationMs: 0 },
+    );
   });
 
   test('during a rotation the receiver verifies with the new secret and with the old one, each alone', async () => {
@@ -230,7 +240,12 @@ describe('sending a webhook', () => {
 
   test('without allowPrivate, loopback is refused at connection time, by name and as a literal', async () => {
     const r = await receiver(answer(200));
-    for (const url of [`http://localhost:${r.port}/`, `http://127.0.0.1:${r.port}/`, `http://[::ffff:127.0.0.1]:${r.port}/`, `http://2130706433:${r.port}/`]) {
+    for (const url of [
+      `http://localhost:${r.port}/`,
+      `http://127.0.0.1:${r.port}/`,
+      `http://[::ffff:127.0.0.1]:${r.port}/`,
+      `http://2130706433:${r.port}/`,
+    ]) {
       const result = await sendWebhook({ ...delivery(url), allowPrivate: false });
       assert.equal(result.outcome, 'failed', url);
       assert.equal(result.error, 'host resolves to a private address', url);

@@ -29,7 +29,12 @@ describe('webhook signatures', () => {
   });
 
   test("the specification's test vector", () => {
-    const headers = signatureHeaders({ id: 'msg_p5jXN8AQM9LWM0D4loKWxJek', timestamp: 1614265330, body: '{"test": 2432232314}', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] });
+    const headers = signatureHeaders({
+      id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      timestamp: 1614265330,
+      body: '{"test": 2432232314}',
+      secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+    });
     assert.equal(headers['webhook-signature'], 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
@@ -40,7 +45,13 @@ describe('webhook signatures', () => {
     const parts = headers['webhook-signature'].split(' ');
     assert.equal(parts.length, 2);
     for (const p of parts) assert.match(p, /^v1,[A-Za-z0-9+/]{43}=$/);
-    assert.equal(parts[0], signatureHeaders({ id: EVENT.Id, timestamp: Number(headers['webhook-timestamp']), body: BODY, secrets: [fresh] })['webhook-signature'], 'the new secret first');
+    assert.equal(
+      parts[0],
+      signatureHeaders({ id: EVENT.Id, timestamp: Number(headers['webhook-timestamp']), body: BODY, secrets: [fresh] })[
+        'webhook-signature'
+      ],
+      'the new secret first',
+    );
     assert.deepEqual(new Webhook(fresh).verify(BODY, headers), EVENT);
     assert.deepEqual(new Webhook(old).verify(BODY, headers), EVENT);
     assert.throws(() => new Webhook(newWebhookSecret()).verify(BODY, headers), WebhookVerificationError);

@@ -91,16 +91,19 @@ describeEachBackend(
       assert.deepEqual(event.Data, { WebhookId: endpoint.Id, Url: receiver.url });
       assert.equal(got.headers['webhook-id'], event.Id);
       assert.match(event.Id, /^evt_[0-9a-f]{32}$/);
-      assert.deepEqual({ ...sent, DurationMs: typeof sent.DurationMs, At: typeof sent.At }, {
-        EventId: event.Id,
-        Attempt: 1,
-        Status: 'Delivered',
-        ResponseCode: 200,
-        DurationMs: 'number',
-        At: 'string',
-        NextAttemptAt: null,
-        Error: null,
-      });
+      assert.deepEqual(
+        { ...sent, DurationMs: typeof sent.DurationMs, At: typeof sent.At },
+        {
+          EventId: event.Id,
+          Attempt: 1,
+          Status: 'Delivered',
+          ResponseCode: 200,
+          DurationMs: 'number',
+          At: 'string',
+          NextAttemptAt: null,
+          Error: null,
+        },
+      );
       assert.deepEqual((await deliveries(t(), endpoint.Id))[0], sent);
     });
 
@@ -113,7 +116,9 @@ describeEachBackend(
       const [first] = await other.waitFor(1);
       assert.equal(JSON.parse(first!.body).Type, 'order.created');
       assert.equal(JSON.parse(first!.body).Data.OrderId, orderId);
-      await eventually('the order event at the tested endpoint', async () => (receiver.received.some((r) => JSON.parse(r.body).Data?.OrderId === orderId) ? true : undefined));
+      await eventually('the order event at the tested endpoint', async () =>
+        receiver.received.some((r) => JSON.parse(r.body).Data?.OrderId === orderId) ? true : undefined,
+      );
       assert.ok(!other.received.some((r) => JSON.parse(r.body).Type === 'webhook.test'));
       const feed: Array<{ Id: string; Type: string }> = json(await t().inject('/events/?Take=10000'));
       assert.ok(feed.length > 0);
@@ -164,7 +169,8 @@ describeEachBackend(
       // Waiting deliveries carry no reason of their own: the attempt before them does.
       const pending = (await deliveries(t(), refused.Id)).filter((d) => d.Status === 'Pending');
       assert.ok(pending.every((d) => d.Error === null));
-      for (const id of [refused.Id, slow.Id, fine.Id]) assert.equal((await t().inject({ method: 'DELETE', url: `/webhooks/${id}` })).statusCode, 204);
+      for (const id of [refused.Id, slow.Id, fine.Id])
+        assert.equal((await t().inject({ method: 'DELETE', url: `/webhooks/${id}` })).statusCode, 204);
       await stuck.close();
     });
 
@@ -173,7 +179,10 @@ describeEachBackend(
       assert.equal(err.ErrorCode, 'NotFound');
       const endpoint = await register(t(), receiver.url);
       const from = receiver.received.length;
-      assert.equal((await t().inject({ method: 'POST', url: `/webhooks/${endpoint.Id}/test`, headers: bearer(t().keys.all) })).statusCode, 403);
+      assert.equal(
+        (await t().inject({ method: 'POST', url: `/webhooks/${endpoint.Id}/test`, headers: bearer(t().keys.all) })).statusCode,
+        403,
+      );
       assert.equal((await t().inject({ method: 'POST', url: `/webhooks/${'x'.repeat(101)}/test` })).statusCode, 400);
       assert.equal(receiver.received.length, from);
       const viaApi = await t().inject({ method: 'POST', url: '/api/TestWebhook', payload: { Id: endpoint.Id } });
@@ -191,18 +200,27 @@ describeEachBackend(
       for (const url of ['http://127.0.0.1:3000/hook', 'http://10.1.2.3/hook', 'http://localhost:3000/hook']) {
         const err = errorOf(await t().inject({ method: 'POST', url: '/webhooks', payload: { Url: url } }), 400);
         assert.equal(err.ErrorCode, 'ForbiddenUrl', url);
-        assert.deepEqual(err.Errors.map((e) => [e.FieldName, e.ErrorCode]), [['Url', 'ForbiddenUrl']]);
+        assert.deepEqual(
+          err.Errors.map((e) => [e.FieldName, e.ErrorCode]),
+          [['Url', 'ForbiddenUrl']],
+        );
         assert.match(err.Message, /WEBHOOK_ALLOW_PRIVATE=true/);
       }
     });
 
     test('an endpoint registered while private hosts were allowed: its test and its deliveries fail with "host resolves to a private address", nothing is sent', async () => {
       const receiver = await Receiver.start();
-      const { endpoint } = await createEndpoint(t().app.writes, { secretKey: undefined, allowPrivate: true }, 'test', { url: receiver.url, types: ['order.created'], description: '' });
+      const { endpoint } = await createEndpoint(t().app.writes, { secretKey: undefined, allowPrivate: true }, 'test', {
+        url: receiver.url,
+        types: ['order.created'],
+        description: '',
+      });
       const sent = await sendTest(t(), endpoint.endpoint_id);
       assert.deepEqual([sent.Status, sent.ResponseCode, sent.Error], ['Failed', null, 'host resolves to a private address']);
       await createOrder(t());
-      const failure = await eventually('a failed attempt', async () => (await deliveries(t(), endpoint.endpoint_id)).find((d) => d.Status === 'Failed' && d.EventId !== sent.EventId));
+      const failure = await eventually('a failed attempt', async () =>
+        (await deliveries(t(), endpoint.endpoint_id)).find((d) => d.Status === 'Failed' && d.EventId !== sent.EventId),
+      );
       assert.equal(failure.Error, 'host resolves to a private address');
       assert.equal(receiver.received.length, 0);
       await receiver.close();

@@ -21,7 +21,11 @@ for (const backend of allBackends()) {
     let app: FastifyInstance;
     let receiver: Receiver;
     let key: string;
-    const env = (): Record<string, string> => ({ DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_SECRET_KEY: SECRET_KEY });
+    const env = (): Record<string, string> => ({
+      DATABASE_URL: database.url,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_SECRET_KEY: SECRET_KEY,
+    });
 
     before(async () => {
       assertBuilt();
@@ -46,7 +50,11 @@ for (const backend of allBackends()) {
       const secret = lines.at(-1)!;
       assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
       const id = /created webhook (wh_[0-9a-f]+)/.exec(added.stdout)![1]!;
-      const stored = await store.reader.selectFrom('webhook_endpoints').select('secret').where('endpoint_id', '=', id).executeTakeFirstOrThrow();
+      const stored = await store.reader
+        .selectFrom('webhook_endpoints')
+        .select('secret')
+        .where('endpoint_id', '=', id)
+        .executeTakeFirstOrThrow();
       assert.match(stored.secret, /^enc:v1:/);
       assert.ok(!stored.secret.includes(secret.slice(6)));
 
@@ -56,7 +64,11 @@ for (const backend of allBackends()) {
       const res = await app.inject({ method: 'POST', url: '/orders', headers: { authorization: `Bearer ${key}` }, payload: {} });
       assert.equal(res.statusCode, 201);
       const [got] = await receiver.waitFor(1);
-      new Webhook(secret).verify(got!.body, { 'webhook-id': String(got!.headers['webhook-id']), 'webhook-timestamp': String(got!.headers['webhook-timestamp']), 'webhook-signature': String(got!.headers['webhook-signature']) });
+      new Webhook(secret).verify(got!.body, {
+        'webhook-id': String(got!.headers['webhook-id']),
+        'webhook-timestamp': String(got!.headers['webhook-timestamp']),
+        'webhook-signature': String(got!.headers['webhook-signature']),
+      });
 
       const replayed = await runCli(['webhooks', 'replay', id, '--after', '0'], env());
       assert.equal(replayed.code, 0, replayed.stderr);
@@ -67,7 +79,13 @@ for (const backend of allBackends()) {
       assert.equal((await runCli(['webhooks', 'remove', id], env())).code, 0);
       assert.equal((await runCli(['webhooks', 'list'], env())).stdout, '');
       const audit = await runCli(['audit', 'list'], env());
-      assert.deepEqual(audit.stdout.trimEnd().split('\n').map((l) => l.split(' ').slice(2).join(' ')), [`cli webhook.create webhook ${id}`, `cli webhook.replay webhook ${id}`, `cli webhook.delete webhook ${id}`]);
+      assert.deepEqual(
+        audit.stdout
+          .trimEnd()
+          .split('\n')
+          .map((l) => l.split(' ').slice(2).join(' ')),
+        [`cli webhook.create webhook ${id}`, `cli webhook.replay webhook ${id}`, `cli webhook.delete webhook ${id}`],
+      );
     });
 
     test('mistakes: no URL, a forbidden URL, an unknown event type, an unknown id, replay without --after → exit 2 with a message; nothing stored', async () => {
@@ -82,7 +100,10 @@ for (const backend of allBackends()) {
         assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
         assert.match(r.stderr, message);
       }
-      for (const args of [['webhooks', 'remove', 'wh_nope'], ['webhooks', 'replay', 'wh_nope', '--after', '0']]) {
+      for (const args of [
+        ['webhooks', 'remove', 'wh_nope'],
+        ['webhooks', 'replay', 'wh_nope', '--after', '0'],
+      ]) {
         const r = await runCli(args, env());
         assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
         assert.match(r.stderr, /^ordergate: .*does not exist/);
@@ -102,25 +123,38 @@ for (const backend of allBackends()) {
       const tested = await runCli(['webhooks', 'test', id], env());
       assert.equal(tested.code, 0, tested.stderr);
       const got = receiver.received[from]!;
-      new Webhook(secret).verify(got.body, { 'webhook-id': String(got.headers['webhook-id']), 'webhook-timestamp': String(got.headers['webhook-timestamp']), 'webhook-signature': String(got.headers['webhook-signature']) });
+      new Webhook(secret).verify(got.body, {
+        'webhook-id': String(got.headers['webhook-id']),
+        'webhook-timestamp': String(got.headers['webhook-timestamp']),
+        'webhook-signature': String(got.headers['webhook-signature']),
+      });
       const event = JSON.parse(got.body);
       assert.equal(event.Type, 'webhook.test');
       assert.match(tested.stdout, new RegExp(`^delivered webhook\\.test ${event.Id} to ${receiver.url}, HTTP 200 in \\d+ ms\\n$`));
       const listed = await app.inject({ url: `/webhooks/${id}/deliveries`, headers: { authorization: `Bearer ${key}` } });
-      assert.deepEqual(JSON.parse(listed.body).map((d: { EventId: string; Status: string }) => [d.EventId, d.Status]), [[event.Id, 'Delivered']]);
+      assert.deepEqual(
+        JSON.parse(listed.body).map((d: { EventId: string; Status: string }) => [d.EventId, d.Status]),
+        [[event.Id, 'Delivered']],
+      );
 
       const closed = await Receiver.start();
       await closed.close();
       const auth = { authorization: `Bearer ${key}` };
-      const refused: string = JSON.parse((await app.inject({ method: 'POST', url: '/webhooks', headers: auth, payload: { Url: closed.url } })).body).Id;
+      const refused: string = JSON.parse(
+        (await app.inject({ method: 'POST', url: '/webhooks', headers: auth, payload: { Url: closed.url } })).body,
+      ).Id;
       const failed = await runCli(['webhooks', 'test', refused], env());
       assert.equal(failed.code, 1, failed.stderr);
-      assert.match(failed.stdout, new RegExp(`^failed webhook\\.test evt_[0-9a-f]+ to ${closed.url}: connection refused after \\d+ ms\\n$`));
+      assert.match(
+        failed.stdout,
+        new RegExp(`^failed webhook\\.test evt_[0-9a-f]+ to ${closed.url}: connection refused after \\d+ ms\\n$`),
+      );
 
       const unknown = await runCli(['webhooks', 'test', 'wh_nope'], env());
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /does not exist/);
-      for (const each of [id, refused]) assert.equal((await app.inject({ method: 'DELETE', url: `/webhooks/${each}`, headers: auth })).statusCode, 204);
+      for (const each of [id, refused])
+        assert.equal((await app.inject({ method: 'DELETE', url: `/webhooks/${each}`, headers: auth })).statusCode, 204);
     });
   });
 }

@@ -11,12 +11,21 @@ describeOnce(
   'wire binding',
   (t) => {
     test('property names match case-insensitively in the JSON body, path, query and form', async () => {
-      const body = await t().inject({ method: 'PUT', url: '/customer/bind-1', payload: { firstname: 'Ann', EXTERNALID: 'bind-ext-1', cItY: 'Köln' } });
+      const body = await t().inject({
+        method: 'PUT',
+        url: '/customer/bind-1',
+        payload: { firstname: 'Ann', EXTERNALID: 'bind-ext-1', cItY: 'Köln' },
+      });
       assert.equal(body.statusCode, 201, body.body);
       assert.equal(json(body).FirstName, 'Ann');
       assert.equal(json(body).ExternalId, 'bind-ext-1');
       assert.equal(json(body).City, 'Köln');
-      const form = await t().inject({ method: 'PUT', url: '/customer/bind-2', headers: FORM, payload: 'firstNAME=Bob&externalid=bind-ext-2' });
+      const form = await t().inject({
+        method: 'PUT',
+        url: '/customer/bind-2',
+        headers: FORM,
+        payload: 'firstNAME=Bob&externalid=bind-ext-2',
+      });
       assert.equal(json(form).FirstName, 'Bob');
       assert.equal(json(form).ExternalId, 'bind-ext-2');
       for (const key of ['Identifiers', 'identifiers', 'IDENTIFIERS', 'iDeNtIfIeRs']) {
@@ -29,7 +38,9 @@ describeOnce(
     });
 
     test('sources bind in order body, path, query (fills only what is unset, except on GET), form', async () => {
-      const post = json(await t().inject({ method: 'POST', url: '/echo/5?Id=6&Name=fromQuery&Flag=true', payload: { id: 4, name: 'fromBody' } }));
+      const post = json(
+        await t().inject({ method: 'POST', url: '/echo/5?Id=6&Name=fromQuery&Flag=true', payload: { id: 4, name: 'fromBody' } }),
+      );
       assert.equal(post.Id, 5, 'path overrides body');
       assert.equal(post.Name, 'fromBody', 'query does not override body on POST');
       assert.equal(post.Flag, true, 'query fills an unset property on POST');
@@ -43,7 +54,13 @@ describeOnce(
     });
 
     test('unknown keys are ignored; reserved query keys do not bind', async () => {
-      const res = json(await t().inject({ method: 'POST', url: '/echo?format=json&callback=&Unknown=1', payload: { Nope: 1, Name: 'n', nested: { inner: 3, other: 4 } } }));
+      const res = json(
+        await t().inject({
+          method: 'POST',
+          url: '/echo?format=json&callback=&Unknown=1',
+          payload: { Nope: 1, Name: 'n', nested: { inner: 3, other: 4 } },
+        }),
+      );
       assert.equal(res.Name, 'n');
       assert.deepEqual(res.Nested, { Inner: 3 });
       assert.equal('Nope' in res, false);
@@ -63,7 +80,12 @@ describeOnce(
       ]) {
         assert.deepEqual(ids(await t().inject(`/customer/?${encodeURI(q)}`)), ['bind,3', 'bind-4'], q);
       }
-      assert.deepEqual(ids(await t().inject({ method: 'POST', url: '/customer/', headers: FORM, payload: 'Identifiers=bind-4&Identifiers=%22bind%2C3%22' })), ['bind,3', 'bind-4']);
+      assert.deepEqual(
+        ids(
+          await t().inject({ method: 'POST', url: '/customer/', headers: FORM, payload: 'Identifiers=bind-4&Identifiers=%22bind%2C3%22' }),
+        ),
+        ['bind,3', 'bind-4'],
+      );
       for (const q of ['Numbers=1,2,3', 'Numbers=[1,2,3]', 'Numbers=1&Numbers=2&Numbers=3', 'Numbers=1,2&numbers=3']) {
         assert.deepEqual(json(await t().inject(`/echo?${q}`)).Numbers, [1, 2, 3], q);
       }
@@ -93,7 +115,9 @@ describeOnce(
     test('typed values: integers, numbers, booleans from text and from JSON', async () => {
       const q = json(await t().inject('/echo?Id=-12&Amount=1.5e2&Flag=1'));
       assert.deepEqual([q.Id, q.Amount, q.Flag], [-12, 150, true]);
-      const b = json(await t().inject({ method: 'POST', url: '/echo', payload: { Id: '7', Amount: '2.25', Flag: 'false', Numbers: [1, '2'] } }));
+      const b = json(
+        await t().inject({ method: 'POST', url: '/echo', payload: { Id: '7', Amount: '2.25', Flag: 'false', Numbers: [1, '2'] } }),
+      );
       assert.deepEqual([b.Id, b.Amount, b.Flag, b.Numbers], [7, 2.25, false, [1, 2]]);
       assert.equal(json(await t().inject('/echo?Flag=FALSE')).Flag, false);
     });
@@ -107,7 +131,12 @@ describeOnce(
         assert.equal(res.statusCode, 200, `${type}: ${res.body}`);
         assert.deepEqual(ids(res), ['bind-6'], String(type));
       }
-      const put = await t().inject({ method: 'PUT', url: '/customer/bind-7', headers: { 'content-type': 'text/plain' }, payload: '{"FirstName":"Plain"}' });
+      const put = await t().inject({
+        method: 'PUT',
+        url: '/customer/bind-7',
+        headers: { 'content-type': 'text/plain' },
+        payload: '{"FirstName":"Plain"}',
+      });
       assert.equal(json(put).FirstName, 'Plain');
     });
 
@@ -122,7 +151,14 @@ describeOnce(
     });
 
     test('a form body binds, with JSV lists and case-insensitive names', async () => {
-      const res = json(await t().inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' }, payload: 'numbers=1,2&NAME=x%20y&When=2024-01-02' }));
+      const res = json(
+        await t().inject({
+          method: 'POST',
+          url: '/echo',
+          headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+          payload: 'numbers=1,2&NAME=x%20y&When=2024-01-02',
+        }),
+      );
       assert.deepEqual(res.Numbers, [1, 2]);
       assert.equal(res.Name, 'x y');
       assert.equal(res.When, '/Date(1704153600000-0000)/');
@@ -132,14 +168,34 @@ describeOnce(
       assertResponseStatus(await t().inject('/customer/?Take=abc'), 400, 'SerializationException', 'Take');
       assertResponseStatus(await t().inject('/customer/?Take=1.5'), 400, 'SerializationException', 'Take');
       assertResponseStatus(await t().inject('/customer/?LastModifiedAfter=yesterday'), 400, 'SerializationException', 'LastModifiedAfter');
-      assertResponseStatus(await t().inject({ method: 'POST', url: '/customer/', payload: { Identifiers: 'bind-1' } }), 400, 'SerializationException', 'Identifiers');
-      assertResponseStatus(await t().inject({ method: 'POST', url: '/customer/', payload: { take: true } }), 400, 'SerializationException', 'Take');
+      assertResponseStatus(
+        await t().inject({ method: 'POST', url: '/customer/', payload: { Identifiers: 'bind-1' } }),
+        400,
+        'SerializationException',
+        'Identifiers',
+      );
+      assertResponseStatus(
+        await t().inject({ method: 'POST', url: '/customer/', payload: { take: true } }),
+        400,
+        'SerializationException',
+        'Take',
+      );
       assertResponseStatus(await t().inject('/echo/abc'), 400, 'SerializationException', 'Id');
       assertResponseStatus(await t().inject('/echo?Numbers=1,x'), 400, 'SerializationException', 'Numbers');
       assertResponseStatus(await t().inject('/echo?Flag=yes'), 400, 'SerializationException', 'Flag');
       assertResponseStatus(await t().inject('/echo?Id=99999999999999999999'), 400, 'SerializationException', 'Id');
-      assertResponseStatus(await t().inject({ method: 'POST', url: '/echo', headers: FORM, payload: 'Amount=lots' }), 400, 'SerializationException', 'Amount');
-      assertResponseStatus(await t().inject({ method: 'POST', url: '/echo', payload: { Nested: { Inner: 'x' } } }), 400, 'SerializationException', 'Nested.Inner');
+      assertResponseStatus(
+        await t().inject({ method: 'POST', url: '/echo', headers: FORM, payload: 'Amount=lots' }),
+        400,
+        'SerializationException',
+        'Amount',
+      );
+      assertResponseStatus(
+        await t().inject({ method: 'POST', url: '/echo', payload: { Nested: { Inner: 'x' } } }),
+        400,
+        'SerializationException',
+        'Nested.Inner',
+      );
       const two = assertResponseStatus(await t().inject('/echo?Id=x&Amount=y'), 400, 'SerializationException');
       assert.deepEqual(two.Errors.map((e) => e.FieldName).sort(), ['Amount', 'Id'], 'every unbindable field is reported');
       const put = await t().inject({ method: 'PUT', url: '/customer/bind-8', payload: { FirstName: { a: 1 } } });

@@ -9,7 +9,15 @@ const MS = 1700000000000; // 2023-11-14T22:13:20.000Z
 
 describe('date codec', () => {
   test('reads every WCF form; the ms are the instant and the offset is informational', () => {
-    for (const text of [`\\/Date(${MS})\\/`, `/Date(${MS})/`, `\\/Date(${MS}+0100)\\/`, `/Date(${MS}-0500)/`, `/Date(${MS}-0000)/`, `/Date(${MS} 0100)/`, ` /Date(${MS})/ `]) {
+    for (const text of [
+      `\\/Date(${MS})\\/`,
+      `/Date(${MS})/`,
+      `\\/Date(${MS}+0100)\\/`,
+      `/Date(${MS}-0500)/`,
+      `/Date(${MS}-0000)/`,
+      `/Date(${MS} 0100)/`,
+      ` /Date(${MS})/ `,
+    ]) {
       assert.equal(parseWireDate(text), MS, text);
     }
     assert.equal(parseWireDate('/Date(-86400000)/'), -86400000);
@@ -40,8 +48,24 @@ describe('date codec', () => {
   });
 
   test('refuses what is not a date', () => {
-    for (const text of ['', 'yesterday', '2023-02-30', '2023-02-29', '2023-13-01', '2023-00-10', '2023-11-14T24:00', '2023-11-14T22:60',
-      '2023-11-14T22:13:20+19:00', '/Date(abc)/', '/Date(1.5)/', '/Date()/', 'Date(5)', `/Date(${MS}+01)/`, '1700000000000', '23-11-14']) {
+    for (const text of [
+      '',
+      'yesterday',
+      '2023-02-30',
+      '2023-02-29',
+      '2023-13-01',
+      '2023-00-10',
+      '2023-11-14T24:00',
+      '2023-11-14T22:60',
+      '2023-11-14T22:13:20+19:00',
+      '/Date(abc)/',
+      '/Date(1.5)/',
+      '/Date()/',
+      'Date(5)',
+      `/Date(${MS}+01)/`,
+      '1700000000000',
+      '23-11-14',
+    ]) {
       assert.equal(parseWireDate(text), undefined, JSON.stringify(text));
     }
   });
@@ -60,7 +84,15 @@ describeOnce(
   'dates on the wire',
   (t) => {
     test('every input form binds in the query string, the path and the body', async () => {
-      const forms = [`\\/Date(${MS})\\/`, `/Date(${MS})/`, `/Date(${MS}+0100)/`, `\\/Date(${MS}-0500)\\/`, '2023-11-14T23:13:20+01:00', '2023-11-14T22:13:20Z', '2023-11-14T22:13:20'];
+      const forms = [
+        `\\/Date(${MS})\\/`,
+        `/Date(${MS})/`,
+        `/Date(${MS}+0100)/`,
+        `\\/Date(${MS}-0500)\\/`,
+        '2023-11-14T23:13:20+01:00',
+        '2023-11-14T22:13:20Z',
+        '2023-11-14T22:13:20',
+      ];
       for (const form of forms) {
         const q = await t().inject(`/echo?When=${encodeURIComponent(form)}`);
         assert.equal(json(q).When, `/Date(${MS}-0000)/`, `query ${form}`);
@@ -72,11 +104,19 @@ describeOnce(
         assert.equal(json(b).Nested.At, `/Date(${MS}-0000)/`);
       }
       // The JSON text `"\/Date(…)\/"` (what ServiceStack clients send) and an unencoded `+` in a query.
-      const raw = await t().inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: `{"When":"\\/Date(${MS}+0100)\\/"}` });
+      const raw = await t().inject({
+        method: 'POST',
+        url: '/echo',
+        headers: { 'content-type': 'application/json' },
+        payload: `{"When":"\\/Date(${MS}+0100)\\/"}`,
+      });
       assert.equal(json(raw).When, `/Date(${MS}-0000)/`);
       assert.equal(json(await t().inject(`/echo?When=/Date(${MS}+0100)/`)).When, `/Date(${MS}-0000)/`);
       assert.equal(json(await t().inject('/echo?When=2023-11-14T23:13:20+01:00')).When, `/Date(${MS}-0000)/`);
-      assert.deepEqual(json(await t().inject(`/echo?Dates=/Date(${MS})/,2023-11-14`)).Dates, [`/Date(${MS}-0000)/`, `/Date(${Date.UTC(2023, 10, 14)}-0000)/`]);
+      assert.deepEqual(json(await t().inject(`/echo?Dates=/Date(${MS})/,2023-11-14`)).Dates, [
+        `/Date(${MS}-0000)/`,
+        `/Date(${Date.UTC(2023, 10, 14)}-0000)/`,
+      ]);
     });
 
     test('dates go out as \\/Date(ms-0000)\\/ with the backslashes in the raw JSON text', async () => {
@@ -101,8 +141,18 @@ describeOnce(
 
     test('a date that cannot be read → 400 SerializationException naming the field', async () => {
       assertResponseStatus(await t().inject('/echo?When=2023-02-30'), 400, 'SerializationException', 'When');
-      assertResponseStatus(await t().inject({ method: 'POST', url: '/echo', payload: { When: MS } }), 400, 'SerializationException', 'When');
-      assertResponseStatus(await t().inject({ method: 'POST', url: '/echo', payload: { Nested: { At: 'soon' } } }), 400, 'SerializationException', 'Nested.At');
+      assertResponseStatus(
+        await t().inject({ method: 'POST', url: '/echo', payload: { When: MS } }),
+        400,
+        'SerializationException',
+        'When',
+      );
+      assertResponseStatus(
+        await t().inject({ method: 'POST', url: '/echo', payload: { Nested: { At: 'soon' } } }),
+        400,
+        'SerializationException',
+        'Nested.At',
+      );
       assertResponseStatus(await t().inject('/echo/at/never'), 400, 'SerializationException', 'When');
     });
   },
@@ -145,7 +195,11 @@ describeEachBackend('LastModifiedAfter in every date form', (t) => {
       const res = await t().inject(`/customer/?Identifiers=date-1&LastModifiedAfter=${encodeURIComponent(form)}`);
       assert.equal(json(res).length, 0, `strictly after ${form}`);
     }
-    const body = await t().inject({ method: 'POST', url: '/customer/', payload: { Identifiers: ['date-1'], LastModifiedAfter: `/Date(${before}-0000)/` } });
+    const body = await t().inject({
+      method: 'POST',
+      url: '/customer/',
+      payload: { Identifiers: ['date-1'], LastModifiedAfter: `/Date(${before}-0000)/` },
+    });
     assert.equal(json(body).length, 1);
   });
 });

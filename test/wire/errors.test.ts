@@ -36,9 +36,17 @@ describeOnce(
       const big = JSON.stringify({ Identifiers: ['x'.repeat(MIB)] });
       for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
         const payload = type.includes('form') ? `Identifiers=${'x'.repeat(MIB)}` : big;
-        assertResponseStatus(await t().inject({ method: 'POST', url: '/customer/', headers: { 'content-type': type }, payload }), 413, 'RequestEntityTooLarge');
+        assertResponseStatus(
+          await t().inject({ method: 'POST', url: '/customer/', headers: { 'content-type': type }, payload }),
+          413,
+          'RequestEntityTooLarge',
+        );
       }
-      assertResponseStatus(await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', payload: `[${big}]` }), 413, 'RequestEntityTooLarge');
+      assertResponseStatus(
+        await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', payload: `[${big}]` }),
+        413,
+        'RequestEntityTooLarge',
+      );
       const fits = JSON.stringify({ Identifiers: ['x'.repeat(MIB - 100)] });
       assert.ok(Buffer.byteLength(fits) <= MIB);
       const res = await t().inject({ method: 'POST', url: '/customer/', headers: { 'content-type': 'application/json' }, payload: fits });
@@ -47,7 +55,11 @@ describeOnce(
 
     test('415 for a body type that is neither JSON nor a form', async () => {
       for (const type of ['application/xml', 'application/octet-stream', 'multipart/form-data; boundary=x', 'image/png']) {
-        assertResponseStatus(await t().inject({ method: 'POST', url: '/customer/', headers: { 'content-type': type }, payload: '<a/>' }), 415, 'UnsupportedMediaType');
+        assertResponseStatus(
+          await t().inject({ method: 'POST', url: '/customer/', headers: { 'content-type': type }, payload: '<a/>' }),
+          415,
+          'UnsupportedMediaType',
+        );
       }
     });
 
@@ -58,20 +70,41 @@ describeOnce(
           assertResponseStatus(res, 400, 'SerializationException');
         }
       }
-      assertResponseStatus(await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', payload: '[{' }), 400, 'SerializationException');
+      assertResponseStatus(
+        await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', payload: '[{' }),
+        400,
+        'SerializationException',
+      );
     });
 
     test('a JSON body that is not an object on a non-batch route → 400 SerializationException', async () => {
       for (const payload of ['[1,2]', '[]', '42', '"text"', 'true']) {
-        assertResponseStatus(await t().inject({ method: 'POST', url: '/customer/', headers: { 'content-type': 'application/json' }, payload }), 400, 'SerializationException');
-        assertResponseStatus(await t().inject({ method: 'PUT', url: '/customer/err-1', headers: { 'content-type': 'application/json' }, payload }), 400, 'SerializationException');
-        assertResponseStatus(await t().inject({ method: 'POST', url: '/api/SearchCustomers', headers: { 'content-type': 'application/json' }, payload }), 400, 'SerializationException');
+        assertResponseStatus(
+          await t().inject({ method: 'POST', url: '/customer/', headers: { 'content-type': 'application/json' }, payload }),
+          400,
+          'SerializationException',
+        );
+        assertResponseStatus(
+          await t().inject({ method: 'PUT', url: '/customer/err-1', headers: { 'content-type': 'application/json' }, payload }),
+          400,
+          'SerializationException',
+        );
+        assertResponseStatus(
+          await t().inject({ method: 'POST', url: '/api/SearchCustomers', headers: { 'content-type': 'application/json' }, payload }),
+          400,
+          'SerializationException',
+        );
       }
       assert.deepEqual(json(await t().inject('/customer/?Identifiers=err-1')), []);
     });
 
     test('a __proto__ key in a JSON body is refused as malformed', async () => {
-      const res = await t().inject({ method: 'PUT', url: '/customer/err-2', headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"admin":true},"City":"X"}' });
+      const res = await t().inject({
+        method: 'PUT',
+        url: '/customer/err-2',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"__proto__":{"admin":true},"City":"X"}',
+      });
       assertResponseStatus(res, 400, 'SerializationException');
     });
 
@@ -116,16 +149,40 @@ describe('Fastify schema validation errors', () => {
   before(async () => {
     t = await createTestApp(BACKENDS[0]!);
     // A route validated by Fastify itself (as a plugin's route might be): its errors share the shape.
-    t.app.post('/schema-checked', { schema: { body: Type.Object({ Count: Type.Integer({ minimum: 1 }), Code: Type.String({ maxLength: 3 }) }) } }, async () => ({ ok: true }));
+    t.app.post(
+      '/schema-checked',
+      { schema: { body: Type.Object({ Count: Type.Integer({ minimum: 1 }), Code: Type.String({ maxLength: 3 }) }) } },
+      async () => ({ ok: true }),
+    );
   });
   after(() => t.close());
 
   test('map to FluentValidation codes with a field name', async () => {
-    const missing = assertResponseStatus(await t.inject({ method: 'POST', url: '/schema-checked', payload: { Code: 'a' } }), 400, 'NotNull', 'Count');
+    const missing = assertResponseStatus(
+      await t.inject({ method: 'POST', url: '/schema-checked', payload: { Code: 'a' } }),
+      400,
+      'NotNull',
+      'Count',
+    );
     assert.equal(missing.Errors.length, 1);
-    assertResponseStatus(await t.inject({ method: 'POST', url: '/schema-checked', payload: { Count: 0, Code: 'a' } }), 400, 'GreaterThanOrEqual', 'Count');
-    assertResponseStatus(await t.inject({ method: 'POST', url: '/schema-checked', payload: { Count: 1, Code: 'abcd' } }), 400, 'Length', 'Code');
-    assertResponseStatus(await t.inject({ method: 'POST', url: '/schema-checked', payload: { Count: 'x', Code: 'a' } }), 400, 'SerializationException', 'Count');
+    assertResponseStatus(
+      await t.inject({ method: 'POST', url: '/schema-checked', payload: { Count: 0, Code: 'a' } }),
+      400,
+      'GreaterThanOrEqual',
+      'Count',
+    );
+    assertResponseStatus(
+      await t.inject({ method: 'POST', url: '/schema-checked', payload: { Count: 1, Code: 'abcd' } }),
+      400,
+      'Length',
+      'Code',
+    );
+    assertResponseStatus(
+      await t.inject({ method: 'POST', url: '/schema-checked', payload: { Count: 'x', Code: 'a' } }),
+      400,
+      'SerializationException',
+      'Count',
+    );
   });
 });
 
@@ -141,18 +198,27 @@ describe('errors over a real socket', () => {
 
   test('a JSON body with no Content-Type header at all binds', async () => {
     const body = '{"identifiers":["nobody"]}';
-    const res = await rawRequest(port, `POST /customer/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.keys.all}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    const res = await rawRequest(
+      port,
+      `POST /customer/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.keys.all}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     assert.equal(res.status, 200, res.body);
     assert.equal(res.body, '[]');
     assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
   });
 
   test('a request Node cannot parse → 400 in the error shape', async () => {
-    for (const data of ['GARBAGE\r\n\r\n', 'GET /customer/ HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 'GET / HTTP/1.1\r\nBad Header\r\n\r\n']) {
+    for (const data of [
+      'GARBAGE\r\n\r\n',
+      'GET /customer/ HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+      'GET / HTTP/1.1\r\nBad Header\r\n\r\n',
+    ]) {
       const res = await rawRequest(port, data);
       assert.equal(res.status, 400, JSON.stringify(data));
       assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
-      assert.deepEqual(JSON.parse(res.body), { ResponseStatus: { ErrorCode: 'BadRequest', Message: 'The request is not valid HTTP', Errors: [] } });
+      assert.deepEqual(JSON.parse(res.body), {
+        ResponseStatus: { ErrorCode: 'BadRequest', Message: 'The request is not valid HTTP', Errors: [] },
+      });
     }
   });
 
@@ -166,7 +232,13 @@ describe('errors over a real socket', () => {
 describe('the client error handler', () => {
   const answer = (code: string | undefined): string => {
     const written: string[] = [];
-    const socket = new Duplex({ read() {}, write(chunk, _enc, cb) { written.push(String(chunk)); cb(); } });
+    const socket = new Duplex({
+      read() {},
+      write(chunk, _enc, cb) {
+        written.push(String(chunk));
+        cb();
+      },
+    });
     const handler = clientErrorHandler({ casing: 'pascal', dateStyle: 'wcf' });
     socket.on('error', () => undefined);
     handler.call({ log: { debug() {} } as unknown as FastifyBaseLogger }, Object.assign(new Error('x'), { code }), socket);
@@ -196,7 +268,11 @@ describeEachBackend('errors when the store is gone', (t) => {
     // Gone as on shutdown: the app's write door (on SQLite its thread, with a connection of its own) and the store.
     await t().app.writes.close();
     await t().store.close();
-    for (const opts of [{ url: '/customer/?Identifiers=x' }, { url: '/customer/' }, { method: 'PUT' as const, url: '/customer/gone-1', payload: {} }]) {
+    for (const opts of [
+      { url: '/customer/?Identifiers=x' },
+      { url: '/customer/' },
+      { method: 'PUT' as const, url: '/customer/gone-1', payload: {} },
+    ]) {
       // A key verified a moment ago may still be cached; an unknown one must reach the store.
       const res = await t().inject(opts);
       const rs = assertResponseStatus(res, 503, 'ServiceUnavailable');

@@ -32,7 +32,12 @@ describeOnce(
 
     test('a .json suffix selects JSON on any route, with a query string and on nested paths', async () => {
       await t().inject({ method: 'PUT', url: '/customer/fmt-2', payload: {} });
-      for (const url of ['/customer.json?Identifiers=fmt-2', '/customer/.json?Identifiers=fmt-2', '/CUSTOMER.JSON?Identifiers=fmt-2', '/api/SearchCustomers.json?Identifiers=fmt-2']) {
+      for (const url of [
+        '/customer.json?Identifiers=fmt-2',
+        '/customer/.json?Identifiers=fmt-2',
+        '/CUSTOMER.JSON?Identifiers=fmt-2',
+        '/api/SearchCustomers.json?Identifiers=fmt-2',
+      ]) {
         const res = await t().inject(url);
         assert.equal(res.statusCode, 200, url);
         assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');

@@ -48,7 +48,12 @@ describeOnce('routes', (t) => {
     assert.equal(json(put).CustomerId, 'route-c');
     const get = await t().inject('/json/reply/UpsertCustomer?CustomerId=route-d&City=Jena');
     assert.deepEqual([json(get).CustomerId, json(get).City], ['route-d', 'Jena']);
-    const form = await t().inject({ method: 'POST', url: '/api/UpsertCustomer', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'CustomerId=route-e&City=Hof' });
+    const form = await t().inject({
+      method: 'POST',
+      url: '/api/UpsertCustomer',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'CustomerId=route-e&City=Hof',
+    });
     assert.deepEqual([json(form).CustomerId, json(form).City], ['route-e', 'Hof']);
   });
 
@@ -57,7 +62,12 @@ describeOnce('routes', (t) => {
       assert.equal((await t().inject(`/api/${name}?Identifiers=x`)).statusCode, 200, name);
       assert.equal((await t().inject(`/json/reply/${name}?Identifiers=x`)).statusCode, 200, name);
     }
-    const forbidden = await t().inject({ method: 'PUT', url: '/api/UpsertCustomer', headers: { authorization: `Bearer ${t().keys.all}` }, payload: { CustomerId: 'route-f' } });
+    const forbidden = await t().inject({
+      method: 'PUT',
+      url: '/api/UpsertCustomer',
+      headers: { authorization: `Bearer ${t().keys.all}` },
+      payload: { CustomerId: 'route-f' },
+    });
     assertResponseStatus(forbidden, 403, 'Forbidden');
     const unauth = await t().inject({ url: '/api/SearchCustomers', headers: { authorization: undefined as unknown as string } });
     assertResponseStatus(unauth, 401, 'Unauthorized');
@@ -67,7 +77,12 @@ describeOnce('routes', (t) => {
     await t().inject({ method: 'PUT', url: '/customer/route-g', payload: {} });
     await t().inject({ method: 'PUT', url: '/customer/route-h', payload: {} });
     const batch = [{ Identifiers: ['route-g'] }, { identifiers: ['route-h'] }, { Identifiers: ['none'] }];
-    for (const url of ['/api/SearchCustomers[]', '/api/SearchCustomers%5B%5D', '/api/searchcustomers%5b%5d', '/json/reply/SearchCustomers[]']) {
+    for (const url of [
+      '/api/SearchCustomers[]',
+      '/api/SearchCustomers%5B%5D',
+      '/api/searchcustomers%5b%5d',
+      '/json/reply/SearchCustomers[]',
+    ]) {
       const res = await t().inject({ method: 'POST', url, payload: batch });
       assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
       const body = json(res);
@@ -76,18 +91,51 @@ describeOnce('routes', (t) => {
       assert.deepEqual(ids(body[1]), ['route-h']);
       assert.deepEqual(body[2], []);
     }
-    const upserts = await t().inject({ method: 'POST', url: '/api/UpsertCustomer[]', payload: [{ CustomerId: 'route-i' }, { CustomerId: 'route-j', City: 'Gera' }] });
-    assert.deepEqual(json(upserts).map((c: { CustomerId: string }) => c.CustomerId), ['route-i', 'route-j']);
-    const partial = await t().inject({ method: 'POST', url: '/api/UpsertCustomer[]', payload: [{ CustomerId: 'route-l' }, { CustomerId: 'route-m', City: { x: 1 } }, { CustomerId: 'route-n' }] });
+    const upserts = await t().inject({
+      method: 'POST',
+      url: '/api/UpsertCustomer[]',
+      payload: [{ CustomerId: 'route-i' }, { CustomerId: 'route-j', City: 'Gera' }],
+    });
+    assert.deepEqual(
+      json(upserts).map((c: { CustomerId: string }) => c.CustomerId),
+      ['route-i', 'route-j'],
+    );
+    const partial = await t().inject({
+      method: 'POST',
+      url: '/api/UpsertCustomer[]',
+      payload: [{ CustomerId: 'route-l' }, { CustomerId: 'route-m', City: { x: 1 } }, { CustomerId: 'route-n' }],
+    });
     assertResponseStatus(partial, 400, 'SerializationException', 'City');
-    assert.deepEqual(ids(json(await t().inject('/customer/?Identifiers=route-l,route-m,route-n'))), ['route-l'], 'items run in order; the first failure stops the batch');
-    assertResponseStatus(await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', payload: { Identifiers: ['x'] } }), 400, 'SerializationException');
-    assertResponseStatus(await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', payload: [{ Take: 'x' }] }), 400, 'SerializationException', 'Take');
+    assert.deepEqual(
+      ids(json(await t().inject('/customer/?Identifiers=route-l,route-m,route-n'))),
+      ['route-l'],
+      'items run in order; the first failure stops the batch',
+    );
+    assertResponseStatus(
+      await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', payload: { Identifiers: ['x'] } }),
+      400,
+      'SerializationException',
+    );
+    assertResponseStatus(
+      await t().inject({ method: 'POST', url: '/api/SearchCustomers[]', payload: [{ Take: 'x' }] }),
+      400,
+      'SerializationException',
+      'Take',
+    );
   });
 
   test('an unknown operation → 405 NotImplementedException, on both prefixes and for batches', async () => {
-    for (const [method, url] of [['GET', '/api/NoSuchOperation'], ['POST', '/json/reply/NoSuchOperation'], ['POST', '/api/NoSuchOperation[]'], ['DELETE', '/api/Search']] as const) {
-      const rs = assertResponseStatus(await t().inject({ method, url, payload: method === 'POST' ? [] : undefined }), 405, 'NotImplementedException');
+    for (const [method, url] of [
+      ['GET', '/api/NoSuchOperation'],
+      ['POST', '/json/reply/NoSuchOperation'],
+      ['POST', '/api/NoSuchOperation[]'],
+      ['DELETE', '/api/Search'],
+    ] as const) {
+      const rs = assertResponseStatus(
+        await t().inject({ method, url, payload: method === 'POST' ? [] : undefined }),
+        405,
+        'NotImplementedException',
+      );
       assert.equal(rs.Message, 'The operation does not exist for this service');
     }
   });

@@ -57,20 +57,27 @@ async function blocker(t: TestApp, r: Resources): Promise<Blocker> {
     takeFirst: async () => {
       // Only once the door's transaction waits for what this one holds.
       for (let i = 0; i < 100; i++) {
-        const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_locks where not granted and pid <> pg_backend_pid()');
+        const { rows } = await client.query<{ n: number }>(
+          'select count(*)::int as n from pg_locks where not granted and pid <> pg_backend_pid()',
+        );
         if (rows[0]!.n > 0) break;
         await sleep(20);
       }
       await client.query(numbered, r.firstParams);
     },
     commit: async () => void (await client.query('commit')),
-    deadlocks: async () => (await client.query<{ n: number }>('select deadlocks::int as n from pg_stat_database where datname = current_database()')).rows[0]!.n,
+    deadlocks: async () =>
+      (await client.query<{ n: number }>('select deadlocks::int as n from pg_stat_database where datname = current_database()')).rows[0]!.n,
     close: () => client.end(),
   };
 }
 
 const CLOCK = 'update sync_clock set last_stamp = last_stamp where id = 1';
-const touchCustomer = (id: string): Resources => ({ last: CLOCK, first: 'update customers set quarter = quarter where customer_id = ?', firstParams: [id] });
+const touchCustomer = (id: string): Resources => ({
+  last: CLOCK,
+  first: 'update customers set quarter = quarter where customer_id = ?',
+  firstParams: [id],
+});
 
 /** Runs a write against a blocker; checks it succeeded after the blocker committed, and (PostgreSQL) that it was retried. */
 async function survives<T>(t: TestApp, r: Resources, write: () => Promise<T>): Promise<T> {
@@ -120,7 +127,9 @@ describeEachBackend('every kind of write survives a conflicting transaction (dea
   test('customer upsert', async () => {
     const id = `cr-up-${unique()}`;
     await customer(t(), id);
-    const res = await survives(t(), touchCustomer(id), () => t().inject({ method: 'PUT', url: `/customer/${id}`, payload: { FirstName: 'After' } }));
+    const res = await survives(t(), touchCustomer(id), () =>
+      t().inject({ method: 'PUT', url: `/customer/${id}`, payload: { FirstName: 'After' } }),
+    );
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(json(res).FirstName, 'After');
   });
@@ -148,7 +157,9 @@ describeEachBackend('every kind of write survives a conflicting transaction (dea
     const id = `cr-im-${unique()}`;
     await customer(t(), id);
     const records = [{ line: 2, names: ['CustomerId', 'FirstName'], values: [id, 'Imported'] }];
-    const written = await survives(t(), touchCustomer(id), () => t().app.writes.run(importBatchWrite, { records, format: 'csv', usesCustomFields: false }));
+    const written = await survives(t(), touchCustomer(id), () =>
+      t().app.writes.run(importBatchWrite, { records, format: 'csv', usesCustomFields: false }),
+    );
     assert.equal(written, 1);
     assert.equal(json(await t().inject(`/customer/?Identifiers=${id}`))[0].FirstName, 'Imported');
   });
@@ -161,7 +172,9 @@ describeEachBackend('every kind of write survives a conflicting transaction (dea
       first: 'update custom_field_defs set sort = sort where number = ?',
       firstParams: [n],
     };
-    const res = await survives(t(), resources, () => t().inject({ method: 'PUT', url: `/customfields/${n}`, payload: { Label: 'After', FieldType: 'Text' } }));
+    const res = await survives(t(), resources, () =>
+      t().inject({ method: 'PUT', url: `/customfields/${n}`, payload: { Label: 'After', FieldType: 'Text' } }),
+    );
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(json(res).Label, 'After');
   });

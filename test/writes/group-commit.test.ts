@@ -10,9 +10,17 @@ import { createTestStore, type TestDatabase, allBackends, leftOut } from '../hel
 import { unique } from '../orders/order-fixtures.js';
 
 /** Stamping that records which customers each transaction touched, instead of stamping them. */
-const recording = (batches: string[][]) => ({ outbox: writeRegistry.outbox, stampers: { customer: async (_sql: unknown, _db: unknown, ids: readonly string[]) => void batches.push([...ids].sort()), order: async () => undefined } });
+const recording = (batches: string[][]) => ({
+  outbox: writeRegistry.outbox,
+  stampers: {
+    customer: async (_sql: unknown, _db: unknown, ids: readonly string[]) => void batches.push([...ids].sort()),
+    order: async () => undefined,
+  },
+});
 const numbersIn = async (store: Store, numbers: string[]): Promise<string[]> =>
-  (await store.reader.selectFrom('orders').select('order_number').where('order_number', 'in', numbers).execute()).map((r) => r.order_number).sort();
+  (await store.reader.selectFrom('orders').select('order_number').where('order_number', 'in', numbers).execute())
+    .map((r) => r.order_number)
+    .sort();
 
 for (const backend of allBackends()) {
   describe(`group commit [${backend}]`, { skip: leftOut(backend) }, () => {
@@ -36,7 +44,10 @@ for (const backend of allBackends()) {
           return n;
         });
       const results = await Promise.allSettled([insert('a'), insert('b', true), insert('c')]);
-      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['fulfilled', 'rejected', 'fulfilled'],
+      );
       assert.match(String((results[1] as PromiseRejectedResult).reason), /unit b fails/);
       assert.deepEqual(batches, [['a', 'c']]);
       assert.deepEqual(await numbersIn(store, [`${tag}-a`, `${tag}-b`, `${tag}-c`]), [`${tag}-a`, `${tag}-c`]);
@@ -75,7 +86,10 @@ for (const backend of allBackends()) {
           return orderRepository.insert(unit.db, { order_number: `${tag}-${n}`, note: null, created_at: Date.now() });
         });
       const results = await Promise.allSettled([insert('a'), insert('b')]);
-      assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['rejected', 'rejected'],
+      );
       assert.deepEqual(await numbersIn(store, [`${tag}-a`, `${tag}-b`]), []);
       failFinish = false;
       await insert('c');
@@ -98,8 +112,10 @@ for (const backend of allBackends()) {
       const other = openStore(database.url, { poolSize: 2 });
       try {
         const tag = unique();
-        const [x, y] = [await orderRepository.insert(store.db, { order_number: `${tag}-x`, note: null, created_at: 0 }),
-          await orderRepository.insert(store.db, { order_number: `${tag}-y`, note: null, created_at: 0 })];
+        const [x, y] = [
+          await orderRepository.insert(store.db, { order_number: `${tag}-x`, note: null, created_at: 0 }),
+          await orderRepository.insert(store.db, { order_number: `${tag}-y`, note: null, created_at: 0 }),
+        ];
         const note = (unit: Unit, id: number, text: string) =>
           unit.db.updateTable('orders').set({ note: text }).where('order_id', '=', id).execute();
         let aHasX!: () => void;
@@ -117,7 +133,11 @@ for (const backend of allBackends()) {
           b.run(async (unit) => void (await note(unit, x, 'b2'))),
         ];
         const results = await Promise.allSettled(units);
-        assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'], JSON.stringify(results));
+        assert.deepEqual(
+          results.map((r) => r.status),
+          ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'],
+          JSON.stringify(results),
+        );
         const notes = await store.reader.selectFrom('orders').select('note').where('order_id', 'in', [x, y]).orderBy('order_id').execute();
         assert.equal(notes.length, 2);
       } finally {

@@ -56,18 +56,32 @@ async function failure(res: Response): Promise<ApiError> {
   } catch {
     // Not a ResponseStatus (a proxy's page, a dropped connection): the status line must do.
   }
-  return new ApiError(res.status, status.ErrorCode ?? String(res.status), status.Message ?? res.statusText ?? 'Request failed', status.Errors ?? []);
+  return new ApiError(
+    res.status,
+    status.ErrorCode ?? String(res.status),
+    status.Message ?? res.statusText ?? 'Request failed',
+    status.Errors ?? [],
+  );
 }
 
 /** Calls the API with the signed-in key; a non-2xx answer throws its ApiError. */
-export async function call<T>(method: string, path: string, options: { query?: Query; body?: unknown; key?: string } = {}): Promise<ApiAnswer<T>> {
+export async function call<T>(
+  method: string,
+  path: string,
+  options: { query?: Query; body?: unknown; key?: string } = {},
+): Promise<ApiAnswer<T>> {
   const key = options.key ?? storedKey();
   const headers: Record<string, string> = { accept: 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(apiUrl(path, options.query), { method, headers, body: options.body === undefined ? null : JSON.stringify(options.body), credentials: 'omit' });
+    res = await fetch(apiUrl(path, options.query), {
+      method,
+      headers,
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      credentials: 'omit',
+    });
   } catch {
     throw new ApiError(0, 'NetworkError', 'The service cannot be reached', []);
   }

@@ -4,8 +4,20 @@
 
 /** The 14 spec fields of a customer, in the spec's order. */
 export const CUSTOMER_FIELDS = [
-  'CustomerId', 'ExternalId', 'Salutation', 'FirstName', 'LastName', 'PostalCode', 'City', 'Country',
-  'Street', 'StreetNumber', 'Company', 'Company2', 'AdditionToAddress', 'Quarter',
+  'CustomerId',
+  'ExternalId',
+  'Salutation',
+  'FirstName',
+  'LastName',
+  'PostalCode',
+  'City',
+  'Country',
+  'Street',
+  'StreetNumber',
+  'Company',
+  'Company2',
+  'AdditionToAddress',
+  'Quarter',
 ] as const;
 export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
 export type Customer = { readonly CustomerId: string } & { readonly [K in Exclude<CustomerField, 'CustomerId'>]: string | null };

@@ -9,7 +9,18 @@ import { Field } from '../ui/form.js';
 import { useLoad } from '../ui/use-load.js';
 
 const WINDOW = 200;
-const ACTIONS = ['bank.read', 'customer.export', 'customer.erase', 'webhook.create', 'webhook.update', 'webhook.delete', 'webhook.rotate', 'webhook.replay', 'key.create', 'key.revoke'];
+const ACTIONS = [
+  'bank.read',
+  'customer.export',
+  'customer.erase',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.rotate',
+  'webhook.replay',
+  'key.create',
+  'key.revoke',
+];
 
 interface AuditEntry {
   readonly Sequence: number;
@@ -51,7 +62,11 @@ export function AuditPage({ route }: PageProps): JSX.Element {
       <form class="filters" role="search" aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
         <Field label="Action">
           {(p) => (
-            <select {...p} value={action} onChange={(e) => go((e.currentTarget as HTMLSelectElement).value, before ? Number(before) : undefined)}>
+            <select
+              {...p}
+              value={action}
+              onChange={(e) => go((e.currentTarget as HTMLSelectElement).value, before ? Number(before) : undefined)}
+            >
               <option value="">Every action</option>
               {ACTIONS.map((a) => (
                 <option key={a}>{a}</option>
@@ -69,7 +84,9 @@ export function AuditPage({ route }: PageProps): JSX.Element {
                 <caption>Audit entries, newest first</caption>
                 <thead>
                   <tr>
-                    <th scope="col" class="num">Sequence</th>
+                    <th scope="col" class="num">
+                      Sequence
+                    </th>
                     <th scope="col">At</th>
                     <th scope="col">Key</th>
                     <th scope="col">Action</th>

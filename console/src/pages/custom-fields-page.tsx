@@ -10,7 +10,15 @@ import { useLoad } from '../ui/use-load.js';
 const FIELDS = ['Number', 'Label', 'FieldType', 'AllowedValues', 'Sort', 'IsReadOnly'];
 
 /** The definition form: a new one, or the one being changed (its Number fixed). */
-function DefinitionForm({ editing, onSaved, onClose }: { editing: CustomFieldDefinition | undefined; onSaved: () => void; onClose: () => void }): JSX.Element {
+function DefinitionForm({
+  editing,
+  onSaved,
+  onClose,
+}: {
+  editing: CustomFieldDefinition | undefined;
+  onSaved: () => void;
+  onClose: () => void;
+}): JSX.Element {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   const [type, setType] = useState<string>(editing?.FieldType ?? 'Text');
@@ -18,7 +26,10 @@ function DefinitionForm({ editing, onSaved, onClose }: { editing: CustomFieldDef
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
     const v = formValues(form);
-    const allowed = (v.AllowedValues ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const allowed = (v.AllowedValues ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const number = editing ? editing.Number : (v.Number ?? '').trim();
     setBusy(true);
     setError(undefined);
@@ -38,7 +49,13 @@ function DefinitionForm({ editing, onSaved, onClose }: { editing: CustomFieldDef
     }
   };
   return (
-    <form class="card" aria-label={editing ? `Change field ${editing.Number}` : 'Create field'} onSubmit={submit} noValidate key={editing?.Number ?? 'new'}>
+    <form
+      class="card"
+      aria-label={editing ? `Change field ${editing.Number}` : 'Create field'}
+      onSubmit={submit}
+      noValidate
+      key={editing?.Number ?? 'new'}
+    >
       <ErrorNote error={error} shownFields={FIELDS} />
       <div class="grid">
         <Field label="Number" field="Number" error={error}>
@@ -122,11 +139,15 @@ export function CustomFieldsPage(): JSX.Element {
             <caption>Definitions, by Sort then Number</caption>
             <thead>
               <tr>
-                <th scope="col" class="num">Number</th>
+                <th scope="col" class="num">
+                  Number
+                </th>
                 <th scope="col">Label</th>
                 <th scope="col">Type</th>
                 <th scope="col">Allowed values</th>
-                <th scope="col" class="num">Sort</th>
+                <th scope="col" class="num">
+                  Sort
+                </th>
                 <th scope="col">Read-only</th>
                 {caps.admin && <th scope="col">Actions</th>}
               </tr>
@@ -145,7 +166,13 @@ export function CustomFieldsPage(): JSX.Element {
                       <button type="button" class="btn btn-secondary" aria-label={`Change ${d.Label}`} onClick={() => setForm(d)}>
                         Change
                       </button>{' '}
-                      <Busy type="button" kind="danger" busy={busy === d.Number} label={`Delete ${d.Label}`} onClick={() => void remove(d.Number)} />
+                      <Busy
+                        type="button"
+                        kind="danger"
+                        busy={busy === d.Number}
+                        label={`Delete ${d.Label}`}
+                        onClick={() => void remove(d.Number)}
+                      />
                     </td>
                   )}
                 </tr>

@@ -55,7 +55,13 @@ function CustomFields({ id }: { id: string }): JSX.Element {
         {fields.map((f) => {
           const index = writable.indexOf(f);
           return (
-            <Field key={f.Number} label={f.Label} field={index >= 0 ? `Values[${index}].Value` : undefined} error={error} hint={`${f.FieldType}${f.IsReadOnly ? ', read-only' : ''}`}>
+            <Field
+              key={f.Number}
+              label={f.Label}
+              field={index >= 0 ? `Values[${index}].Value` : undefined}
+              error={error}
+              hint={`${f.FieldType}${f.IsReadOnly ? ', read-only' : ''}`}
+            >
               {(p) => <CustomFieldInput field={f} props={{ ...p, name: `cf-${f.Number}` }} disabled={index < 0} />}
             </Field>
           );
@@ -107,7 +113,9 @@ function Privacy({ id, onErased }: { id: string; onErased: () => void }): JSX.El
       </p>
       <form class="card danger-zone" onSubmit={erase} aria-label="Erase customer">
         <p>Erasing removes this customer's personal data for good; accounting fields of the orders stay.</p>
-        <Field label={`Type ${id} to confirm`}>{(p) => <input {...p} value={typed} onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)} autoComplete="off" />}</Field>
+        <Field label={`Type ${id} to confirm`}>
+          {(p) => <input {...p} value={typed} onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)} autoComplete="off" />}
+        </Field>
         <Busy kind="danger" busy={busy === 'erase'} disabled={typed !== id} label="Erase customer" />
         {erased && <Done>The customer was erased.</Done>}
       </form>
@@ -136,7 +144,15 @@ export function CustomerPage({ route }: PageProps): JSX.Element {
       <h2>Custom fields</h2>
       <CustomFields id={id} />
       <h2>Orders</h2>
-      <Show loaded={orders}>{(list) => (list.length === 0 ? <p class="muted">No orders confirmed for this customer.</p> : <OrderTable orders={list} caption={`Orders of ${id}`} />)}</Show>
+      <Show loaded={orders}>
+        {(list) =>
+          list.length === 0 ? (
+            <p class="muted">No orders confirmed for this customer.</p>
+          ) : (
+            <OrderTable orders={list} caption={`Orders of ${id}`} />
+          )
+        }
+      </Show>
       {caps.admin && (
         <>
           <h2>Privacy</h2>

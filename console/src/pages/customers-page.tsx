@@ -15,7 +15,11 @@ interface CustomerPage {
   readonly cursor: string | null;
 }
 
-const splitIds = (text: string): string[] => text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+const splitIds = (text: string): string[] =>
+  text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** One page of SearchCustomers; the next continues from the X-Sync-Cursor the API hands out (keyset). */
 async function searchCustomers(query: string, ids: string, cursor: string): Promise<CustomerPage> {
@@ -91,7 +95,13 @@ export function CustomersPage({ route }: PageProps): JSX.Element {
                 ))}
               </tbody>
             </table>
-            <Pager shown={customers.length} atStart={!cursor} hasNext={Boolean(next) && customers.length === PAGE} onFirst={() => go(query, ids, '')} onNext={() => go(query, ids, next ?? '')} />
+            <Pager
+              shown={customers.length}
+              atStart={!cursor}
+              hasNext={Boolean(next) && customers.length === PAGE}
+              onFirst={() => go(query, ids, '')}
+              onNext={() => go(query, ids, next ?? '')}
+            />
           </>
         )}
       </Show>

@@ -111,7 +111,11 @@ export function KeysPage(): JSX.Element {
                   <td>{when(k.CreatedAt)}</td>
                   <td>{when(k.LastUsedAt)}</td>
                   <td>{k.RevokedAt ? when(k.RevokedAt) : '—'}</td>
-                  <td>{!k.RevokedAt && <Busy type="button" kind="secondary" busy={busy === k.Id} label="Revoke" onClick={() => void revoke(k.Id)} />}</td>
+                  <td>
+                    {!k.RevokedAt && (
+                      <Busy type="button" kind="secondary" busy={busy === k.Id} label="Revoke" onClick={() => void revoke(k.Id)} />
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -11,7 +11,8 @@ import { Busy } from '../ui/form.js';
 import { StatusBadge } from '../ui/order-table.js';
 import { useLoad } from '../ui/use-load.js';
 
-const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const text = (v: unknown): string =>
+  v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 /** Name/value pairs of an object as a definition list (every value as text). */
 function Facts({ values, label }: { values: Record<string, unknown>; label: string }): JSX.Element {
@@ -36,13 +37,27 @@ function Lines({ order }: { order: Order }): JSX.Element {
           <th scope="col">#</th>
           <th scope="col">SKU</th>
           <th scope="col">Name</th>
-          <th scope="col" class="num">Quantity</th>
-          <th scope="col" class="num">Unit price</th>
-          <th scope="col" class="num">Tax rate</th>
-          <th scope="col" class="num">Discount</th>
-          <th scope="col" class="num">Net</th>
-          <th scope="col" class="num">Tax</th>
-          <th scope="col" class="num">Gross</th>
+          <th scope="col" class="num">
+            Quantity
+          </th>
+          <th scope="col" class="num">
+            Unit price
+          </th>
+          <th scope="col" class="num">
+            Tax rate
+          </th>
+          <th scope="col" class="num">
+            Discount
+          </th>
+          <th scope="col" class="num">
+            Net
+          </th>
+          <th scope="col" class="num">
+            Tax
+          </th>
+          <th scope="col" class="num">
+            Gross
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -86,7 +101,15 @@ function TotalsTable({ order }: { order: Order }): JSX.Element | null {
   );
 }
 
-function MoneyRecords({ records, currency, caption }: { records: readonly MoneyRecord[] | undefined; currency: string | undefined; caption: string }): JSX.Element {
+function MoneyRecords({
+  records,
+  currency,
+  caption,
+}: {
+  records: readonly MoneyRecord[] | undefined;
+  currency: string | undefined;
+  caption: string;
+}): JSX.Element {
   if (!records || records.length === 0) return <Empty>No {caption.toLowerCase()} recorded.</Empty>;
   return (
     <table>
@@ -94,7 +117,9 @@ function MoneyRecords({ records, currency, caption }: { records: readonly MoneyR
       <thead>
         <tr>
           <th scope="col">Date</th>
-          <th scope="col" class="num">Amount</th>
+          <th scope="col" class="num">
+            Amount
+          </th>
           <th scope="col">Type or reason</th>
           <th scope="col">Reference</th>
         </tr>
@@ -158,7 +183,11 @@ export function OrderPage({ route }: PageProps): JSX.Element {
               <StatusBadge status={o.Status} />
               <StatusBadge status={o.FulfillmentStatus} />
               <StatusBadge status={o.PaymentStatus} />
-              <div class="actions">{caps.admin && o.Status !== 'Cancelled' && <Busy type="button" kind="danger" busy={busy} label="Cancel order" onClick={() => void cancel()} />}</div>
+              <div class="actions">
+                {caps.admin && o.Status !== 'Cancelled' && (
+                  <Busy type="button" kind="danger" busy={busy} label="Cancel order" onClick={() => void cancel()} />
+                )}
+              </div>
             </div>
             <ErrorNote error={error} />
             <dl class="facts" aria-label="Order">
@@ -183,7 +212,11 @@ export function OrderPage({ route }: PageProps): JSX.Element {
             <h2>Customer and delivery</h2>
             {o.Confirmation ? <Facts label="Confirmation" values={confirmation} /> : <Empty>Not confirmed yet.</Empty>}
             <h2>Payment and bank data</h2>
-            {Payment && typeof Payment === 'object' ? <Facts label="Payment" values={Payment as Record<string, unknown>} /> : <Empty>No payment data.</Empty>}
+            {Payment && typeof Payment === 'object' ? (
+              <Facts label="Payment" values={Payment as Record<string, unknown>} />
+            ) : (
+              <Empty>No payment data.</Empty>
+            )}
             <h2>Shipments</h2>
             {o.Shipments && o.Shipments.length > 0 ? (
               <table>
@@ -219,7 +252,8 @@ export function OrderPage({ route }: PageProps): JSX.Element {
               <ul>
                 {o.Returns.map((r) => (
                   <li key={r.ReturnId}>
-                    {when(r.ReceivedAt)}: {(r.Lines ?? []).map((l) => `#${l.LineNumber} × ${l.Quantity}`).join(', ')} {r.Reason ? `(${r.Reason})` : ''}
+                    {when(r.ReceivedAt)}: {(r.Lines ?? []).map((l) => `#${l.LineNumber} × ${l.Quantity}`).join(', ')}{' '}
+                    {r.Reason ? `(${r.Reason})` : ''}
                   </li>
                 ))}
               </ul>

@@ -58,7 +58,10 @@ function CreateOrder(): JSX.Element {
     setBusy(true);
     setError(undefined);
     try {
-      const created = await post<{ OrderId: number }>('/orders', { OrderNumber: v.OrderNumber?.trim() || undefined, Note: v.Note?.trim() || undefined });
+      const created = await post<{ OrderId: number }>('/orders', {
+        OrderNumber: v.OrderNumber?.trim() || undefined,
+        Note: v.Note?.trim() || undefined,
+      });
       navigate(`/orders/${created.OrderId}`);
     } catch (err) {
       setError(err);

@@ -15,10 +15,17 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (key: string, caps: Cap
     setBusy(true);
     setError(undefined);
     try {
-      if (key === '') throw new ApiError(400, 'NotEmpty', "'API key' must not be empty.", [{ ErrorCode: 'NotEmpty', FieldName: 'ApiKey', Message: "'API key' must not be empty." }]);
+      if (key === '')
+        throw new ApiError(400, 'NotEmpty', "'API key' must not be empty.", [
+          { ErrorCode: 'NotEmpty', FieldName: 'ApiKey', Message: "'API key' must not be empty." },
+        ]);
       onSignedIn(key, await probeCapabilities(key));
     } catch (err) {
-      setError(err instanceof ApiError && err.status === 401 ? new ApiError(401, err.code, err.message, [{ ErrorCode: err.code, FieldName: 'ApiKey', Message: err.message }]) : err);
+      setError(
+        err instanceof ApiError && err.status === 401
+          ? new ApiError(401, err.code, err.message, [{ ErrorCode: err.code, FieldName: 'ApiKey', Message: err.message }])
+          : err,
+      );
       setBusy(false);
     }
   };

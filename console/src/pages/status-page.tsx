@@ -25,7 +25,10 @@ async function loadStatus(feed: boolean): Promise<StatusData> {
   const readyRes = await fetch(`${basePath}/health/ready`, { headers: { accept: 'application/json' } });
   const ready = { ...((await readyRes.json().catch(() => ({}))) as Readiness), ok: readyRes.ok };
   // /metrics may be bound to loopback or kept behind a proxy in production: then it is simply not shown.
-  const metrics = await fetch(`${basePath}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+  const metrics = await fetch(`${basePath}/metrics`).then(
+    (r) => (r.ok ? r.text() : ''),
+    () => '',
+  );
   const backlog = BACKLOG.exec(metrics);
   return { ready, backlogSeconds: backlog ? Number(backlog[1]) : undefined, sequence: feed ? await lastSequence() : undefined };
 }
@@ -47,13 +50,27 @@ export function StatusPage(): JSX.Element {
           <dl class="facts">
             <dt>Readiness</dt>
             <dd>
-              <span class={s.ready.ok ? 'badge badge-good' : 'badge badge-bad'}>{s.ready.ok ? (s.ready.Status ?? 'Ready') : 'Not ready'}</span>
+              <span class={s.ready.ok ? 'badge badge-good' : 'badge badge-bad'}>
+                {s.ready.ok ? (s.ready.Status ?? 'Ready') : 'Not ready'}
+              </span>
               {!s.ready.ok && s.ready.ResponseStatus?.Message && <span> {s.ready.ResponseStatus.Message}</span>}
             </dd>
             <dt>Replica lag</dt>
-            <dd>{s.ready.Replica ? (s.ready.Replica.Status === 'Up' ? `${count(s.ready.Replica.LagSeconds)} s` : 'Replica down') : 'No read replica'}</dd>
+            <dd>
+              {s.ready.Replica
+                ? s.ready.Replica.Status === 'Up'
+                  ? `${count(s.ready.Replica.LagSeconds)} s`
+                  : 'Replica down'
+                : 'No read replica'}
+            </dd>
             <dt>Webhook backlog</dt>
-            <dd>{s.backlogSeconds === undefined ? 'Not available (/metrics not reachable)' : s.backlogSeconds === 0 ? 'Nothing waiting' : `Oldest waiting event: ${count(Math.round(s.backlogSeconds))} s old`}</dd>
+            <dd>
+              {s.backlogSeconds === undefined
+                ? 'Not available (/metrics not reachable)'
+                : s.backlogSeconds === 0
+                  ? 'Nothing waiting'
+                  : `Oldest waiting event: ${count(Math.round(s.backlogSeconds))} s old`}
+            </dd>
             <dt>Last event Sequence</dt>
             <dd>{s.sequence === undefined ? 'Needs the permission all' : count(s.sequence)}</dd>
             <dt>Version</dt>

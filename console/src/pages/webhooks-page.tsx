@@ -108,7 +108,13 @@ export function WebhooksPage(): JSX.Element {
                   </td>
                   <td>{w.Events.length === 0 ? 'every type' : w.Events.join(', ')}</td>
                   <td>{w.Description}</td>
-                  <td>{w.Enabled ? <span class="badge badge-good">Enabled</span> : <span class="badge badge-bad">Disabled{w.DisabledReason ? `: ${w.DisabledReason}` : ''}</span>}</td>
+                  <td>
+                    {w.Enabled ? (
+                      <span class="badge badge-good">Enabled</span>
+                    ) : (
+                      <span class="badge badge-bad">Disabled{w.DisabledReason ? `: ${w.DisabledReason}` : ''}</span>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -157,8 +163,20 @@ export function WebhookPage({ route }: PageProps): JSX.Element {
           <div class="page-head">
             <h1>Webhook {w.Url}</h1>
             <div class="actions">
-              <Busy type="button" kind="secondary" busy={busy === 'enable'} label={w.Enabled ? 'Disable' : 'Enable'} onClick={() => void act('enable', async () => (await put(path, { Enabled: !w.Enabled }), reload()))} />
-              <Busy type="button" kind="secondary" busy={busy === 'rotate'} label="Rotate secret" onClick={() => void act('rotate', async () => setSecret((await post<Endpoint>(`${path}/rotate-secret`)).Secret ?? ''))} />
+              <Busy
+                type="button"
+                kind="secondary"
+                busy={busy === 'enable'}
+                label={w.Enabled ? 'Disable' : 'Enable'}
+                onClick={() => void act('enable', async () => (await put(path, { Enabled: !w.Enabled }), reload()))}
+              />
+              <Busy
+                type="button"
+                kind="secondary"
+                busy={busy === 'rotate'}
+                label="Rotate secret"
+                onClick={() => void act('rotate', async () => setSecret((await post<Endpoint>(`${path}/rotate-secret`)).Secret ?? ''))}
+              />
               <Busy
                 type="button"
                 kind="danger"
@@ -196,9 +214,13 @@ export function WebhookPage({ route }: PageProps): JSX.Element {
                   <thead>
                     <tr>
                       <th scope="col">Event</th>
-                      <th scope="col" class="num">Attempt</th>
+                      <th scope="col" class="num">
+                        Attempt
+                      </th>
                       <th scope="col">Status</th>
-                      <th scope="col" class="num">Response code</th>
+                      <th scope="col" class="num">
+                        Response code
+                      </th>
                       <th scope="col">Reason</th>
                       <th scope="col">At</th>
                       <th scope="col">Next attempt</th>
@@ -223,7 +245,8 @@ export function WebhookPage({ route }: PageProps): JSX.Element {
                             label="Replay"
                             onClick={() =>
                               void act(`replay-${d.EventId}-${d.Attempt}`, async () => {
-                                const r = (await call<{ Queued: number }>('POST', `${path}/replay`, { body: { EventIds: [d.EventId] } })).body;
+                                const r = (await call<{ Queued: number }>('POST', `${path}/replay`, { body: { EventIds: [d.EventId] } }))
+                                  .body;
                                 setNote(`Replay queued: ${r.Queued} delivery.`);
                                 reloadDeliveries();
                               })

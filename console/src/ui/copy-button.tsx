@@ -15,7 +15,9 @@ export function CopyButton({ text }: { text: string }): JSX.Element {
       <button type="button" class="btn btn-secondary" onClick={copy}>
         Copy
       </button>{' '}
-      <span role="status">{copied === 'yes' ? 'Copied.' : copied === 'no' ? 'The browser refused the clipboard: select the text and copy it.' : ''}</span>
+      <span role="status">
+        {copied === 'yes' ? 'Copied.' : copied === 'no' ? 'The browser refused the clipboard: select the text and copy it.' : ''}
+      </span>
     </p>
   );
 }

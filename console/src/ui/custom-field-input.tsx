@@ -32,9 +32,26 @@ export function CustomFieldInput({ field, props, disabled }: { field: CustomFiel
   const v = field.Value;
   switch (field.FieldType) {
     case 'Number':
-      return <input {...props} type="number" step="1" inputMode="numeric" defaultValue={v === null || v === undefined ? '' : String(v)} disabled={disabled} />;
+      return (
+        <input
+          {...props}
+          type="number"
+          step="1"
+          inputMode="numeric"
+          defaultValue={v === null || v === undefined ? '' : String(v)}
+          disabled={disabled}
+        />
+      );
     case 'Decimal':
-      return <input {...props} type="text" inputMode="decimal" defaultValue={v === null || v === undefined ? '' : String(v)} disabled={disabled} />;
+      return (
+        <input
+          {...props}
+          type="text"
+          inputMode="decimal"
+          defaultValue={v === null || v === undefined ? '' : String(v)}
+          disabled={disabled}
+        />
+      );
     case 'Boolean':
       return (
         <select {...props} disabled={disabled}>
@@ -77,6 +94,13 @@ export function CustomFieldInput({ field, props, disabled }: { field: CustomFiel
       );
     }
     default:
-      return <input {...props} type="text" defaultValue={typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v)} disabled={disabled} />;
+      return (
+        <input
+          {...props}
+          type="text"
+          defaultValue={typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v)}
+          disabled={disabled}
+        />
+      );
   }
 }

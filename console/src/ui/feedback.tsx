@@ -9,7 +9,8 @@ export const Loading = ({ what = 'Loading…' }: { what?: string }): JSX.Element
   </p>
 );
 
-export const messageOf = (error: unknown): string => (error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error));
+export const messageOf = (error: unknown): string =>
+  error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
 
 /**
  * An error of the API, as its ResponseStatus says it; messages of fields the form shows next to

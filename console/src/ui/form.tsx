@@ -25,7 +25,12 @@ export function Field({
   return (
     <div class={message ? 'field field-invalid' : 'field'}>
       <label for={id}>{label}</label>
-      {children({ id, ...(field ? { name: field } : {}), ...(message ? { 'aria-invalid': 'true' as const } : {}), ...(described ? { 'aria-describedby': described } : {}) })}
+      {children({
+        id,
+        ...(field ? { name: field } : {}),
+        ...(message ? { 'aria-invalid': 'true' as const } : {}),
+        ...(described ? { 'aria-describedby': described } : {}),
+      })}
       {hint && (
         <small id={`${id}-hint`} class="hint">
           {hint}
@@ -50,7 +55,21 @@ export const formValues = (form: HTMLFormElement): Record<string, string> => {
 };
 
 /** A button that is disabled and marked busy while its action runs (its name stays, for people and tests). */
-export function Busy({ busy, label, type = 'submit', kind = 'primary', onClick, disabled }: { busy: boolean; label: string; type?: 'submit' | 'button'; kind?: 'primary' | 'secondary' | 'danger'; onClick?: () => void; disabled?: boolean }): JSX.Element {
+export function Busy({
+  busy,
+  label,
+  type = 'submit',
+  kind = 'primary',
+  onClick,
+  disabled,
+}: {
+  busy: boolean;
+  label: string;
+  type?: 'submit' | 'button';
+  kind?: 'primary' | 'secondary' | 'danger';
+  onClick?: () => void;
+  disabled?: boolean;
+}): JSX.Element {
   return (
     <button type={type} class={`btn btn-${kind}`} disabled={busy || disabled} aria-busy={busy ? 'true' : undefined} onClick={onClick}>
       {label}

@@ -3,10 +3,12 @@ import type { Order } from '../api/types.js';
 import { money, when } from '../format.js';
 import { Link } from '../router.js';
 
-const statusBadge = (status: string): string => (status === 'Confirmed' ? 'badge badge-good' : status === 'Cancelled' ? 'badge badge-bad' : 'badge');
+const statusBadge = (status: string): string =>
+  status === 'Confirmed' ? 'badge badge-good' : status === 'Cancelled' ? 'badge badge-bad' : 'badge';
 
 /** A status as a badge. */
-export const StatusBadge = ({ status }: { status: string | undefined }): JSX.Element | null => (status ? <span class={statusBadge(status)}>{status}</span> : null);
+export const StatusBadge = ({ status }: { status: string | undefined }): JSX.Element | null =>
+  status ? <span class={statusBadge(status)}>{status}</span> : null;
 
 /** Orders as rows: number (a link to the order), status, customer, total, dates. */
 export function OrderTable({ orders, caption }: { orders: readonly Order[]; caption: string }): JSX.Element {

@@ -4,7 +4,19 @@ import type { JSX } from 'preact';
  * Keyset paging: `next` continues after the last row shown (a cursor of the API), `first` goes
  * back to the start. No page numbers: counting or skipping rows costs the whole table at 10^6 rows.
  */
-export function Pager({ onFirst, onNext, atStart, hasNext, shown }: { onFirst: () => void; onNext: () => void; atStart: boolean; hasNext: boolean; shown: number }): JSX.Element {
+export function Pager({
+  onFirst,
+  onNext,
+  atStart,
+  hasNext,
+  shown,
+}: {
+  onFirst: () => void;
+  onNext: () => void;
+  atStart: boolean;
+  hasNext: boolean;
+  shown: number;
+}): JSX.Element {
   return (
     <nav class="pager" aria-label="Pages">
       <button type="button" class="btn btn-secondary" onClick={onFirst} disabled={atStart}>

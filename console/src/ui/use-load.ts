@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 
 export type Loaded<T> =
-  | { readonly state: 'loading' }
-  | { readonly state: 'failed'; readonly error: unknown }
-  | { readonly state: 'done'; readonly data: T };
+  { readonly state: 'loading' } | { readonly state: 'failed'; readonly error: unknown } | { readonly state: 'done'; readonly data: T };
 
 /** Loads data when the page opens and whenever `deps` change; `reload` asks again (after an action). */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): [Loaded<T>, () => void] {

@@ -8,29 +8,61 @@ import { sql, type Kysely } from 'kysely';
 // release, on purpose: a migration must not follow later changes to the application.
 
 const CONFIRMATION: Readonly<Record<string, string>> = {
-  CustomerId: 'customer_id', CustomerSalutation: 'customer_salutation', CustomerFirstName: 'customer_first_name',
-  CustomerLastName: 'customer_last_name', CustomerPostalCode: 'customer_postal_code', CustomerCity: 'customer_city',
-  CustomerCountry: 'customer_country', CustomerStreet: 'customer_street', CustomerStreetNumber: 'customer_street_number',
-  CustomerCompany: 'customer_company', CustomerCompany2: 'customer_company2', AdditionToAddress: 'addition_to_address',
-  DeliveryAddressSalutation: 'delivery_address_salutation', DeliveryAddressFirstName: 'delivery_address_first_name',
-  DeliveryAddressLastName: 'delivery_address_last_name', DeliveryAddressPostalCode: 'delivery_address_postal_code',
-  DeliveryAddressCity: 'delivery_address_city', DeliveryAddressCountry: 'delivery_address_country',
-  DeliveryAddressStreet: 'delivery_address_street', DeliveryAddressStreetNumber: 'delivery_address_street_number',
-  DeliveryAddressCompany: 'delivery_address_company', AdditionToDeliveryAddress: 'addition_to_delivery_address',
-  CustomerIban: 'customer_iban', CustomerBic: 'customer_bic', CustomerSepaMandateReference: 'customer_sepa_mandate_reference',
-  CustomerSepaMandateDate: 'customer_sepa_mandate_date', AccountHolderName: 'account_holder_name', CustomerEMail: 'customer_email',
-  Note: 'note', PaymentMethod: 'payment_method', ShippingMethod: 'shipping_method', ExternalCustomerId: 'external_customer_id',
-  OrderNumber: 'order_number', MediaCode: 'media_code', DeliveryDate: 'delivery_date', Payment: 'payment',
+  CustomerId: 'customer_id',
+  CustomerSalutation: 'customer_salutation',
+  CustomerFirstName: 'customer_first_name',
+  CustomerLastName: 'customer_last_name',
+  CustomerPostalCode: 'customer_postal_code',
+  CustomerCity: 'customer_city',
+  CustomerCountry: 'customer_country',
+  CustomerStreet: 'customer_street',
+  CustomerStreetNumber: 'customer_street_number',
+  CustomerCompany: 'customer_company',
+  CustomerCompany2: 'customer_company2',
+  AdditionToAddress: 'addition_to_address',
+  DeliveryAddressSalutation: 'delivery_address_salutation',
+  DeliveryAddressFirstName: 'delivery_address_first_name',
+  DeliveryAddressLastName: 'delivery_address_last_name',
+  DeliveryAddressPostalCode: 'delivery_address_postal_code',
+  DeliveryAddressCity: 'delivery_address_city',
+  DeliveryAddressCountry: 'delivery_address_country',
+  DeliveryAddressStreet: 'delivery_address_street',
+  DeliveryAddressStreetNumber: 'delivery_address_street_number',
+  DeliveryAddressCompany: 'delivery_address_company',
+  AdditionToDeliveryAddress: 'addition_to_delivery_address',
+  CustomerIban: 'customer_iban',
+  CustomerBic: 'customer_bic',
+  CustomerSepaMandateReference: 'customer_sepa_mandate_reference',
+  CustomerSepaMandateDate: 'customer_sepa_mandate_date',
+  AccountHolderName: 'account_holder_name',
+  CustomerEMail: 'customer_email',
+  Note: 'note',
+  PaymentMethod: 'payment_method',
+  ShippingMethod: 'shipping_method',
+  ExternalCustomerId: 'external_customer_id',
+  OrderNumber: 'order_number',
+  MediaCode: 'media_code',
+  DeliveryDate: 'delivery_date',
+  Payment: 'payment',
 };
 const PAYMENT: Readonly<Record<string, string>> = {
-  Amount: 'amount', Name: 'name', Date: 'date', ReferenceNumber: 'reference_number',
-  FinancialAccountNumber: 'financial_account_number', Type: 'type',
+  Amount: 'amount',
+  Name: 'name',
+  Date: 'date',
+  ReferenceNumber: 'reference_number',
+  FinancialAccountNumber: 'financial_account_number',
+  Type: 'type',
 };
 const ANSWER: Readonly<Record<string, string>> = {
-  OrderId: 'order_id', OrderNumber: 'order_number', Status: 'status', CustomerId: 'customer_id', ConfirmedAt: 'confirmed_at',
+  OrderId: 'order_id',
+  OrderNumber: 'order_number',
+  Status: 'status',
+  CustomerId: 'customer_id',
+  ConfirmedAt: 'confirmed_at',
 };
 
-const invert = (t: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(t).map(([a, b]) => [b, a]));
+const invert = (t: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(t).map(([a, b]) => [b, a]));
 
 /** One direction of the renaming: the names, and which field holds the payment. */
 interface Names {
@@ -41,14 +73,25 @@ interface Names {
   readonly answerOrderId: string;
 }
 const UP: Names = { confirmation: CONFIRMATION, payment: PAYMENT, paymentField: 'Payment', answer: ANSWER, answerOrderId: 'OrderId' };
-const DOWN: Names = { confirmation: invert(CONFIRMATION), payment: invert(PAYMENT), paymentField: 'payment', answer: invert(ANSWER), answerOrderId: 'order_id' };
+const DOWN: Names = {
+  confirmation: invert(CONFIRMATION),
+  payment: invert(PAYMENT),
+  paymentField: 'payment',
+  answer: invert(ANSWER),
+  answerOrderId: 'order_id',
+};
 
 // A name not in the table is kept: rows already renamed (or a field this copy does not know)
 // come through unchanged, so a second run changes nothing.
-function rename(value: Record<string, unknown>, names: Readonly<Record<string, string>>, nested?: [string, Readonly<Record<string, string>>]) {
+function rename(
+  value: Record<string, unknown>,
+  names: Readonly<Record<string, string>>,
+  nested?: [string, Readonly<Record<string, string>>],
+) {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[names[k] ?? k] = nested && k === nested[0] && v !== null && typeof v === 'object' ? rename(v as Record<string, unknown>, nested[1]) : v;
+    out[names[k] ?? k] =
+      nested && k === nested[0] && v !== null && typeof v === 'object' ? rename(v as Record<string, unknown>, nested[1]) : v;
   }
   return out;
 }
@@ -68,8 +111,17 @@ function renamedConfirmation(text: string, names: Names): { text: string; hash: 
   return { text: renamed, hash: sha256(renamed) };
 }
 
-interface KeyRow { api_key_id: string; idempotency_key: string; request_hash: string; response_body: string }
-interface OrderRow { order_id: number | string; confirmation: string; confirmation_hash: string | null }
+interface KeyRow {
+  api_key_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  response_body: string;
+}
+interface OrderRow {
+  order_id: number | string;
+  confirmation: string;
+  confirmation_hash: string | null;
+}
 
 /**
  * The stored answers, and their request hashes: those hash the order's confirmation hash, which
@@ -85,8 +137,10 @@ async function convertKeys(db: Kysely<unknown>, names: Names): Promise<void> {
     const orderId = String((body as Record<string, unknown>)[names.answerOrderId] ?? '');
     let hash = row.request_hash;
     const order = /^[1-9][0-9]*$/.test(orderId)
-      ? (await sql<OrderRow>`select order_id, confirmation, confirmation_hash from orders
-          where order_id = ${Number(orderId)} and confirmation is not null`.execute(db)).rows[0]
+      ? (
+          await sql<OrderRow>`select order_id, confirmation, confirmation_hash from orders
+          where order_id = ${Number(orderId)} and confirmation is not null`.execute(db)
+        ).rows[0]
       : undefined;
     if (order && hash === requestHash(orderId, order.confirmation_hash ?? '')) {
       hash = requestHash(orderId, renamedConfirmation(order.confirmation, names).hash);

@@ -7,7 +7,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   // SQLite adds a NOT NULL column only with a default; PostgreSQL drops it below, so that an
   // insert that forgets the stamp fails instead of landing below every watermark.
-  await db.schema.alterTable('orders').addColumn('modified_at', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('orders')
+    .addColumn('modified_at', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   // An existing order was last changed when it was cancelled, else confirmed, else created.
   await sql`update orders set modified_at = coalesce(cancelled_at, confirmed_at, created_at)`.execute(db);
   if (pg) await sql`alter table orders alter column modified_at drop default`.execute(db);

@@ -7,8 +7,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   // The sync clock also numbers events (under the same row lock, so sequences follow commit
   // order) and remembers up to which sequence the retention purge has deleted them.
-  await db.schema.alterTable('sync_clock').addColumn('last_event', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('sync_clock').addColumn('purged_event', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('sync_clock')
+    .addColumn('last_event', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('sync_clock')
+    .addColumn('purged_event', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await db.schema
     .createTable('events')

@@ -31,7 +31,10 @@ function orderWords(row: Row): string {
 async function backfillCustomers(db: Kysely<unknown>): Promise<void> {
   let after = '';
   for (;;) {
-    const { rows } = await sql<Row>`select ${sql.join(CUSTOMER_COLUMNS.map((c) => sql.ref(c)))} from customers where customer_id > ${after} order by customer_id limit ${BATCH}`.execute(db);
+    const { rows } =
+      await sql<Row>`select ${sql.join(CUSTOMER_COLUMNS.map((c) => sql.ref(c)))} from customers where customer_id > ${after} order by customer_id limit ${BATCH}`.execute(
+        db,
+      );
     if (rows.length === 0) return;
     const values = rows.map((r) => sql`(${r.customer_id}, ${indexedWords(CUSTOMER_COLUMNS.map((c) => text(r[c])))})`);
     await sql`insert into customer_words (customer_id, words) values ${sql.join(values)}`.execute(db);
@@ -42,7 +45,10 @@ async function backfillCustomers(db: Kysely<unknown>): Promise<void> {
 async function backfillOrders(db: Kysely<unknown>): Promise<void> {
   let after = 0;
   for (;;) {
-    const { rows } = await sql<Row>`select order_id, order_number, customer_id, confirmation from orders where order_id > ${after} order by order_id limit ${BATCH}`.execute(db);
+    const { rows } =
+      await sql<Row>`select order_id, order_number, customer_id, confirmation from orders where order_id > ${after} order by order_id limit ${BATCH}`.execute(
+        db,
+      );
     if (rows.length === 0) return;
     const values = rows.map((r) => sql`(${Number(r.order_id)}, ${orderWords(r)})`);
     await sql`insert into order_words (order_id, words) values ${sql.join(values)}`.execute(db);
@@ -53,17 +59,27 @@ async function backfillOrders(db: Kysely<unknown>): Promise<void> {
 /** FTS5 over a words table whose integer primary key is `key`; triggers keep it in step. */
 async function sqliteIndex(db: Kysely<unknown>, words: string, fts: string, key: string): Promise<void> {
   const f = sql.table(fts);
-  await sql`create virtual table ${f} using fts5(words, content=${sql.lit(words)}, content_rowid=${sql.lit(key)}, tokenize='unicode61 remove_diacritics 0', prefix='2 3')`.execute(db);
+  await sql`create virtual table ${f} using fts5(words, content=${sql.lit(words)}, content_rowid=${sql.lit(key)}, tokenize='unicode61 remove_diacritics 0', prefix='2 3')`.execute(
+    db,
+  );
   await sql`insert into ${f} (${f}, rank) values ('secure-delete', 1)`.execute(db);
   // The backfilled rows at once, then the triggers for every later write.
   await sql`insert into ${f} (${f}) values ('rebuild')`.execute(db);
-  await sql.raw(`create trigger ${words}_ai after insert on ${words} begin insert into ${fts} (rowid, words) values (new.${key}, new.words); end`).execute(db);
-  await sql.raw(`create trigger ${words}_ad after delete on ${words} begin insert into ${fts} (${fts}, rowid, words) values ('delete', old.${key}, old.words); end`).execute(db);
-  await sql.raw(
-    `create trigger ${words}_au after update on ${words} begin` +
-      ` insert into ${fts} (${fts}, rowid, words) values ('delete', old.${key}, old.words);` +
-      ` insert into ${fts} (rowid, words) values (new.${key}, new.words); end`,
-  ).execute(db);
+  await sql
+    .raw(`create trigger ${words}_ai after insert on ${words} begin insert into ${fts} (rowid, words) values (new.${key}, new.words); end`)
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger ${words}_ad after delete on ${words} begin insert into ${fts} (${fts}, rowid, words) values ('delete', old.${key}, old.words); end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger ${words}_au after update on ${words} begin` +
+        ` insert into ${fts} (${fts}, rowid, words) values ('delete', old.${key}, old.words);` +
+        ` insert into ${fts} (rowid, words) values (new.${key}, new.words); end`,
+    )
+    .execute(db);
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {

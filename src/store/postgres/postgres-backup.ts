@@ -63,7 +63,8 @@ async function dropTablesNotIn(url: string, kept: ReadonlySet<string>): Promise<
   await client.connect();
   try {
     const { rows } = await client.query<{ name: string }>("select tablename as name from pg_tables where schemaname = 'public'");
-    for (const { name } of rows) if (!kept.has(name)) await client.query(`drop table if exists public.${client.escapeIdentifier(name)} cascade`);
+    for (const { name } of rows)
+      if (!kept.has(name)) await client.query(`drop table if exists public.${client.escapeIdentifier(name)} cascade`);
   } finally {
     await client.end();
   }

@@ -55,11 +55,16 @@ async function textMatch(db: Executor, index: TextIndex, words: readonly string[
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
   const query = words.map((w) => `'${w}':*`).join(' & ');
   const matches = sql<boolean>`${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery`;
-  const { rows } = await sql<{ n: string }>`select count(*) as n from (select 1 from ${table} where ${matches} limit ${FEW_MATCHES}) m`.execute(db);
+  const { rows } = await sql<{
+    n: string;
+  }>`select count(*) as n from (select 1 from ${table} where ${matches} limit ${FEW_MATCHES}) m`.execute(db);
   if (Number(rows[0]?.n ?? 0) < FEW_MATCHES) return sql<boolean>`${key} in (select ${key} from ${table} where ${matches})`;
   // A scalar subquery, which the planner keeps as a check per row (an EXISTS it would make a join
   // that reads every words row).
-  const starts = sql.join(words.map((w) => sql`(' ' || w.words) like ${`% ${w}%`}`), sql` and `);
+  const starts = sql.join(
+    words.map((w) => sql`(' ' || w.words) like ${`% ${w}%`}`),
+    sql` and `,
+  );
   return sql<boolean>`coalesce((select true from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${starts}), false)`;
 }
 
@@ -75,6 +80,7 @@ export const postgresSql: StoreSql = {
   run: (db, text, params) => db.executeQuery(CompiledQuery.raw(numbered(text), params as unknown[])),
   // node-postgres makes the objects as it parses each row: arrays would save nothing.
   rows: async <R>(db: Executor, query: CompiledQuery) => (await db.executeQuery<R>(query)).rows as R[],
-  runRows: async <R>(db: Executor, text: string, params: readonly unknown[]) => (await db.executeQuery<R>(CompiledQuery.raw(numbered(text), params as unknown[]))).rows as R[],
+  runRows: async <R>(db: Executor, text: string, params: readonly unknown[]) =>
+    (await db.executeQuery<R>(CompiledQuery.raw(numbered(text), params as unknown[]))).rows as R[],
   textMatch,
 };

@@ -41,7 +41,10 @@ class LockHeldDialect extends PostgresDialect {
  * connection and the next migration waiting for it (up to Kysely's one-hour lock timeout). A
  * transaction stays on one server connection, and its lock ends with it — also when it fails.
  */
-async function migrateInOneTransaction(pool: pg.Pool, run: (db: Kysely<Database>, inOwnTransaction: boolean) => Promise<string[]>): Promise<string[]> {
+async function migrateInOneTransaction(
+  pool: pg.Pool,
+  run: (db: Kysely<Database>, inOwnTransaction: boolean) => Promise<string[]>,
+): Promise<string[]> {
   const client = await pool.connect();
   // A Kysely over this one client (release is the caller's), for the migrator.
   const single = { connect: async () => ({ query: client.query.bind(client), release: () => undefined }), end: async () => undefined };
@@ -89,7 +92,10 @@ export interface ReplicaOptions {
  */
 class StatementNaming {
   #on: boolean;
-  constructor(on: boolean, private readonly onTurnedOff: (err: Error) => void) {
+  constructor(
+    on: boolean,
+    private readonly onTurnedOff: (err: Error) => void,
+  ) {
     this.#on = on;
   }
 
@@ -141,9 +147,19 @@ interface PoolOptions {
 }
 
 /** A pool whose lost connections do not crash the process, and a Kysely handle over it. */
-function openPool(connectionString: string, options: PoolOptions, onPoolError: (err: Error) => void): { pool: pg.Pool; db: Kysely<Database> } {
+function openPool(
+  connectionString: string,
+  options: PoolOptions,
+  onPoolError: (err: Error) => void,
+): { pool: pg.Pool; db: Kysely<Database> } {
   const { max, connectionTimeoutMillis, naming } = options;
-  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis, ...(naming.on ? { Client: namingClient(naming) } : {}) });
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    types,
+    connectionTimeoutMillis,
+    ...(naming.on ? { Client: namingClient(naming) } : {}),
+  });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', onPoolError);
   // pg only listens for errors on idle clients; a checked-out client whose connection drops would
@@ -203,6 +219,8 @@ export function createPostgresStore(
   // Shorter than the primary's: a replica that does not answer is soon skipped for the primary.
   // A dropped connection to it is a failure like any other: reported once, until it answers again.
   replicaPool = openPool(replicaOptions.url, { max: poolSize, connectionTimeoutMillis: 3000, naming }, (err) => replica.markDown(err));
-  const replica = new ReadReplica({ ...store, reader: replicaPool.db }, replicaOptions.retryMs, (err) => onError(err instanceof Error ? err : new Error(String(err))));
+  const replica = new ReadReplica({ ...store, reader: replicaPool.db }, replicaOptions.retryMs, (err) =>
+    onError(err instanceof Error ? err : new Error(String(err))),
+  );
   return { ...store, replica };
 }

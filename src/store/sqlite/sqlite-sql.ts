@@ -15,7 +15,9 @@ const makers = new WeakMap<ReadonlyArray<string>, RowOf>();
 function rowMaker(columns: ReadonlyArray<string>): RowOf {
   let make = makers.get(columns);
   if (make === undefined) {
-    const Row = new Function('v', columns.map((c, i) => `this[${JSON.stringify(c)}] = v[${i}];`).join(' ')) as new (v: readonly unknown[]) => Record<string, unknown>;
+    const Row = new Function('v', columns.map((c, i) => `this[${JSON.stringify(c)}] = v[${i}];`).join(' ')) as new (
+      v: readonly unknown[],
+    ) => Record<string, unknown>;
     Row.prototype = Object.prototype;
     make = (v) => new Row(v);
     makers.set(columns, make);
@@ -54,11 +56,16 @@ async function textMatch(db: Executor, index: TextIndex, words: readonly string[
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
   const fts = sql.table(index.table.replace(/_words$/, '_text'));
   const query = words.map((w) => `"${w}"*`).join(' ');
-  const { rows } = await sql<{ n: number }>`select count(*) as n from (select rowid from ${fts} where ${fts} match ${query} limit ${FEW_MATCHES})`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*) as n from (select rowid from ${fts} where ${fts} match ${query} limit ${FEW_MATCHES})`.execute(db);
   if (Number(rows[0]?.n ?? 0) < FEW_MATCHES) {
     return sql<boolean>`${key} in (select w.${key} from ${table} w where w.rowid in (select rowid from ${fts} where ${fts} match ${query}))`;
   }
-  const starts = sql.join(words.map((w) => sql`(' ' || w.words) like ${`% ${w}%`}`), sql` and `);
+  const starts = sql.join(
+    words.map((w) => sql`(' ' || w.words) like ${`% ${w}%`}`),
+    sql` and `,
+  );
   return sql<boolean>`exists (select 1 from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${starts})`;
 }
 

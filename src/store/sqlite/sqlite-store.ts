@@ -46,7 +46,10 @@ export function createSqliteStore(file: string): Store {
   // The reader is opened lazily: the file must exist (and be migrated) before it is useful.
   let readerDb: Kysely<Database> | undefined;
   const reader = (): Kysely<Database> => {
-    readerDb ??= file === ':memory:' ? db : new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(() => open(file, true)) }) });
+    readerDb ??=
+      file === ':memory:'
+        ? db
+        : new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(() => open(file, true)) }) });
     return readerDb;
   };
 
