@@ -6,7 +6,7 @@ import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idemp
 import { sha256 } from '../digest.js';
 import { addressOf, answerFromStored, answerOf, confirmationJson, storedAnswer, type ConfirmAnswer } from './order.mapping.js';
 import { orderRepository } from './order.repository.js';
-import type { ConfirmationData, ValidConfirmation } from './order.validation.js';
+import type { ValidConfirmation } from './order.validation.js';
 
 export const CONFIRM_OPERATION = 'ConfirmOrder';
 

@@ -70,7 +70,7 @@ function CreateOrder(): JSX.Element {
     }
   };
   return (
-    <form class="card" aria-label="Create order" onSubmit={submit} noValidate>
+    <form class="card" aria-label="Create order" onSubmit={(e) => void submit(e)} noValidate>
       <ErrorNote error={error} shownFields={['OrderNumber', 'Note']} />
       <div class="grid">
         <Field label="Order number" field="OrderNumber" error={error} hint="Left empty, the service numbers it">

@@ -71,7 +71,7 @@ export function WebhooksPage(): JSX.Element {
       <div class="page-head">
         <h1>Webhooks</h1>
       </div>
-      <form class="card" aria-label="Create endpoint" onSubmit={create} noValidate>
+      <form class="card" aria-label="Create endpoint" onSubmit={(e) => void create(e)} noValidate>
         <ErrorNote error={error} shownFields={['Url', 'Events', 'Description']} />
         <div class="grid">
           <Field label="URL" field="Url" error={error}>
