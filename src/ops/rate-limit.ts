@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { keyRateLimited } from '../errors.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
@@ -72,6 +72,8 @@ const localStore = (): FastifyRateLimitStore => new LocalStore(false, false, 100
  * Connection changes are logged once each, not once per request.
  */
 async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+  // Loaded here, not with this module: a start without REDIS_URL does not load the client at all.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
