@@ -42,6 +42,8 @@ export interface Config {
   readonly allowApiKeyInQuery: boolean;
   /** Days events are kept for the pull feed and replays. */
   readonly eventRetentionDays: number;
+  /** The ISO 4217 currency of an order created without one (DEFAULT_CURRENCY). */
+  readonly defaultCurrency: string;
   readonly webhook: {
     readonly timeoutMs: number;
     /** Seconds between attempts; after the last one a delivery is Dead. */
@@ -214,6 +216,13 @@ function bootstrapKey(env: Env): string | undefined {
   return raw;
 }
 
+/** Three letters here; whether ISO 4217 lists them the orders module checks as it starts (config imports no resource module). */
+function defaultCurrency(env: Env): string {
+  const raw = text(env, 'DEFAULT_CURRENCY')?.toUpperCase() ?? 'EUR';
+  if (!/^[A-Z]{3}$/.test(raw)) throw new ConfigError('DEFAULT_CURRENCY', `expected an ISO 4217 currency code such as EUR, got '${raw}'`);
+  return raw;
+}
+
 /** The WEBHOOK_* settings; their parsers' errors become ConfigErrors naming the variable. */
 function webhook(env: Env): Config['webhook'] {
   try {
@@ -269,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureWindowSeconds: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
     allowApiKeyInQuery: boolean(env, 'ALLOW_APIKEY_IN_QUERY', false),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    defaultCurrency: defaultCurrency(env),
     webhook: webhook(env),
   });
 }

@@ -46,6 +46,7 @@ const CODES = {
   ExternalIdTaken: 'conflict',
   AlreadyConfirmed: 'conflict',
   OrderCancelled: 'conflict',
+  OrderNotOpen: 'conflict',
   FieldTypeImmutable: 'conflict',
   AllowedValueInUse: 'conflict',
   IdempotencyKeyInUse: 'conflict',
@@ -138,6 +139,10 @@ export const operationNotFound = declare('NotFound', (metadataPath: string) => `
 export const duplicateOrderNumber = declare('DuplicateOrderNumber', () => 'Another order already has this OrderNumber', 'OrderNumber');
 export const externalIdTaken = declare('ExternalIdTaken', () => 'Another customer already has this ExternalId', 'ExternalId');
 export const orderCancelled = declare('OrderCancelled', (orderId: number) => `Order ${orderId} is cancelled and cannot be confirmed`);
+export const orderNotOpen = declare(
+  'OrderNotOpen',
+  (orderId: number, status: string) => `Order ${orderId} is ${status.toLowerCase()}; only an open order can be updated`,
+);
 export const alreadyConfirmed = declare(
   'AlreadyConfirmed',
   (orderId: number) => `Order ${orderId} is already confirmed with different data`,

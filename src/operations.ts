@@ -15,12 +15,12 @@ import type { WriteDoor } from './writes/write-door.js';
 export function allOperations(
   store: Store,
   writes: WriteDoor,
-  config: Pick<Config, 'webhook' | 'jsonCasing' | 'dateFormat'>,
+  config: Pick<Config, 'webhook' | 'jsonCasing' | 'dateFormat' | 'defaultCurrency'>,
 ): AnyOperation[] {
   const webhookSettings = { ...config.webhook, casing: config.jsonCasing, dateStyle: config.dateFormat };
   return [
     ...customerOperations(store, writes),
-    ...orderOperations(store, writes),
+    ...orderOperations(store, writes, config.defaultCurrency),
     ...customFieldOperations(store, writes),
     ...auditOperations(store),
     ...eventOperations(store),

@@ -4,17 +4,17 @@
 update orders set modified_at = ? where order_id in (?, ?, ?);
 -- parameters: [1700000000000,1,2,3]
 
--- orderRepository.insert(row)
-insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values (?, ?, ?, ?, ?, ?) returning "order_id";
--- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000]
+-- orderRepository.insert(row with a line)
+insert into "orders" ("order_number", "note", "created_at", "currency", "prices_include_tax", "shipping_name", "shipping_amount", "shipping_tax_rate", "total_net", "total_tax", "total_gross", "total_discount", "content_shown", "status", "customer_id", "modified_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "order_id";
+-- parameters: ["O-1",null,1700000000000,"EUR",0,null,null,null,"0.30","0.06","0.36","0.00","{\"Currency\":\"EUR\",\"PricesIncludeTax\":false,\"Lines\":[{\"LineNumber\":1,\"Sku\":\"PEN\",\"Name\":\"Pen\",\"Quantity\":3,\"UnitPrice\":0.1,\"TaxRate\":19,\"Discount\":0,\"Net\":0.3,\"Tax\":0.06,\"Gross\":0.36}],\"Shipping\":null,\"Totals\":{\"Net\":0.3,\"Tax\":0.06,\"Gross\":0.36,\"Discount\":0,\"TaxBreakdown\":[{\"TaxRate\":19,\"Net\":0.3,\"Tax\":0.06}]}}","Open",null,1700000000000]
 
 -- orderRepository.insertNew(rows: 2)
-insert into "orders" ("order_number", "note", "created_at", "status", "customer_id", "modified_at") values (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id", "order_number";
--- parameters: ["O-1",null,1700000000000,"Open",null,1700000000000,"O-2",null,1700000000000,"Open",null,1700000000000]
+insert into "orders" ("order_number", "note", "created_at", "currency", "prices_include_tax", "shipping_name", "shipping_amount", "shipping_tax_rate", "total_net", "total_tax", "total_gross", "total_discount", "content_shown", "status", "customer_id", "modified_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id", "order_number";
+-- parameters: ["O-1",null,1700000000000,"EUR",0,null,null,null,"0.00","0.00","0.00","0.00","{\"Currency\":\"EUR\",\"PricesIncludeTax\":false,\"Lines\":[],\"Shipping\":null,\"Totals\":{\"Net\":0,\"Tax\":0,\"Gross\":0,\"Discount\":0,\"TaxBreakdown\":[]}}","Open",null,1700000000000,"O-2",null,1700000000000,"EUR",0,null,null,null,"0.00","0.00","0.00","0.00","{\"Currency\":\"EUR\",\"PricesIncludeTax\":false,\"Lines\":[],\"Shipping\":null,\"Totals\":{\"Net\":0,\"Tax\":0,\"Gross\":0,\"Discount\":0,\"TaxBreakdown\":[]}}","Open",null,1700000000000]
 
 -- orderRepository.insertNewConfirmed(rows: 1)
-insert into "orders" ("order_number", "note", "created_at", "customer_id", "confirmed_at", "confirmation", "confirmation_hash", "status", "modified_at", "confirmation_shown") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id", "order_number";
--- parameters: ["O-1",null,1700000000000,"c-1",1700000000000,"{}","hash","Confirmed",1700000000000,"{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}"]
+insert into "orders" ("order_number", "note", "created_at", "customer_id", "confirmed_at", "confirmation", "confirmation_hash", "currency", "prices_include_tax", "shipping_name", "shipping_amount", "shipping_tax_rate", "total_net", "total_tax", "total_gross", "total_discount", "content_shown", "status", "modified_at", "confirmation_shown") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("order_number") do nothing returning "order_id", "order_number";
+-- parameters: ["O-1",null,1700000000000,"c-1",1700000000000,"{}","hash","EUR",0,null,null,null,"0.00","0.00","0.00","0.00","{\"Currency\":\"EUR\",\"PricesIncludeTax\":false,\"Lines\":[],\"Shipping\":null,\"Totals\":{\"Net\":0,\"Tax\":0,\"Gross\":0,\"Discount\":0,\"TaxBreakdown\":[]}}","Confirmed",1700000000000,"{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}"]
 
 -- orderRepository.setOrderNumber(orderId, orderNumber)
 update "orders" set "order_number" = ? where "order_id" = ?;
@@ -27,11 +27,11 @@ select "order_id" from "orders" where "order_number" = ?;
 -- parameters: ["O-1"]
 
 -- orderRepository.find(orderId)
-select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown from orders where order_id = ?;
+select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown, currency, prices_include_tax, shipping_name, shipping_amount, shipping_tax_rate, total_net, total_tax, total_gross, total_discount, content_shown from orders where order_id = ?;
 -- parameters: [1]
 
 -- orderRepository.findShown(orderId)
-select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_shown from orders where order_id = ?;
+select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_shown, currency, prices_include_tax, content_shown from orders where order_id = ?;
 -- parameters: [1]
 
 -- orderRepository.personalDataOfCustomer(customerId)
@@ -45,52 +45,58 @@ select "order_id", "order_number", "customer_id", "confirmation" from "orders" w
 -- parameters: [1]
 
 -- orderRepository.findMany(orderIds: 2)
-select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown from orders where order_id in (?, ?);
+select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown, currency, prices_include_tax, shipping_name, shipping_amount, shipping_tax_rate, total_net, total_tax, total_gross, total_discount, content_shown from orders where order_id in (?, ?);
 -- parameters: [1,2]
 
 -- orderRepository.markConfirmed(orderId, state)
-update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?, confirmation_shown = ? where order_id = ? and status = 'Open' returning order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown;
+update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?, confirmation_shown = ? where order_id = ? and status = 'Open' returning order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown, currency, prices_include_tax, shipping_name, shipping_amount, shipping_tax_rate, total_net, total_tax, total_gross, total_discount, content_shown;
 -- parameters: ["c-1",1700000000000,"{}","hash","{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}",1]
+
+-- orderRepository.replaceContent(orderId, note, content: 1 line)
+update "orders" set "note" = ?, "currency" = ?, "prices_include_tax" = ?, "shipping_name" = ?, "shipping_amount" = ?, "shipping_tax_rate" = ?, "total_net" = ?, "total_tax" = ?, "total_gross" = ?, "total_discount" = ?, "content_shown" = ? where "order_id" = ? and "status" = ?;
+-- parameters: [null,"EUR",0,null,null,null,"0.30","0.06","0.36","0.00","{\"Currency\":\"EUR\",\"PricesIncludeTax\":false,\"Lines\":[{\"LineNumber\":1,\"Sku\":\"PEN\",\"Name\":\"Pen\",\"Quantity\":3,\"UnitPrice\":0.1,\"TaxRate\":19,\"Discount\":0,\"Net\":0.3,\"Tax\":0.06,\"Gross\":0.36}],\"Shipping\":null,\"Totals\":{\"Net\":0.3,\"Tax\":0.06,\"Gross\":0.36,\"Discount\":0,\"TaxBreakdown\":[{\"TaxRate\":19,\"Net\":0.3,\"Tax\":0.06}]}}",1,"Open"]
+select "order_id" from "orders" where "order_id" = ?;
+-- parameters: [1]
 
 -- orderRepository.markCancelled(orderId, at)
 update "orders" set "status" = ?, "cancelled_at" = ? where "order_id" = ? and "status" <> ?;
 -- parameters: ["Cancelled",1700000000000,1,"Cancelled"]
 
 -- orderRepository.search(window, limit)
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= ? order by "modified_at", "order_id" limit ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown" from "orders" where "modified_at" <= ? order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(every filter, after, limit, offset)
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
--- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) and "currency" in (?) and exists (select "order_lines"."line_number" from "order_lines" where "order_lines"."order_id" = "orders"."order_id" and "order_lines"."sku" in (?, ?)) order by "modified_at", "order_id" limit ? offset ?;
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","EUR","PEN","INK",1000,20]
 
 -- orderRepository.search(window, match: text words 1, limit)
 select max(rowid) as n from "order_words";
 -- parameters: []
 select count(*) as n from (select rowid from "order_text" where "order_text" match ? limit ?);
 -- parameters: ["\"anna\"*",5000]
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= ? and 1 = 0 order by "modified_at", "order_id" limit ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown" from "orders" where "modified_at" <= ? and 1 = 0 order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(modifiedAfter, keyset after, through)
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where (modified_at, order_id) <= (?, ?) and (modified_at, order_id) > (?, ?) order by "modified_at", "order_id" limit ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown" from "orders" where (modified_at, order_id) <= (?, ?) and (modified_at, order_id) > (?, ?) order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,9,1699999999990,7,1000]
 
 -- orderRepository.count(every filter)
-select count(*) as "n" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?);
--- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled"]
+select count(*) as "n" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) and "currency" in (?) and exists (select "order_lines"."line_number" from "order_lines" where "order_lines"."order_id" = "orders"."order_id" and "order_lines"."sku" in (?, ?));
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","EUR","PEN","INK"]
 
 -- orderRepository.confirmedIds(every filter)
-select "order_id" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) and "confirmation" is not null order by "modified_at", "order_id";
--- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled"]
+select "order_id" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) and "currency" in (?) and exists (select "order_lines"."line_number" from "order_lines" where "order_lines"."order_id" = "orders"."order_id" and "order_lines"."sku" in (?, ?)) and "confirmation" is not null order by "modified_at", "order_id";
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","EUR","PEN","INK"]
 
 -- orderRepository.takenOrderNumbers(orderNumbers: 2)
 select "order_number" from "orders" where "order_number" in (?, ?);
 -- parameters: ["O-1","O-2"]
 
 -- orderRepository.positionsAt(filter, offset, count)
-select "modified_at", "order_id" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) order by "modified_at", "order_id" limit ? offset ?;
--- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",2,99]
+select "modified_at", "order_id" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) and "currency" in (?) and exists (select "order_lines"."line_number" from "order_lines" where "order_lines"."order_id" = "orders"."order_id" and "order_lines"."sku" in (?, ?)) order by "modified_at", "order_id" limit ? offset ?;
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","EUR","PEN","INK",2,99]
 
 -- orderRepository.positionsAt(window, match: text words 2, offset, count)
 select max(rowid) as n from "order_words";

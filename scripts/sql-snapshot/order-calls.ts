@@ -1,6 +1,7 @@
 import * as idempotencyModule from '../../src/orders/idempotency.repository.js';
 import * as orderModule from '../../src/orders/order.repository.js';
 import * as orderWordsModule from '../../src/orders/order.words.js';
+import { contentRecord } from '../../src/orders/order.content.js';
 import { call, objectCalls, STAMP, type SnapshotSource } from './snapshot-calls.js';
 
 const { orderRepository } = orderModule;
@@ -8,11 +9,18 @@ const { idempotencyRepository } = idempotencyModule;
 const { ORDER_TEXT, orderWordsRepository } = orderWordsModule;
 
 const ORDER = { order_number: 'O-1', note: null, created_at: STAMP };
+const CONTENT = contentRecord({
+  Currency: 'EUR',
+  PricesIncludeTax: false,
+  Lines: [{ Sku: 'PEN', Name: 'Pen', Quantity: 3, UnitPrice: 10n, TaxRate: 1900 }],
+});
 const FILTERED = {
   orderIds: [1, 2],
   orderNumbers: ['O-1'],
   customerIds: ['c-1'],
   statuses: ['Confirmed' as const, 'Cancelled' as const],
+  skus: ['PEN', 'INK'],
+  currencies: ['EUR'],
   modifiedAfter: STAMP - 1000,
   modifiedAtMost: STAMP,
 };
@@ -24,7 +32,7 @@ export const orderCalls: SnapshotSource = {
   exports: orderModule,
   calls: objectCalls('orderRepository', orderRepository, {
     touch: [call('orderIds: 3, stamp', ({ sql, db }) => orderRepository.touch(sql, db, ['1', '2', '3'], STAMP))],
-    insert: [call('row', ({ db }) => orderRepository.insert(db, ORDER))],
+    insert: [call('row with a line', ({ db }) => orderRepository.insert(db, { ...ORDER, content: CONTENT }))],
     insertNew: [call('rows: 2', ({ db }) => orderRepository.insertNew(db, [ORDER, { ...ORDER, order_number: 'O-2' }]))],
     insertNewConfirmed: [call('rows: 1', ({ db }) => orderRepository.insertNewConfirmed(db, [{ ...ORDER, ...CONFIRMED }]))],
     setOrderNumber: [call('orderId, orderNumber', ({ db }) => orderRepository.setOrderNumber(db, 1, 'O-1'))],
@@ -35,6 +43,7 @@ export const orderCalls: SnapshotSource = {
     replaceConfirmation: [call('orderId, confirmation, hash', ({ db }) => orderRepository.replaceConfirmation(db, 1, '{}', 'hash'))],
     findMany: [call('orderIds: 2', ({ sql, db }) => orderRepository.findMany(sql, db, [1, 2]))],
     markConfirmed: [call('orderId, state', ({ sql, db }) => orderRepository.markConfirmed(sql, db, 1, CONFIRMED))],
+    replaceContent: [call('orderId, note, content: 1 line', ({ db }) => orderRepository.replaceContent(db, 1, null, CONTENT))],
     markCancelled: [call('orderId, at', ({ db }) => orderRepository.markCancelled(db, 1, STAMP))],
     search: [
       call('window, limit', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAtMost: STAMP }, 1000)),

@@ -94,6 +94,7 @@ export function createOutbox(sources: EventSources): Outbox {
       function dataOf(e: Emission, stamp: number): EventData {
         switch (e.type) {
           case 'order.created':
+          case 'order.updated':
           case 'order.confirmed':
           case 'order.cancelled': {
             const order = orders.get(e.orderId);

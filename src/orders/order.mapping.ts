@@ -1,5 +1,6 @@
 import { wireDate, type DateWriter, type WireDateValue } from '../wire/serializer.js';
 import type { CustomerAddress } from '../customers/index.js';
+import { contentView } from './order.content.js';
 import type { ShownOrder, StoredOrder } from './order.statements.js';
 import { CONFIRMATION_TEXT_FIELDS, type ConfirmationTextField } from './order.schemas.js';
 import {
@@ -148,6 +149,7 @@ export function toOrderView(order: ShownOrder, bank: BankData = 'masked', date: 
     ConfirmedAt: date(order.confirmed_at),
     CancelledAt: date(order.cancelled_at),
     Confirmation: toConfirmationView(order.confirmation, bank, date),
+    ...contentView(order),
   };
 }
 

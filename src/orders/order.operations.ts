@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { ConfigError } from '../config.js';
+import { isCurrencyCode } from '../money/index.js';
 import { SYNC_CURSOR_HEADER, SYNC_WATERMARK_HEADER } from '../wire/sync-cursor.js';
 import { routeRead } from '../store/read-replica.js';
 import type { Store } from '../store/store.js';
@@ -14,22 +16,36 @@ import { toConfirmResponse, toFeedItem, toOrderView, type BankData } from './ord
 import {
   ConfirmOrderRequest,
   ConfirmOrderResponse,
-  CreateOrderRequest,
   CreateOrderResponse,
   OrderFeedItem,
   OrderIdRequest,
   OrderView,
   SearchOrdersRequest,
+  orderRequestSchemas,
 } from './order.schemas.js';
 import { searchOrders } from './order.search.js';
 import { shownFeedItemText, shownOrderText } from './order.shown-form.js';
 import type { ShownOrder } from './order.repository.js';
-import { cancelOrderWrite, createOrderWrite, getOrder } from './order.service.js';
+import { cancelOrderWrite, contentOfRequest, createOrderWrite, getOrder, orderUpdateOf, updateOrderWrite } from './order.service.js';
 import { toValidConfirmation } from './order.validation.js';
 
+/** What an order holds, as the API reference shows CreateOrder and UpdateOrder. */
+const ORDER_CONTENT_EXAMPLE = {
+  Note: 'Ordered by phone',
+  Currency: 'EUR',
+  Lines: [
+    { Sku: 'PEN-BLUE', Name: 'Ballpoint pen, blue', Quantity: 3, UnitPrice: 0.1, TaxRate: 19 },
+    { Sku: 'BOOK-42', Name: 'Paperback', Quantity: 1, UnitPrice: 12.5, TaxRate: 7, Discount: 1.5 },
+  ],
+  Shipping: { Name: 'DHL', Amount: 4.9, TaxRate: 19 },
+};
+
 /** The order operations: the spec's ConfirmOrder and the operator's order routes. */
-export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[] {
+export function orderOperations(store: Store, writes: WriteDoor, defaultCurrency: string): AnyOperation[] {
   const confirmations = new ConfirmationService(writes);
+  if (!isCurrencyCode(defaultCurrency))
+    throw new ConfigError('DEFAULT_CURRENCY', `'${defaultCurrency}' is not an ISO 4217 currency code in circulation`);
+  const requests = orderRequestSchemas(defaultCurrency);
   return [
     defineOperation({
       name: 'ConfirmOrder',
@@ -72,15 +88,35 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
       name: 'CreateOrder',
       tag: 'Operator',
       summary: 'Create an open order (operator).',
-      description: 'OrderNumber is generated (ORD-000123) when absent; a given one must be unique (409 otherwise).',
+      description:
+        'OrderNumber is generated (ORD-000123) when absent; a given one must be unique (409 otherwise). Lines, Shipping, Currency and ' +
+        "PricesIncludeTax say what is ordered and what it costs; the service computes each line's and the order's Net, Tax and Gross " +
+        '(GetOrder shows them). Each bad field is one Errors entry (Lines[2].Quantity; ScalePrecision for more decimals than the currency has).',
       routes: [{ method: 'POST', path: '/orders' }],
-      example: { Note: 'Ordered by phone' },
+      example: ORDER_CONTENT_EXAMPLE,
       permission: 'admin',
-      request: CreateOrderRequest,
+      request: requests.create,
       response: CreateOrderResponse,
       successStatus: 201,
       writeWatermark: true,
-      handle: (req) => writes.run(createOrderWrite, req),
+      handle: (req) =>
+        writes.run(createOrderWrite, { OrderNumber: req.OrderNumber, Note: req.Note, content: contentOfRequest(req, defaultCurrency) }),
+    }),
+    defineOperation({
+      name: 'UpdateOrder',
+      tag: 'Operator',
+      summary: "Replace an open order's note and content (operator).",
+      description:
+        'Replaces Note, Currency, PricesIncludeTax, Lines and Shipping as CreateOrder takes them (an absent field is none, or its default) ' +
+        'and answers the order. Only an open order: 409 OrderNotOpen once it is confirmed or cancelled.',
+      routes: [{ method: 'PUT', path: '/orders/{OrderId}' }],
+      example: { OrderId: 3, ...ORDER_CONTENT_EXAMPLE },
+      notFound: 'No order with this OrderId.',
+      permission: 'admin',
+      request: requests.update,
+      response: OrderView,
+      writeWatermark: true,
+      handle: async (req) => toOrderView(await writes.run(updateOrderWrite, orderUpdateOf(req, defaultCurrency))),
     }),
     defineOperation({
       name: 'GetOrder',
@@ -106,7 +142,7 @@ export function orderOperations(store: Store, writes: WriteDoor): AnyOperation[]
     defineOperation({
       name: 'SearchOrders',
       tag: 'Orders',
-      summary: 'The order feed: orders by id, number, customer, status or modification date, for incremental sync.',
+      summary: 'The order feed: orders by id, number, customer, status, SKU, currency or modification date, for incremental sync.',
       description:
         'Filters combine with AND; none returns every order. Ordered by modification time (moved by create, confirm and cancel), ' +
         'then OrderId. The whole result is streamed unless Take/Skip page it. The X-Sync-Watermark response header is the ' +

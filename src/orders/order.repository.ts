@@ -1,8 +1,9 @@
 import { sql, type RawBuilder, type SelectExpression } from 'kysely';
-import type { Database, OrderRow } from '../store/database.js';
+import type { Database, OrderLineRow, OrderRow } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
+import { NO_CONTENT, type ContentRecord } from './order.content.js';
 import { shownConfirmation } from './order.shown-form.js';
 import { orderWordsRepository } from './order.words.js';
 import {
@@ -57,6 +58,9 @@ export interface OrderFilter {
   readonly orderNumbers?: readonly string[];
   readonly customerIds?: readonly string[];
   readonly statuses?: ReadonlyArray<OrderRow['status']>;
+  /** Orders holding a line of any of these SKUs. */
+  readonly skus?: readonly string[];
+  readonly currencies?: readonly string[];
   /** Strict lower bound of the stamp (LastModifiedAfter). */
   readonly modifiedAfter?: number;
   /** Upper bound of the stamp: the watermark read before the rows. */
@@ -92,6 +96,18 @@ function feedQuery(db: Executor, f: OrderFilter) {
   if (some(f.orderNumbers)) q = q.where('order_number', 'in', f.orderNumbers);
   if (some(f.customerIds)) q = q.where('customer_id', 'in', f.customerIds);
   if (some(f.statuses)) q = q.where('status', 'in', f.statuses);
+  if (some(f.currencies)) q = q.where('currency', 'in', f.currencies);
+  const skus = f.skus;
+  if (some(skus)) {
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('order_lines')
+          .select('order_lines.line_number')
+          .whereRef('order_lines.order_id', '=', 'orders.order_id')
+          .where('order_lines.sku', 'in', skus),
+      ),
+    );
+  }
   if (f.match) q = q.where(f.match);
   return q.orderBy('modified_at').orderBy('order_id');
 }
@@ -116,31 +132,43 @@ export interface NewOrder {
   readonly order_number: string;
   readonly note: string | null;
   readonly created_at: number;
+  /** What it holds and costs (order.content.ts); absent: nothing, in EUR (NO_CONTENT). */
+  readonly content?: ContentRecord;
 }
 
-const newRow = (r: NewOrder) => ({ ...r, status: 'Open' as const, customer_id: null, modified_at: r.created_at });
+const newRow = ({ content, ...r }: NewOrder) => ({
+  ...r,
+  ...(content ?? NO_CONTENT).columns,
+  status: 'Open' as const,
+  customer_id: null,
+  modified_at: r.created_at,
+});
 
 /** A new order confirmed from the start (demo data): confirmed when created. */
 export type NewConfirmedOrder = NewOrder & ConfirmedState;
 
-const confirmedRow = (r: NewConfirmedOrder) => ({
+const confirmedRow = ({ content, ...r }: NewConfirmedOrder) => ({
   ...r,
+  ...(content ?? NO_CONTENT).columns,
   status: 'Confirmed' as const,
   modified_at: r.created_at,
   confirmation_shown: shownConfirmation(r.confirmation),
 });
 
 /** Inserts rows whose order numbers do not exist yet (the others are left as they are); returns the new ids. */
-async function insertMissing(
-  db: Executor,
-  rows: ReadonlyArray<ReturnType<typeof newRow> | ReturnType<typeof confirmedRow>>,
-): Promise<number[]> {
+async function insertMissing(db: Executor, orders: readonly NewOrder[], toRow: typeof newRow | typeof confirmedRow): Promise<number[]> {
+  const rows = orders.map((o) => toRow(o as NewConfirmedOrder));
   const res = await db
     .insertInto('orders')
     .values(rows)
     .onConflict((oc) => oc.column('order_number').doNothing())
     .returning(['order_id', 'order_number'])
     .execute();
+  const contentOf = new Map(orders.map((o) => [o.order_number, o.content]));
+  await insertLines(
+    db,
+    res.flatMap((r) => linesOf(Number(r.order_id), contentOf.get(r.order_number))),
+  );
   const byNumber = new Map(rows.map((r) => [r.order_number, r]));
   await orderWordsRepository.write(
     db,
@@ -157,6 +185,21 @@ async function insertMissing(
   return res.map((r) => Number(r.order_id));
 }
 
+const linesOf = (orderId: number, content: ContentRecord | undefined): OrderLineRow[] =>
+  content === undefined ? [] : content.lines.map((l) => ({ order_id: orderId, ...l }));
+
+// Lines per INSERT: 11 values each, well below either backend's limit of bound parameters.
+const LINES_PER_INSERT = 500;
+
+async function insertLines(db: Executor, lines: readonly OrderLineRow[]): Promise<void> {
+  for (let i = 0; i < lines.length; i += LINES_PER_INSERT) {
+    await db
+      .insertInto('order_lines')
+      .values(lines.slice(i, i + LINES_PER_INSERT))
+      .execute();
+  }
+}
+
 /** Moves the modification stamp of orders (ids as the door carries them: text): once per transaction. */
 const stampOrders: Stamper = async (storeSql, db, orderIds, stamp) => {
   for (const ids of chunks(orderIds.map(Number), IDS_PER_TOUCH)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
@@ -171,15 +214,41 @@ export const orderRepository = {
   async insert(db: Executor, row: NewOrder): Promise<number> {
     const res = await db.insertInto('orders').values(newRow(row)).returning('order_id').executeTakeFirstOrThrow();
     const orderId = Number(res.order_id);
+    await insertLines(db, linesOf(orderId, row.content));
     await orderWordsRepository.write(db, [{ order_id: orderId, order_number: row.order_number, customer_id: null, confirmation: null }]);
     return orderId;
   },
 
   /** Inserts open orders whose numbers do not exist yet (the others are left as they are); returns the new ids. */
-  insertNew: (db: Executor, rows: readonly NewOrder[]): Promise<number[]> => insertMissing(db, rows.map(newRow)),
+  insertNew: (db: Executor, rows: readonly NewOrder[]): Promise<number[]> => insertMissing(db, rows, newRow),
 
   /** As insertNew, for orders confirmed from the start (seeded demo data). */
-  insertNewConfirmed: (db: Executor, rows: readonly NewConfirmedOrder[]): Promise<number[]> => insertMissing(db, rows.map(confirmedRow)),
+  insertNewConfirmed: (db: Executor, rows: readonly NewConfirmedOrder[]): Promise<number[]> => insertMissing(db, rows, confirmedRow),
+
+  /**
+   * Replaces the note and the content of an open order (UpdateOrder): 'updated', or what stood in
+   * the way. The status is checked by the UPDATE itself, so a confirmation in between cannot be missed.
+   */
+  async replaceContent(
+    db: Executor,
+    orderId: number,
+    note: string | null,
+    content: ContentRecord,
+  ): Promise<'updated' | 'not-found' | 'not-open'> {
+    const res = await db
+      .updateTable('orders')
+      .set({ note, ...content.columns })
+      .where('order_id', '=', orderId)
+      .where('status', '=', 'Open')
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) {
+      const found = await db.selectFrom('orders').select('order_id').where('order_id', '=', orderId).executeTakeFirst();
+      return found ? 'not-open' : 'not-found';
+    }
+    await db.deleteFrom('order_lines').where('order_id', '=', orderId).execute();
+    await insertLines(db, linesOf(orderId, content));
+    return 'updated';
+  },
 
   async setOrderNumber(db: Executor, orderId: number, orderNumber: string): Promise<void> {
     await db.updateTable('orders').set({ order_number: orderNumber }).where('order_id', '=', orderId).execute();

@@ -1,6 +1,7 @@
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { FieldRule } from '../wire/request-schema.js';
 import { NAME_LENGTH } from '../wire/request-schema.js';
+import { readOrderContent } from '../money/index.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
 
 // The rules of order requests that a schema cannot express; order.schemas.ts attaches them.
@@ -63,6 +64,15 @@ export const amountScale: FieldRule = (rules, field, value) => {
 
 // A string enum rather than a schema enum: the DTOs keep Type a plain string, as ServiceStack's do.
 export const paymentType: FieldRule = (rules, field, value) => void rules.oneOf(field, value, PAYMENT_TYPES);
+
+/**
+ * The order's content (Currency, PricesIncludeTax, Lines, Shipping), read as a whole by the money
+ * module's rules: amounts' digits depend on the currency (order.schemas.ts attaches it).
+ */
+export const orderContentRule =
+  (defaultCurrency: string): FieldRule =>
+  (rules, _field, _value, request) =>
+    void readOrderContent(rules, request, defaultCurrency);
 
 /** An empty OrderNumber means "generate one"; blank text is a mistake. */
 export const orderNumber: FieldRule = (rules, field, value) => {

@@ -3,7 +3,18 @@ import { LIST_LENGTH, NAME_LENGTH, NotNull, TEXT_LENGTH, withRules } from '../wi
 import { Nullable, WireDate } from '../wire/schema-types.js';
 import { TextQuery, textQueryRule } from '../wire/text-query.js';
 import { orderCursorIssuedHere } from './order.cursor.js';
-import { amountScale, bic, email, iban, idempotencyKeyRule, orderIdOfPath, orderNumber, paymentType } from './order.rules.js';
+import { ORDER_CONTENT_LIMITS } from '../money/index.js';
+import {
+  amountScale,
+  bic,
+  email,
+  iban,
+  idempotencyKeyRule,
+  orderContentRule,
+  orderIdOfPath,
+  orderNumber,
+  paymentType,
+} from './order.rules.js';
 
 export { PAYMENT_TYPES } from './order.rules.js';
 
@@ -155,6 +166,98 @@ export const Confirmation = Type.Object(
   { $id: 'OrderConfirmation' },
 );
 
+const { maxLines, maxQuantity, maxTaxRate, skuLength } = ORDER_CONTENT_LIMITS;
+const AMOUNT = "≥ 0, below 10^12, with at most the currency's minor-unit digits (EUR 2, JPY 0, KWD 3)";
+const amount = (description: string) => Type.Number({ description: `${description} ${AMOUNT}.`, minimum: 0 });
+const taxRate = (description: string) =>
+  Type.Number({ description: `${description} In percent, 0–${maxTaxRate}, at most 2 decimals.`, minimum: 0, maximum: maxTaxRate });
+
+/** A line as CreateOrder and UpdateOrder take it; the limits are checked by money/order-content.rules.ts. */
+export const OrderLineRequest = Type.Object(
+  {
+    Sku: Type.String({ description: `Article number. Required, up to ${skuLength} characters.`, maxLength: skuLength }),
+    Name: req('Article name.'),
+    Quantity: NotNull(Type.Integer({ description: `1–${maxQuantity.toLocaleString('en')}. Required.`, minimum: 1, maximum: maxQuantity })),
+    UnitPrice: NotNull(amount('Price of one unit, net or gross as PricesIncludeTax says. Required.')),
+    TaxRate: NotNull(taxRate('Tax rate of the line. Required.')),
+    Discount: Type.Optional(amount('Amount off the whole line, at most Quantity × UnitPrice.')),
+  },
+  { $id: 'OrderLineRequest' },
+);
+
+export const OrderShippingRequest = Type.Object(
+  {
+    Name: opt('Shipping method shown on the order.'),
+    Amount: NotNull(amount('Shipping cost, net or gross as PricesIncludeTax says. Required.')),
+    TaxRate: NotNull(taxRate('Tax rate of the shipping. Required.')),
+  },
+  { $id: 'OrderShippingRequest' },
+);
+
+/** The content CreateOrder takes and UpdateOrder replaces (docs/orders.md, "Content"). */
+const contentProperties = {
+  Currency: Type.Optional(
+    Type.String({ description: 'ISO 4217 code such as EUR, JPY or KWD; DEFAULT_CURRENCY (EUR) when absent.', maxLength: 3 }),
+  ),
+  PricesIncludeTax: Type.Optional(
+    Type.Boolean({ description: 'Whether UnitPrice, Discount and Shipping.Amount include tax (gross); default false (net).' }),
+  ),
+  Lines: Type.Optional(
+    Type.Array(OrderLineRequest, { description: `What is ordered, up to ${maxLines.toLocaleString('en')} lines.`, maxItems: maxLines }),
+  ),
+  Shipping: Type.Optional(OrderShippingRequest),
+};
+
+const money = (description: string) => Type.Number({ description });
+
+/** A line as the order shows it: as sent, numbered, with its computed amounts. */
+export const OrderLine = Type.Object(
+  {
+    LineNumber: Type.Integer({ description: '1, 2, … in the order the lines were sent.' }),
+    Sku: Type.String(),
+    Name: Type.String(),
+    Quantity: Type.Integer(),
+    UnitPrice: Type.Number(),
+    TaxRate: Type.Number({ description: 'In percent.' }),
+    Discount: Type.Number({ description: 'Amount off the line; 0 when none.' }),
+    Net: money("The line's net amount after its discount."),
+    Tax: money("The line's share of its tax rate's tax."),
+    Gross: money('Net + Tax.'),
+  },
+  { $id: 'OrderLine' },
+);
+
+export const OrderShipping = Type.Object(
+  {
+    Name: Nullable(Type.String()),
+    Amount: Type.Number(),
+    TaxRate: Type.Number({ description: 'In percent.' }),
+    Net: Type.Number(),
+    Tax: Type.Number(),
+    Gross: Type.Number(),
+  },
+  { $id: 'OrderShipping' },
+);
+
+export const OrderTaxRateAmounts = Type.Object(
+  { TaxRate: Type.Number({ description: 'In percent.' }), Net: Type.Number(), Tax: Type.Number() },
+  { $id: 'OrderTaxRateAmounts' },
+);
+
+export const OrderTotals = Type.Object(
+  {
+    Net: money('Lines and shipping, net.'),
+    Tax: money('The sum of the tax per tax rate, each rounded half away from zero at the minor unit.'),
+    Gross: money('Net + Tax.'),
+    Discount: money("The lines' discounts, net or gross as the prices are (already taken off)."),
+    TaxBreakdown: Type.Array(OrderTaxRateAmounts, {
+      description: 'One entry per tax rate, lowest first; sums to Net and Tax.',
+      examples: [[{ TaxRate: 19, Net: 9.99, Tax: 1.9 }]],
+    }),
+  },
+  { $id: 'OrderTotals' },
+);
+
 export const OrderView = Type.Object(
   {
     OrderId: Type.Integer(),
@@ -165,21 +268,50 @@ export const OrderView = Type.Object(
     ConfirmedAt: Nullable(WireDate()),
     CancelledAt: Nullable(WireDate()),
     Confirmation: Nullable(Confirmation),
+    Currency: Type.String({ description: 'ISO 4217 code.' }),
+    PricesIncludeTax: Type.Boolean(),
+    Lines: Type.Array(OrderLine),
+    Shipping: Nullable(OrderShipping),
+    Totals: OrderTotals,
   },
   { $id: 'Order' },
 );
 
-export const CreateOrderRequest = withRules(
-  Type.Object(
-    {
-      OrderNumber: opt('Unique order number; generated (ORD-000123) when absent.'),
-      Note: opt('Free text, up to 1,000 characters.', TEXT_LENGTH),
-    },
-    { $id: 'CreateOrder' },
-  ),
-  { OrderNumber: orderNumber },
+export const CreateOrderRequest = Type.Object(
+  {
+    OrderNumber: opt('Unique order number; generated (ORD-000123) when absent.'),
+    Note: opt('Free text, up to 1,000 characters.', TEXT_LENGTH),
+    ...contentProperties,
+  },
+  { $id: 'CreateOrder' },
 );
 export type CreateOrderRequest = Static<typeof CreateOrderRequest>;
+
+export const UpdateOrderRequest = Type.Object(
+  {
+    OrderId: PathOrderId('Id of the order to update (path).'),
+    Note: opt('Free text, up to 1,000 characters; absent: none.', TEXT_LENGTH),
+    ...contentProperties,
+  },
+  { $id: 'UpdateOrder' },
+);
+export type UpdateOrderRequest = Static<typeof UpdateOrderRequest>;
+
+/** An order's content as a request carries it. */
+export type OrderContentFields = Pick<CreateOrderRequest, keyof typeof contentProperties>;
+
+/**
+ * CreateOrder's and UpdateOrder's schemas with their rules: the content's, with the currency an
+ * order without one gets, run at Currency (the first content property), so that its failures come
+ * in field order and a field the schema's checks of the lines would refuse again is named once.
+ */
+export function orderRequestSchemas(defaultCurrency: string) {
+  const content = orderContentRule(defaultCurrency);
+  return {
+    create: withRules({ ...CreateOrderRequest }, { OrderNumber: orderNumber, Currency: content }),
+    update: withRules({ ...UpdateOrderRequest }, { OrderId: orderIdOfPath, Currency: content }),
+  };
+}
 
 export const CreateOrderResponse = Type.Object(
   { OrderId: Type.Integer(), OrderNumber: Type.String(), Status: Type.Literal('Open') },
@@ -208,6 +340,18 @@ export const SearchOrdersRequest = withRules(
       Statuses: Type.Optional(
         Type.Array(Status, {
           description: 'Open, Confirmed or Cancelled; several match any of them. Empty or omitted: every status.',
+          maxItems: LIST_LENGTH,
+        }),
+      ),
+      Skus: Type.Optional(
+        Type.Array(Type.String({ maxLength: skuLength }), {
+          description: 'Orders holding a line of any of these SKUs. Empty or omitted: no filter by SKU.',
+          maxItems: LIST_LENGTH,
+        }),
+      ),
+      Currencies: Type.Optional(
+        Type.Array(Type.String({ maxLength: 3 }), {
+          description: 'ISO 4217 codes; orders in any of them. Empty or omitted: every currency.',
           maxItems: LIST_LENGTH,
         }),
       ),

@@ -70,6 +70,8 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
     orderNumbers: req.OrderNumbers,
     customerIds: req.CustomerIds,
     statuses: req.Statuses,
+    skus: req.Skus,
+    currencies: req.Currencies,
     modifiedAfter: req.LastModifiedAfter,
     modifiedAtMost: committed,
     after,

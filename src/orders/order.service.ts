@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { duplicateOrderNumber, orderNotFound } from '../errors.js';
+import { duplicateOrderNumber, orderNotFound, orderNotOpen } from '../errors.js';
+import { readOrderContent, type OrderContent } from '../money/index.js';
+import { FieldRules } from '../wire/field-rules.js';
 import type { Executor, Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { RetryWork, defineWrite } from '../writes/unit.js';
 import { orderRepository, type ShownOrder, type StoredOrder } from './order.repository.js';
-import type { CreateOrderRequest } from './order.schemas.js';
+import { contentRecord, type ContentRecord } from './order.content.js';
+import type { CreateOrderRequest, OrderContentFields, UpdateOrderRequest } from './order.schemas.js';
 
 /** A generated order number: `ORD-` and the order id, at least six digits. */
 export const generatedOrderNumber = (orderId: number): string => `ORD-${String(orderId).padStart(6, '0')}`;
@@ -15,14 +18,30 @@ export interface CreatedOrder {
   readonly Status: 'Open';
 }
 
-async function insertOrder(trx: Executor, req: CreateOrderRequest): Promise<CreatedOrder> {
+/**
+ * A request's content, read by the rules its schema already checked (order.rules.ts), with its
+ * amounts computed: before the write, so that the transaction only stores them.
+ */
+export function contentOfRequest(req: OrderContentFields, defaultCurrency: string): ContentRecord {
+  const rules = new FieldRules();
+  const content: OrderContent | undefined = readOrderContent(rules, req, defaultCurrency);
+  rules.throwIfAny();
+  return contentRecord(content!);
+}
+
+/** What a write creating an order takes: the request's number and note, its content computed. */
+export interface NewOrderInput extends Pick<CreateOrderRequest, 'OrderNumber' | 'Note'> {
+  readonly content?: ContentRecord;
+}
+
+async function insertOrder(trx: Executor, req: NewOrderInput): Promise<CreatedOrder> {
   const given = req.OrderNumber === undefined || req.OrderNumber === '' ? undefined : req.OrderNumber;
   const now = Date.now();
   if (given !== undefined) {
     if (await orderRepository.orderNumberTaken(trx, given)) throw duplicateOrderNumber();
     try {
       return {
-        OrderId: await orderRepository.insert(trx, { order_number: given, note: req.Note ?? null, created_at: now }),
+        OrderId: await orderRepository.insert(trx, { order_number: given, note: req.Note ?? null, created_at: now, ...content(req) }),
         OrderNumber: given,
         Status: 'Open',
       };
@@ -36,6 +55,7 @@ async function insertOrder(trx: Executor, req: CreateOrderRequest): Promise<Crea
     order_number: `tmp-${randomBytes(12).toString('hex')}`,
     note: req.Note ?? null,
     created_at: now,
+    ...content(req),
   });
   let orderNumber = generatedOrderNumber(orderId);
   // An operator may have chosen this number by hand before: then add a suffix.
@@ -49,8 +69,10 @@ async function insertOrder(trx: Executor, req: CreateOrderRequest): Promise<Crea
   return { OrderId: orderId, OrderNumber: orderNumber, Status: 'Open' };
 }
 
+const content = (req: NewOrderInput) => (req.content === undefined ? {} : { content: req.content });
+
 /** Creates an open order. */
-export const createOrderWrite = defineWrite('order.create', async (unit, req: CreateOrderRequest) => {
+export const createOrderWrite = defineWrite('order.create', async (unit, req: NewOrderInput) => {
   const created = await insertOrder(unit.db, req);
   unit.touch('order', String(created.OrderId));
   unit.emit({ type: 'order.created', orderId: created.OrderId });
@@ -66,6 +88,30 @@ export const cancelOrderWrite = defineWrite('order.cancel', async (unit, orderId
   const order = await orderRepository.find(unit.sql, unit.db, orderId);
   if (!order) throw orderNotFound(orderId);
   return order;
+});
+
+export interface OrderUpdate {
+  readonly orderId: number;
+  readonly note: string | null;
+  readonly content: ContentRecord;
+}
+
+/** Replaces the note and content of an open order (UpdateOrder); answers the order as written. */
+export const updateOrderWrite = defineWrite('order.update', async (unit, update: OrderUpdate): Promise<StoredOrder> => {
+  const outcome = await orderRepository.replaceContent(unit.db, update.orderId, update.note, update.content);
+  const order = await orderRepository.find(unit.sql, unit.db, update.orderId);
+  if (outcome === 'not-found' || !order) throw orderNotFound(update.orderId);
+  if (outcome === 'not-open') throw orderNotOpen(update.orderId, order.status);
+  unit.touch('order', String(update.orderId));
+  unit.emit({ type: 'order.updated', orderId: update.orderId });
+  return order;
+});
+
+/** The write of an UpdateOrder request. */
+export const orderUpdateOf = (req: UpdateOrderRequest, defaultCurrency: string): OrderUpdate => ({
+  orderId: req.OrderId,
+  note: req.Note === undefined || req.Note === '' ? null : req.Note,
+  content: contentOfRequest(req, defaultCurrency),
 });
 
 /** Reads an order as it is shown (from the read connection: committed data only). */

@@ -24,6 +24,16 @@ export const ORDER_COLUMNS: ReadonlyArray<keyof OrderRow> = [
   'confirmation',
   'confirmation_hash',
   'confirmation_shown',
+  'currency',
+  'prices_include_tax',
+  'shipping_name',
+  'shipping_amount',
+  'shipping_tax_rate',
+  'total_net',
+  'total_tax',
+  'total_gross',
+  'total_discount',
+  'content_shown',
 ];
 
 export const FIND_ORDER = `select ${ORDER_COLUMNS.join(', ')} from orders where order_id = ?`;
@@ -44,6 +54,9 @@ export const SHOWN_COLUMNS = [
   'modified_at',
   'confirmation',
   'confirmation_shown',
+  'currency',
+  'prices_include_tax',
+  'content_shown',
 ] as const;
 
 /** An order row as the service reads it (the generated id is a plain number once stored). */

@@ -45,6 +45,36 @@ export interface OrderRow {
    * the wire's default form (orders/order.shown-form.ts); null where not made (the feed makes it).
    */
   confirmation_shown: string | null;
+  /** ISO 4217 code (migration 013 and docs/orders.md, "Content"). */
+  currency: string;
+  /** 1: UnitPrice, Discount and the shipping's Amount include tax; 0: they are net. */
+  prices_include_tax: number;
+  shipping_name: string | null;
+  /** Exact decimal text at the currency's minor unit, as every amount of an order; null: no shipping. */
+  shipping_amount: string | null;
+  /** Hundredths of a percent (19 % is 1900). */
+  shipping_tax_rate: number | null;
+  total_net: string;
+  total_tax: string;
+  total_gross: string;
+  total_discount: string;
+  /** The content as the API shows it, JSON text in the default form (orders/order.content.ts); null: not made (no lines, zero totals). */
+  content_shown: string | null;
+}
+
+/** A line of an order (migration 013): amounts as exact decimal text, the tax rate in hundredths of a percent. */
+export interface OrderLineRow {
+  order_id: number;
+  line_number: number;
+  sku: string;
+  name: string;
+  quantity: number;
+  unit_price: string;
+  tax_rate: number;
+  discount: string;
+  net: string;
+  tax: string;
+  gross: string;
 }
 
 export interface IdempotencyRow {
@@ -190,6 +220,7 @@ export interface OrderWordsRow {
 export interface Database {
   customers: CustomerRow;
   orders: OrderRow;
+  order_lines: OrderLineRow;
   idempotency_keys: IdempotencyRow;
   custom_field_defs: CustomFieldDefRow;
   custom_field_values: CustomFieldValueRow;

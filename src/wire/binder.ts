@@ -103,7 +103,8 @@ function fromJson(value: unknown, kind: Kind, path: string, errors: FieldError[]
       return typeof value === 'string' ? fromText(value, kind) : INVALID;
     case 'array': {
       if (!Array.isArray(value)) return INVALID;
-      const out = value.map((v) => fromJson(v, kind.item, path, errors));
+      // An item's fields are named by its index, as validation names them: `Lines[2].Quantity`.
+      const out = value.map((v, i) => fromJson(v, kind.item, `${path.slice(0, -1)}[${i}].`, errors));
       return out.includes(INVALID) ? INVALID : out.filter((v) => v !== undefined);
     }
     case 'object': {

@@ -1,6 +1,7 @@
 /** Every event type, as docs/events.md names them (webhook filters and the pull feed's `Types`). */
 export const EVENT_TYPES = [
   'order.created',
+  'order.updated',
   'order.confirmed',
   'order.cancelled',
   'customer.created',
@@ -23,7 +24,11 @@ export const isEventType = (value: string): value is EventType => (EVENT_TYPES a
  * whose every emission came with its row is not read again. Other events carry their data as it is.
  */
 export type Emission =
-  | { readonly type: 'order.created' | 'order.confirmed' | 'order.cancelled'; readonly orderId: number; readonly row?: object }
+  | {
+      readonly type: 'order.created' | 'order.updated' | 'order.confirmed' | 'order.cancelled';
+      readonly orderId: number;
+      readonly row?: object;
+    }
   | { readonly type: 'customer.created' | 'customer.updated'; readonly customerId: string; readonly row?: object }
   | { readonly type: 'customer.erased'; readonly customerId: string }
   | { readonly type: 'customer.customfields_changed'; readonly customerId: string; readonly numbers: readonly number[] }

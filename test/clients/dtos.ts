@@ -58,6 +58,30 @@ export class Order {
   public ConfirmedAt!: string | null;
   public CancelledAt!: string | null;
   public Confirmation!: Record<string, unknown> | null;
+  public Currency!: string;
+  public PricesIncludeTax!: boolean;
+  public Lines!: OrderLine[];
+  public Shipping!: Record<string, unknown> | null;
+  public Totals!: Record<string, unknown>;
+}
+
+export class OrderLineRequest {
+  public Sku?: string;
+  public Name?: string;
+  public Quantity?: number;
+  public UnitPrice?: number;
+  public TaxRate?: number;
+  public Discount?: number;
+  public constructor(init?: Partial<OrderLineRequest>) {
+    Object.assign(this, init);
+  }
+}
+
+export class OrderLine extends OrderLineRequest {
+  public LineNumber!: number;
+  public Net!: number;
+  public Tax!: number;
+  public Gross!: number;
 }
 
 export class OrderFeedItem extends Order {
@@ -200,6 +224,10 @@ export class ConfirmOrder implements IReturn<ConfirmOrderResponse> {
 export class CreateOrder implements IReturn<CreateOrderResponse> {
   public OrderNumber?: string;
   public Note?: string;
+  public Currency?: string;
+  public PricesIncludeTax?: boolean;
+  public Lines?: OrderLineRequest[];
+  public Shipping?: { Name?: string; Amount?: number; TaxRate?: number };
   public constructor(init?: Partial<CreateOrder>) {
     Object.assign(this, init);
   }
@@ -237,6 +265,8 @@ export class SearchOrders implements IReturn<OrderFeedItem[]> {
   public OrderNumbers?: string[];
   public CustomerIds?: string[];
   public Statuses?: string[];
+  public Skus?: string[];
+  public Currencies?: string[];
   public LastModifiedAfter?: string;
   public Take?: number;
   public Skip?: number;
@@ -257,6 +287,27 @@ export class SearchOrders implements IReturn<OrderFeedItem[]> {
 }
 
 // @Route("/orders/{OrderId}/cancel", "POST")
+export class UpdateOrder implements IReturn<Order> {
+  public OrderId?: number;
+  public Note?: string;
+  public Currency?: string;
+  public PricesIncludeTax?: boolean;
+  public Lines?: OrderLineRequest[];
+  public Shipping?: { Name?: string; Amount?: number; TaxRate?: number };
+  public constructor(init?: Partial<UpdateOrder>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'UpdateOrder';
+  }
+  public getMethod() {
+    return 'PUT';
+  }
+  public createResponse() {
+    return new Order();
+  }
+}
+
 export class CancelOrder implements IReturn<Order> {
   public OrderId?: number;
   public constructor(init?: Partial<CancelOrder>) {

@@ -173,6 +173,32 @@ export const SCENARIOS: Record<string, Scenario> = {
     },
     invalid: async () => ({ init: { Statuses: ['Shipped'] }, field: 'Statuses[0]', code: 'Enum' }),
   },
+  UpdateOrder: {
+    valid: async (ctx) => ({
+      init: {
+        OrderId: await newOrder(ctx),
+        Currency: 'EUR',
+        Lines: [{ Sku: 'PEN', Name: 'Pen', Quantity: 3, UnitPrice: 0.1, TaxRate: 19 }],
+        Shipping: { Amount: 4.9, TaxRate: 19 },
+      },
+    }),
+    check: (res, init) => {
+      assert.equal((res as Row).OrderId, init.OrderId);
+      assert.equal((res as Row).Currency, 'EUR');
+      assert.deepEqual((res as Row).Totals, {
+        Net: 5.2,
+        Tax: 0.99,
+        Gross: 6.19,
+        Discount: 0,
+        TaxBreakdown: [{ TaxRate: 19, Net: 5.2, Tax: 0.99 }],
+      });
+    },
+    invalid: async (ctx) => ({
+      init: { OrderId: await newOrder(ctx), Lines: [{ Sku: 'PEN', Name: 'Pen', Quantity: 1, UnitPrice: 0.105, TaxRate: 19 }] },
+      field: 'Lines[0].UnitPrice',
+      code: 'ScalePrecision',
+    }),
+  },
   CancelOrder: {
     valid: async (ctx) => ({ init: { OrderId: await newOrder(ctx) } }),
     check: (res, init) => {

@@ -4,7 +4,21 @@ import { seedOrderNumber, seedOrders } from '../../src/orders/order.seed.js';
 import { bearer, describeEachBackend, json } from '../helpers/test-app.js';
 import { MASKED_IBAN, confirm, confirmation, createOrder, unique } from './order-fixtures.js';
 
-const ORDER_KEYS = ['OrderId', 'OrderNumber', 'Status', 'CustomerId', 'CreatedAt', 'ConfirmedAt', 'CancelledAt', 'Confirmation'];
+const ORDER_KEYS = [
+  'OrderId',
+  'OrderNumber',
+  'Status',
+  'CustomerId',
+  'CreatedAt',
+  'ConfirmedAt',
+  'CancelledAt',
+  'Confirmation',
+  'Currency',
+  'PricesIncludeTax',
+  'Lines',
+  'Shipping',
+  'Totals',
+];
 const WCF = /^\/Date\(\d+-0000\)\/$/;
 
 describeEachBackend(

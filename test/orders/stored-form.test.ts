@@ -52,10 +52,10 @@ describeEachBackend('stored confirmations in storage names', (t) => {
     const current = await createOrder(t());
     const currentKey = `k-${unique()}`;
     assert.equal((await confirm(t(), current, confirmation(), { 'idempotency-key': currentKey })).statusCode, 200);
-    // The order's stamp and its kept shown text are left out: taking the store back before 004 also
-    // undoes the later order stamps and the shown text's column (009; null then: the feed makes it).
+    // The order's stamp and its kept shown texts are left out: taking the store back before 004 also
+    // undoes the later order stamps and the shown texts' columns (009, 013; null then: reads make them).
     const unstamped = async () => {
-      const { modified_at: _stamp, confirmation_shown: _shown, ...order } = await orderRow(t(), current);
+      const { modified_at: _stamp, confirmation_shown: _shown, content_shown: _content, ...order } = await orderRow(t(), current);
       return [order, await keyRow(t(), currentKey)];
     };
     const currentBefore = await unstamped();

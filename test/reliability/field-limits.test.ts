@@ -88,6 +88,11 @@ const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = 
     };
   },
   CreateOrder: async () => ({}),
+  UpdateOrder: async (t) => ({
+    OrderId: json<{ OrderId: number }>(await t.inject({ method: 'POST', url: '/orders', payload: {} })).OrderId,
+    Lines: [{ Sku: 'S', Name: 'N', Quantity: 1, UnitPrice: 1, TaxRate: 19 }],
+    Shipping: { Name: 'DHL', Amount: 1, TaxRate: 19 },
+  }),
   SearchOrders: async () => ({ OrderNumbers: ['limits-o1'], CustomerIds: ['limits-c1'], LastModifiedAfter: '2024-01-01' }),
   GetCustomerCustomFields: async () => ({ CustomerId: 'limits-c1' }),
   SetCustomerCustomField: async () => ({ CustomerId: 'limits-c1', Number: 9101, Value: 'v' }),
