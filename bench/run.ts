@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { alternatingCpuRatio } from './lib/alternating.js';
 import { createDatabase, seedBenchData } from './lib/database.js';
 import { load, type LoadResult } from './lib/load.js';
 import { n0, n2 } from './lib/format.js';
@@ -86,7 +87,9 @@ function show(key: string, row: RowData): void {
       : '';
   const versus =
     row.extra?.cpuRatioToSearch === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToSearch)} of the search by id (taking turns)`;
-  log(`${key}: ${[main, streamed(row.extra), versus, row.note].filter(Boolean).join('; ')}`);
+  const limit =
+    row.extra?.cpuRatioToLimit === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToLimit)} of the limit server (taking turns)`;
+  log(`${key}: ${[main, streamed(row.extra), versus, limit, row.note].filter(Boolean).join('; ')}`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -142,20 +145,29 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
       let limit: ServerProcess | undefined;
       try {
         for (const s of scenarios) {
-          const row = toRow(backend, s.id, s.label, await runScenario(s, ctx), yardstickRps());
+          let row = toRow(backend, s.id, s.label, await runScenario(s, ctx), yardstickRps());
+          if (s.limitRequests && row.status === 'ok') {
+            limit ??= await startLimitServer(db.url);
+            const limitRow = toRow(
+              backend,
+              `${s.id}${LIMIT_SUFFIX}`,
+              `limit server: ${s.label}`,
+              await runScenario(s, { ...ctx, server: limit, againstLimit: true }),
+              yardstickRps(),
+            );
+            // The two rows were measured a few seconds apart; loads taking turns compare them under the same conditions.
+            if (limitRow.status === 'ok') {
+              const requests = s.limitRequests(ctx);
+              const ratio = await alternatingCpuRatio({ server, requests }, { server: limit, requests });
+              row = { ...row, extra: { ...row.extra, cpuRatioToLimit: ratio } };
+            }
+            show(row.key, row);
+            show(limitRow.key, limitRow);
+            rows.push(row, limitRow);
+            continue;
+          }
           show(row.key, row);
           rows.push(row);
-          if (!s.limit || row.status !== 'ok') continue;
-          limit ??= await startLimitServer(db.url);
-          const limitRow = toRow(
-            backend,
-            `${s.id}${LIMIT_SUFFIX}`,
-            `limit server: ${s.label}`,
-            await runScenario(s, { ...ctx, server: limit, againstLimit: true }),
-            yardstickRps(),
-          );
-          show(limitRow.key, limitRow);
-          rows.push(limitRow);
         }
       } finally {
         await limit?.stop();

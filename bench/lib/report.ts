@@ -8,6 +8,7 @@ import {
   databaseCpuPerRequest,
   FLOOR_KEY,
   LIMIT_SUFFIX,
+  limitCpuRatio,
   over,
   TARGETS,
   type RowData,
@@ -88,6 +89,8 @@ function extraText(r: RowData): string {
     parts.push(
       `${n0(e.delivered)} events delivered to the endpoint during the load, ${n0(e.afterLoad)} more after it (${e.backlogSeconds === undefined ? 'not all within 120 s' : `all within ${n2(e.backlogSeconds)} s`})`,
     );
+  if (e.cpuRatioToLimit !== undefined)
+    parts.push(`server CPU per request ×${n2(e.cpuRatioToLimit)} of the limit server's (loads taking turns)`);
   if (e.cpuRatioToSearch !== undefined)
     parts.push(`server CPU per request ×${n2(e.cpuRatioToSearch)} of the search by id's (loads taking turns)`);
   if (e.maxWorkerRssMb !== undefined)
@@ -118,7 +121,7 @@ function timesLimit(r: RowData, byKey: ReadonlyMap<string, RowData>): { server: 
   const l = byKey.get(`${r.key}${LIMIT_SUFFIX}`);
   if (!l || l.status !== 'ok' || r.status !== 'ok') return { server: '', database: '' };
   return {
-    server: orEmpty(over(cpuPerRequest(r), cpuPerRequest(l)), n2),
+    server: orEmpty(limitCpuRatio(r, l), n2),
     database: orEmpty(over(databaseCpuPerRequest(r), databaseCpuPerRequest(l)), n2),
   };
 }
@@ -206,8 +209,8 @@ on the machine moves much less. "× floor" is a row's server CPU per request ove
 floor's (\`${FLOOR_KEY}\`, the floor of both backends); "PostgreSQL CPU" is what every \`postgres\`
 process on the machine spent per request during a PostgreSQL load. "× limit" is a read's CPU per request
 over the limit server's for the same requests on the same database (the \`${LIMIT_SUFFIX}\` rows,
-\`bench/limit-server.ts\`: plain \`node:http\`, the driver, one prepared statement, JSON as text), the
-server's and, on PostgreSQL, PostgreSQL's own. How the suite works and what
+\`bench/limit-server.ts\`: plain \`node:http\`, the driver, one prepared statement, JSON as text): the
+server's from loads of the two taking turns, and on PostgreSQL PostgreSQL's own from the two rows. How the suite works and what
 the profiles say: docs/performance.md.
 
 Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGb} GB memory, Node ${m.node}, Linux ${m.kernel}.

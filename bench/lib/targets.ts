@@ -145,11 +145,22 @@ const overFloor =
   (rows: Rows): Hit | undefined =>
     cpuRatio(cpuOf(rows, `sqlite/${scenario}`), cpuOf(rows, FLOOR_KEY));
 
-/** A row's server CPU per request over that of the same scenario on the limit server. */
+/**
+ * A read's server CPU per request over the limit server's for the same requests: as measured in
+ * loads taking turns (the run's `cpuRatioToLimit`), else from the two rows.
+ */
+export function limitCpuRatio(row: RowData | undefined, limitRow: RowData | undefined): number | undefined {
+  if (row?.status !== 'ok' || limitRow?.status !== 'ok') return undefined;
+  return finite(row.extra?.cpuRatioToLimit) ?? over(cpuPerRequest(row), cpuPerRequest(limitRow));
+}
+
+/** A read against the limit server, showing both rows' CPU per request. */
 const overLimit =
   (key: string) =>
-  (rows: Rows): Hit | undefined =>
-    cpuRatio(cpuOf(rows, key), cpuOf(rows, `${key}${LIMIT_SUFFIX}`));
+  (rows: Rows): Hit | undefined => {
+    const v = limitCpuRatio(rows.get(key), rows.get(`${key}${LIMIT_SUFFIX}`));
+    return v === undefined ? undefined : { value: v, where: `${n0(cpuOf(rows, key))} / ${n0(cpuOf(rows, `${key}${LIMIT_SUFFIX}`))} µs` };
+  };
 
 /** PostgreSQL's own CPU per request of a PostgreSQL row over that of the same scenario on the limit server. */
 function databaseOverLimit(rows: Rows, key: string): Hit | undefined {

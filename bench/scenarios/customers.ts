@@ -33,24 +33,22 @@ export const searchGetRequests = (ctx: ScenarioContext): RequestShape[] =>
 export const searchGet: Scenario = {
   id: 'search-get',
   label: 'search by 1 identifier, GET',
-  limit: true,
+  limitRequests: searchGetRequests,
   run: (ctx) => measure(ctx, searchGetRequests(ctx), 1),
 };
+
+const searchPostRequests = (ctx: ScenarioContext): RequestShape[] =>
+  spread(DISTINCT, ctx.customers, 7).map((n) => ({
+    method: 'POST',
+    path: '/customer/',
+    body: JSON.stringify({ Identifiers: [customerId(n)] }),
+  }));
 
 export const searchPost: Scenario = {
   id: 'search-post',
   label: 'search by 1 identifier, POST',
-  limit: true,
-  run: (ctx) =>
-    measure(
-      ctx,
-      spread(DISTINCT, ctx.customers, 7).map((n) => ({
-        method: 'POST',
-        path: '/customer/',
-        body: JSON.stringify({ Identifiers: [customerId(n)] }),
-      })),
-      1,
-    ),
+  limitRequests: searchPostRequests,
+  run: (ctx) => measure(ctx, searchPostRequests(ctx), 1),
 };
 
 /**
@@ -63,18 +61,18 @@ function fiftyIdentifiers(seed: number, max: number): string[] {
   return numbers.map((n, i) => (i % 2 === 0 ? customerId(n) : `EXT-${n}`));
 }
 
+const search50Requests = (ctx: ScenarioContext): RequestShape[] =>
+  Array.from({ length: 200 }, (_, i) => ({
+    method: 'POST' as const,
+    path: '/customer/',
+    body: JSON.stringify({ Identifiers: fiftyIdentifiers(i + 11, ctx.customers) }),
+  }));
+
 export const search50: Scenario = {
   id: 'search-50',
   label: 'search by 50 identifiers, POST',
-  limit: true,
-  run: (ctx) => {
-    const requests = Array.from({ length: 200 }, (_, i) => ({
-      method: 'POST' as const,
-      path: '/customer/',
-      body: JSON.stringify({ Identifiers: fiftyIdentifiers(i + 11, ctx.customers) }),
-    }));
-    return measure(ctx, requests, 50);
-  },
+  limitRequests: search50Requests,
+  run: (ctx) => measure(ctx, search50Requests(ctx), 50),
 };
 
 export const syncStream: Scenario = {

@@ -1,4 +1,4 @@
-import { load } from '../lib/load.js';
+import { load, type RequestShape } from '../lib/load.js';
 import {
   call,
   customerId,
@@ -62,16 +62,18 @@ function prepare(ctx: ScenarioContext): Promise<string | undefined> {
   return p;
 }
 
+/** Reads of the customers' fields that carry values, spread over them. */
+const fieldReads = (ctx: ScenarioContext): RequestShape[] =>
+  spread(1000, Math.min(WITH_VALUES, ctx.customers), 5).map((n) => ({ path: `/customer/${customerId(n)}/customfields/` }));
+
 export const customFieldsRead: Scenario = {
   id: 'cf-read',
   label: 'custom fields read (10 definitions)',
-  limit: true,
+  limitRequests: fieldReads,
   async run(ctx): Promise<ScenarioResult> {
     const missing = await prepare(ctx);
     if (missing) return notAvailable(missing);
-    const requests = spread(1000, Math.min(WITH_VALUES, ctx.customers), 5).map((n) => ({
-      path: `/customer/${customerId(n)}/customfields/`,
-    }));
+    const requests = fieldReads(ctx);
     const first = await call(ctx.server, 'GET', requests[0]!.path);
     if (isMissingRoute(first)) return notAvailable('GetCustomerCustomFields');
     if (first.status !== 200 || !Array.isArray(first.body) || first.body.length !== DEFINITIONS.length) {

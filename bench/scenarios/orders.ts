@@ -1,3 +1,4 @@
+import { alternatingCpuRatio } from '../lib/alternating.js';
 import { cpuMeter } from '../lib/cpu.js';
 import { load, type RequestShape } from '../lib/load.js';
 import { searchGetRequests } from './customers.js';
@@ -58,55 +59,37 @@ export const orderFeed: Scenario = {
   },
 };
 
-/** Rounds of the lookup against the search, each way, and the seconds of each load. */
-const ALTERNATING = QUICK ? { rounds: 1, seconds: 0.5 } : { rounds: 4, seconds: 1.5 };
-
-/**
- * Server CPU per request of `a` over that of `b`, from loads that take turns (a b, b a, a b, …, the
- * median of the rounds' ratios): both under the same conditions, as far as a shared machine allows.
- * Two rows measured a minute apart differ by more than the 10 % the lookup criterion allows.
- */
-async function alternatingCpuRatio(ctx: ScenarioContext, a: RequestShape[], b: RequestShape[]): Promise<number> {
-  const timing = { seconds: ALTERNATING.seconds, warmupSeconds: 0 };
-  const cpu = async (requests: RequestShape[]): Promise<number> => {
-    const r = await load({ url: ctx.server.url, requests, timing, servingPids: ctx.server.servingPids });
-    return r.serverCores / r.reqPerSec;
-  };
-  const ratios: number[] = [];
-  for (let round = 0; round < ALTERNATING.rounds; round++) {
-    if (round % 2 === 0) {
-      const x = await cpu(a);
-      ratios.push(x / (await cpu(b)));
-    } else {
-      const y = await cpu(b);
-      ratios.push((await cpu(a)) / y);
-    }
-  }
-  ratios.sort((x, y) => x - y);
-  const mid = ratios.length / 2;
-  return ratios.length % 2 === 1 ? ratios[Math.floor(mid)]! : (ratios[mid - 1]! + ratios[mid]!) / 2;
-}
-
 /**
  * `GET /orders/{OrderId}` of confirmed orders (bank data masked): the counterpart of the customer
  * search by id. After its own load, it takes turns with the search by id for the CPU comparison.
  */
+/** 1,000 different confirmed orders in turn. */
+const orderReads = (ctx: ScenarioContext): RequestShape[] =>
+  spread(1000, ctx.confirmedOrders.length, 13).map((i) => ({ path: `/orders/${ctx.confirmedOrders[i - 1]}` }));
+
 export const orderGet: Scenario = {
   id: 'order-get',
   label: 'order by id, GET (confirmed orders)',
-  limit: true,
+  limitRequests: orderReads,
   usesOrders: true,
   async run(ctx) {
-    const ids = ctx.confirmedOrders;
-    if (ids.length === 0) return { status: 'failed', note: 'no confirmed orders were seeded' };
-    const requests = spread(1000, ids.length, 13).map((i) => ({ path: `/orders/${ids[i - 1]}` }));
+    if (ctx.confirmedOrders.length === 0) return { status: 'failed', note: 'no confirmed orders were seeded' };
+    const requests = orderReads(ctx);
     const result = await checkedLoad(ctx, requests, (answer) => {
       const order = answer.body as { Status?: string; Confirmation?: { CustomerIban?: string } } | undefined;
       const ok = answer.status === 200 && order?.Status === 'Confirmed' && order.Confirmation?.CustomerIban === 'DE89********3000';
       return ok ? undefined : `expected a confirmed order with its IBAN masked, got ${describe(answer)}`;
     });
     if (result.status !== 'ok' || ctx.againstLimit) return result;
-    return { ...result, extra: { cpuRatioToSearch: await alternatingCpuRatio(ctx, requests, searchGetRequests(ctx)) } };
+    return {
+      ...result,
+      extra: {
+        cpuRatioToSearch: await alternatingCpuRatio(
+          { server: ctx.server, requests },
+          { server: ctx.server, requests: searchGetRequests(ctx) },
+        ),
+      },
+    };
   },
 };
 

@@ -27,8 +27,11 @@ export interface Scenario {
   readonly backends?: readonly Backend[];
   /** Whether it needs the seeded orders (10^6 on SQLite: seeded only when a scenario of the run does). */
   readonly usesOrders?: boolean;
-  /** The limit server answers it too: the run measures it there as well, for the "× limit" column. */
-  readonly limit?: boolean;
+  /**
+   * The requests of a read the limit server answers too (bench/limit-server.ts): the run measures
+   * it there as well, and then the two in loads taking turns, for the "× limit" column.
+   */
+  readonly limitRequests?: (ctx: ScenarioContext) => RequestShape[];
   run(ctx: ScenarioContext): Promise<ScenarioResult>;
 }
 
