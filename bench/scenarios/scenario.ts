@@ -102,10 +102,16 @@ export async function checkedLoad(
   ctx: ScenarioContext,
   requests: RequestShape[],
   wrong: (answer: Answer) => string | undefined,
+  connections?: number,
 ): Promise<ScenarioResult> {
   const req = requests[0]!;
   const problem = wrong(await call(ctx.server, req.method ?? 'GET', req.path, req.body === undefined ? undefined : JSON.parse(req.body)));
   if (problem) return { status: 'failed', note: problem };
-  const result = await load({ url: ctx.server.url, requests, servingPids: ctx.server.servingPids });
+  const result = await load({
+    url: ctx.server.url,
+    requests,
+    servingPids: ctx.server.servingPids,
+    ...(connections ? { connections } : {}),
+  });
   return { status: 'ok', load: result, note: loadNote(result) };
 }
