@@ -45,6 +45,17 @@ async function insertRange(db: Kysely<Database>, first: number, last: number, co
           created_at: stamp,
           modified_at: stamp,
           cancelled_at: null,
+          // No content: what migration 013 gives an order created without lines.
+          currency: 'EUR',
+          prices_include_tax: 0,
+          shipping_name: null,
+          shipping_amount: null,
+          shipping_tax_rate: null,
+          total_net: '0.00',
+          total_tax: '0.00',
+          total_gross: '0.00',
+          total_discount: '0.00',
+          content_shown: null,
         };
         if (n <= confirmedThrough) {
           const confirmation = confirmationJson(demoConfirmation(n));
