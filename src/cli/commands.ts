@@ -98,7 +98,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     words: ['orders', 'export'],
-    usage: 'orders export [--status S[,S]] [--modified-after DATE] [--format jsonl|csv] [--include-bank-data]',
+    usage: 'orders export [--status S[,S]] [--modified-after DATE] [--format jsonl|csv|csv-lines] [--include-bank-data]',
     summary: 'the order feed on stdout (JSON Lines or CSV), bank data masked unless asked for (audited); the watermark on stderr',
     load: async () => (await import('./orders-command.js')).ordersExportCommand,
   },

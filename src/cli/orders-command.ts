@@ -8,7 +8,7 @@ import { progressBar } from './progress.js';
 import { withStore } from './with-store.js';
 
 const STATUSES: ReadonlyArray<OrderRow['status']> = ['Open', 'Confirmed', 'Cancelled'];
-const FORMATS: readonly OrderExportFormat[] = ['jsonl', 'csv'];
+const FORMATS: readonly OrderExportFormat[] = ['jsonl', 'csv', 'csv-lines'];
 
 /** `--status Open,confirmed`: the statuses named (any casing), or a usage mistake naming the flag. */
 function statusesOf(text: string): Array<OrderRow['status']> {

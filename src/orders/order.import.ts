@@ -32,7 +32,10 @@ const READ: ReadonlyMap<string, Field> = new Map([
   ['note', 'Note'],
   ['confirmation.note', 'Confirmation.Note'],
 ]);
-const PASSED_OVER = new Set([...ORDER_CSV_COLUMNS, 'Confirmation'].map((c) => c.toLowerCase()).filter((c) => !READ.has(c)));
+// JSON Lines carry the confirmation and the content as objects.
+const PASSED_OVER = new Set(
+  [...ORDER_CSV_COLUMNS, 'Confirmation', 'Lines', 'Shipping', 'Totals'].map((c) => c.toLowerCase()).filter((c) => !READ.has(c)),
+);
 
 function headerProblems(header: readonly string[]): string[] {
   const problems: string[] = [];

@@ -2,6 +2,8 @@ import { demoCustomer } from '../customers/index.js';
 import { defineWrite } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { sha256 } from '../digest.js';
+import type { OrderContent } from '../money/index.js';
+import { contentRecord } from './order.content.js';
 import { confirmationJson } from './order.mapping.js';
 import { orderRepository, type NewConfirmedOrder, type NewOrder } from './order.repository.js';
 import type { ConfirmationData } from './order.validation.js';
@@ -49,8 +51,34 @@ export interface SeedRange {
   readonly customers: number;
 }
 
+/** What seeded orders hold: articles with realistic prices (cents) and German VAT rates (hundredths of a percent). */
+const CATALOG: ReadonlyArray<readonly [sku: string, name: string, unitPrice: bigint, taxRate: number]> = [
+  ['PEN-BLUE', 'Ballpoint pen, blue', 120n, 1900],
+  ['NOTE-A5', 'Notebook A5', 349n, 1900],
+  ['BOOK-42', 'Paperback', 1250n, 700],
+  ['MUG-WHITE', 'Mug, white', 890n, 1900],
+  ['COFFEE-500', 'Coffee beans, 500 g', 999n, 700],
+  ['CABLE-USBC', 'USB-C cable, 1 m', 1495n, 1900],
+  ['TEA-GREEN', 'Green tea, 100 g', 450n, 700],
+];
+
+/** Seeded order k's content: 1–5 lines of the catalogue and DHL shipping, the same for the same k. */
+export function seededContent(k: number): OrderContent {
+  const count = 1 + ((k * 7) % 5);
+  const lines = Array.from({ length: count }, (_, j) => {
+    const [Sku, Name, UnitPrice, TaxRate] = CATALOG[(k * 3 + j * 5) % CATALOG.length]!;
+    return { Sku, Name, Quantity: 1 + ((k + j) % 4), UnitPrice, TaxRate };
+  });
+  return { Currency: 'EUR', PricesIncludeTax: false, Lines: lines, Shipping: { Name: 'DHL', Amount: 490n, TaxRate: 1900 } };
+}
+
 function seededOrder(k: number, range: SeedRange): NewOrder | NewConfirmedOrder {
-  const order: NewOrder = { order_number: seedOrderNumber(k), note: null, created_at: range.createdAt };
+  const order: NewOrder = {
+    order_number: seedOrderNumber(k),
+    note: null,
+    created_at: range.createdAt,
+    content: contentRecord(seededContent(k)),
+  };
   if (k > range.confirmedThrough) return order;
   const data = demoConfirmation(((k - 1) % range.customers) + 1);
   const confirmation = confirmationJson(data);

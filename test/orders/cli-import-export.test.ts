@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { ORDER_CSV_COLUMNS } from '../../src/orders/order.export.js';
+import { ORDER_CSV_COLUMNS, ORDER_LINE_CSV_COLUMNS } from '../../src/orders/order.export.js';
 import { OrderFeedItem } from '../../src/orders/order.schemas.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -67,7 +67,14 @@ describeEachBackend(
       const first = cli(['orders', 'export']);
       assert.equal(first.code, 0, first.err);
       since = `/Date(${/\((\d+)\)/.exec(first.err)![1]})/`;
-      open = await createOrder(t(), { OrderNumber: number('open'), Note: 'an open note' });
+      open = await createOrder(t(), {
+        OrderNumber: number('open'),
+        Note: 'an open note',
+        Lines: [
+          { Sku: 'PEN', Name: 'Pen, blue', Quantity: 3, UnitPrice: 0.1, TaxRate: 19 },
+          { Sku: 'BOOK', Name: 'Book', Quantity: 1, UnitPrice: 12.5, TaxRate: 7, Discount: 1.5 },
+        ],
+      });
       confirmed = await createOrder(t(), { OrderNumber: number('confirmed') });
       assert.equal((await confirm(t(), confirmed, confirmation({ Note: 'ring twice', CustomerCity: 'Köln, Altstadt' }))).statusCode, 200);
       cancelled = await createOrder(t(), { OrderNumber: number('cancelled') });
@@ -126,6 +133,44 @@ describeEachBackend(
       assert.equal(c!['Confirmation.CustomerIban'], MASKED_IBAN);
       assert.match(c!.ConfirmedAt!, /^\/Date\(\d+-0000\)\/$/);
       assert.match(r.err, /exported 2 orders/);
+    });
+
+    test("CSV: the totals as columns of the order; csv-lines: a row per line, the order's columns repeated", () => {
+      const r = cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Open,Confirmed']);
+      const [header, ...rows] = parse(r.out) as string[][];
+      assert.ok(!header!.includes('Lines') && !header!.includes('Totals.TaxBreakdown'), 'lists are no columns of a row per order');
+      const byColumn = rows.map((row) => Object.fromEntries(header!.map((c, i) => [c, row[i]])));
+      assert.deepEqual(
+        byColumn.map((o) => [o.Currency, o['Totals.Net'], o['Totals.Tax'], o['Totals.Gross'], o['Totals.Discount']]),
+        [
+          ['EUR', '11.3', '0.83', '12.13', '1.5'],
+          ['EUR', '0', '0', '0', '0'],
+        ],
+      );
+
+      const l = cli(['orders', 'export', '--format', 'csv-lines', '--modified-after', since, '--status', 'Open,Confirmed']);
+      assert.equal(l.code, 0, l.err);
+      const [lineHeader, ...lineRows] = parse(l.out) as string[][];
+      assert.deepEqual(lineHeader, [...ORDER_CSV_COLUMNS, ...ORDER_LINE_CSV_COLUMNS]);
+      assert.ok(ORDER_LINE_CSV_COLUMNS.includes('Lines.Sku') && ORDER_LINE_CSV_COLUMNS.includes('Lines.Gross'));
+      const lines = lineRows.map((row) => Object.fromEntries(lineHeader!.map((c, i) => [c, row[i]])));
+      assert.deepEqual(
+        lines.map((o) => [
+          o.OrderNumber,
+          o['Totals.Gross'],
+          o['Lines.LineNumber'],
+          o['Lines.Sku'],
+          o['Lines.Name'],
+          o['Lines.Net'],
+          o['Lines.Tax'],
+        ]),
+        [
+          [number('open'), '12.13', '1', 'PEN', 'Pen, blue', '0.3', '0.06'],
+          [number('open'), '12.13', '2', 'BOOK', 'Book', '11', '0.77'],
+          [number('confirmed'), '0', '', '', '', '', ''],
+        ],
+      );
+      assert.match(l.err, /exported 2 orders/);
     });
 
     test('bank data is masked without --include-bank-data and audited in full with it', async () => {

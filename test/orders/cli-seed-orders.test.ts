@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sha256 } from '../../src/digest.js';
-import { demoConfirmation, seedOrderNumber } from '../../src/orders/order.seed.js';
+import { demoConfirmation, seedOrderNumber, seededContent } from '../../src/orders/order.seed.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { describeEachBackend, describeOnce, json } from '../helpers/test-app.js';
 
@@ -30,6 +30,21 @@ describeEachBackend('ordergate seed --orders (CLI)', (t) => {
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual([json(res).OrderNumber, json(res).Status], [o.order_number, 'Open']);
     }
+    // Each holds 1–5 lines of the demo catalogue, the same for the same number, and DHL shipping.
+    const perOrder = await t()
+      .store.db.selectFrom('order_lines')
+      .select((eb) => ['order_id', eb.fn.countAll().as('n')])
+      .groupBy('order_id')
+      .execute();
+    assert.equal(perOrder.length, 1234);
+    assert.deepEqual([...new Set(perOrder.map((r) => Number(r.n)))].sort(), [1, 2, 3, 4, 5]);
+    const second = json(await t().inject(`/orders/${rows[1]!.order_id}`));
+    assert.deepEqual(
+      second.Lines.map((l: { Sku: string; Quantity: number }) => [l.Sku, l.Quantity]),
+      seededContent(2).Lines.map((l) => [l.Sku, l.Quantity]),
+    );
+    assert.equal(second.Shipping.Name, 'DHL');
+    assert.ok(second.Totals.Gross > second.Totals.Net && second.Totals.Net > 0);
     const confirmed = await t().inject({
       method: 'POST',
       url: `/orders/${rows[0]!.order_id}/confirm`,
