@@ -29,7 +29,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('order_lines')
-    .addColumn('order_id', 'bigint', (c) => c.notNull().references('orders.order_id'))
+    // No foreign key to orders: `restore` of a backup taken before this table existed drops and
+    // recreates orders' primary key, which a constraint from a table outside the backup would block.
+    // Lines are written only in the unit of work that writes their order.
+    .addColumn('order_id', 'bigint', (c) => c.notNull())
     .addColumn('line_number', 'integer', (c) => c.notNull())
     .addColumn('sku', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
