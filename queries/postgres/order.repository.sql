@@ -61,8 +61,8 @@ select "order_id", "order_number", "status", "customer_id", "created_at", "confi
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(every filter, after, limit, offset)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
--- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",1000,20]
+select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) and "payment_status" in ($9) order by "modified_at", "order_id" limit $10 offset $11;
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","Paid",1000,20]
 
 -- orderRepository.search(window, match: text words 1, limit)
 select count(*) as n from (select 1 from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
@@ -75,20 +75,20 @@ select "order_id", "order_number", "status", "customer_id", "created_at", "confi
 -- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
 
 -- orderRepository.count(every filter)
-select count(*) as "n" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8);
--- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled"]
+select count(*) as "n" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) and "payment_status" in ($9);
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","Paid"]
 
 -- orderRepository.confirmedIds(every filter)
-select "order_id" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) and "confirmation" is not null order by "modified_at", "order_id";
--- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled"]
+select "order_id" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) and "payment_status" in ($9) and "confirmation" is not null order by "modified_at", "order_id";
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","Paid"]
 
 -- orderRepository.takenOrderNumbers(orderNumbers: 2)
 select "order_number" from "orders" where "order_number" in ($1, $2);
 -- parameters: ["O-1","O-2"]
 
 -- orderRepository.positionsAt(filter, offset, count)
-select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) order by "modified_at", "order_id" limit $9 offset $10;
--- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled",2,99]
+select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) and "payment_status" in ($9) order by "modified_at", "order_id" limit $10 offset $11;
+-- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","Paid",2,99]
 
 -- orderRepository.positionsAt(window, match: text words 2, offset, count)
 select count(*) as n from (select 1 from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;

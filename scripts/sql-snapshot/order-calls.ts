@@ -13,6 +13,7 @@ const FILTERED = {
   orderNumbers: ['O-1'],
   customerIds: ['c-1'],
   statuses: ['Confirmed' as const, 'Cancelled' as const],
+  paymentStatuses: ['Paid' as const],
   modifiedAfter: STAMP - 1000,
   modifiedAtMost: STAMP,
 };

@@ -1,9 +1,10 @@
 import { sql, type RawBuilder, type SelectExpression } from 'kysely';
-import type { Database, OrderRow } from '../store/database.js';
+import type { Database, OrderRow, PaymentStatus } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { shownConfirmation } from './order.shown-form.js';
+import type { PaymentState } from './order-life.repository.js';
 import { orderWordsRepository } from './order.words.js';
 import {
   FIND_ORDER,
@@ -57,6 +58,7 @@ export interface OrderFilter {
   readonly orderNumbers?: readonly string[];
   readonly customerIds?: readonly string[];
   readonly statuses?: ReadonlyArray<OrderRow['status']>;
+  readonly paymentStatuses?: readonly PaymentStatus[];
   /** Strict lower bound of the stamp (LastModifiedAfter). */
   readonly modifiedAfter?: number;
   /** Upper bound of the stamp: the watermark read before the rows. */
@@ -89,6 +91,7 @@ function feedQuery(db: Executor, f: OrderFilter) {
   if (some(f.orderNumbers)) q = q.where('order_number', 'in', f.orderNumbers);
   if (some(f.customerIds)) q = q.where('customer_id', 'in', f.customerIds);
   if (some(f.statuses)) q = q.where('status', 'in', f.statuses);
+  if (some(f.paymentStatuses)) q = q.where('payment_status', 'in', f.paymentStatuses);
   if (f.match) q = q.where(f.match);
   return q.orderBy('modified_at').orderBy('order_id');
 }
@@ -117,8 +120,8 @@ export interface NewOrder {
 
 const newRow = (r: NewOrder) => ({ ...r, status: 'Open' as const, customer_id: null, modified_at: r.created_at });
 
-/** A new order confirmed from the start (demo data): confirmed when created. */
-export type NewConfirmedOrder = NewOrder & ConfirmedState;
+/** A new order confirmed from the start (demo data): confirmed when created, paid by its confirmation's Payment if it has one. */
+export type NewConfirmedOrder = NewOrder & ConfirmedState & Partial<PaymentState>;
 
 const confirmedRow = (r: NewConfirmedOrder) => ({
   ...r,

@@ -3,6 +3,7 @@ import { LIST_LENGTH, NAME_LENGTH, NotNull, TEXT_LENGTH, withRules } from '../wi
 import { Nullable, WireDate } from '../wire/schema-types.js';
 import { TextQuery, textQueryRule } from '../wire/text-query.js';
 import { orderCursorIssuedHere } from './order.cursor.js';
+import { PAYMENT_STATUSES } from './order-life.status.js';
 import { amountScale, bic, email, iban, idempotencyKeyRule, orderIdOfPath, orderNumber, paymentType } from './order.rules.js';
 
 export { PAYMENT_TYPES } from './order.rules.js';
@@ -208,6 +209,13 @@ export const SearchOrdersRequest = withRules(
       Statuses: Type.Optional(
         Type.Array(Status, {
           description: 'Open, Confirmed or Cancelled; several match any of them. Empty or omitted: every status.',
+          maxItems: LIST_LENGTH,
+        }),
+      ),
+      PaymentStatuses: Type.Optional(
+        Type.Array(Type.Union(PAYMENT_STATUSES.map((s) => Type.Literal(s))), {
+          description:
+            'Unpaid, PartiallyPaid, Paid, PartiallyRefunded or Refunded; several match any of them. Empty or omitted: every one.',
           maxItems: LIST_LENGTH,
         }),
       ),

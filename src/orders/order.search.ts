@@ -70,6 +70,7 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
     orderNumbers: req.OrderNumbers,
     customerIds: req.CustomerIds,
     statuses: req.Statuses,
+    paymentStatuses: req.PaymentStatuses,
     modifiedAfter: req.LastModifiedAfter,
     modifiedAtMost: committed,
     after,

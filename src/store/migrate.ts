@@ -11,6 +11,7 @@ import * as m009 from './migrations/009-shown-confirmation.js';
 import * as m010 from './migrations/010-key-last-used.js';
 import * as m011 from './migrations/011-text-search.js';
 import * as m012 from './migrations/012-delivery-error.js';
+import * as m015 from './migrations/015-order-life.js';
 import type { Store } from './store.js';
 
 /** Every migration, in order. Names sort in application order; files never change once released. */
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '010-key-last-used': m010,
   '011-text-search': m011,
   '012-delivery-error': m012,
+  '015-order-life': m015,
 };
 
 const byCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
