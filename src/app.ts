@@ -84,7 +84,8 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (req, body, done) => {
     if ((body as string).trim() === '') return done(null, undefined);
-    parseJson(req, body as string, done);
+    // The default parser answers through `done`; its type also admits the promise-returning kind.
+    void parseJson(req, body as string, done);
   });
   // Callback-style hooks on the per-request path: an async hook costs a promise per request.
   const load = new ApiLoad();

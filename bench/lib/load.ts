@@ -79,7 +79,7 @@ function once(spec: LoadSpec, seconds: number): Promise<LoadResult> {
     const instance = autocannon(
       { url: spec.url, connections: spec.connections ?? CONNECTIONS, duration: seconds, headers, requests, timeout: 30 },
       (err, result) => {
-        if (err) return reject(err);
+        if (err) return reject(err as Error);
         const cpu = meter();
         const elapsed = Math.min(seconds, (performance.now() - started) / 1000);
         // No successful answer at all: the latency is unknown, not zero.

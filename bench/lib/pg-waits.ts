@@ -34,7 +34,7 @@ export async function sampleWaits<T>(databaseUrl: string, work: () => Promise<T>
   let done = false;
   const sampler = (async () => {
     while (!done) {
-      const rows = (await client.query(ACTIVITY, [database])).rows;
+      const rows = (await client.query<Parameters<typeof stateOf>[0]>(ACTIVITY, [database])).rows;
       for (const r of rows) {
         const state = stateOf(r);
         counts.set(state, (counts.get(state) ?? 0) + 1);

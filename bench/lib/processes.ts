@@ -8,7 +8,7 @@ export interface ServerProcess {
   readonly url: string;
   readonly pid: number;
   /** The serving processes: the process itself, or its cluster workers. */
-  servingPids(): number[];
+  servingPids: () => number[];
   /** Resident set size of each serving process, in MB. */
   rssMb(): number[];
   stop(): Promise<void>;

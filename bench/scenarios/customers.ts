@@ -21,7 +21,7 @@ function measure(ctx: ScenarioContext, requests: RequestShape[], count: number):
       answer.status === 200 &&
       Array.isArray(answer.body) &&
       answer.body.length === count &&
-      Object.keys(answer.body[0] ?? {}).length === 14;
+      Object.keys((answer.body[0] as object | undefined) ?? {}).length === 14;
     return ok ? undefined : `expected ${count} customers with 14 fields, got ${describe(answer)}`;
   });
 }

@@ -45,7 +45,7 @@ export function objectCalls<R extends object>(name: string, _repository: R, call
  */
 export function exportedFunctions(exports: object): string[] {
   const names: string[] = [];
-  for (const [name, value] of Object.entries(exports)) {
+  for (const [name, value] of Object.entries(exports) as [string, unknown][]) {
     if (typeof value === 'function') names.push(name);
     else if (value !== null && typeof value === 'object') {
       for (const [member, fn] of Object.entries(value)) if (typeof fn === 'function') names.push(`${name}.${member}`);

@@ -30,7 +30,7 @@ export async function refusalInCliTerms<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (err) {
     if (err instanceof AppError && err.kind === 'validation') throw new UsageError(err.message);
-    if (err instanceof AppError && err.kind === 'not-found') throw new Error(err.message);
+    if (err instanceof AppError && err.kind === 'not-found') throw new Error(err.message, { cause: err });
     throw err;
   }
 }

@@ -24,7 +24,7 @@ export const keysCreateCommand: RunCommand = async (args, config) => {
       await recordAudit(writes, { keyId: CLI_KEY_ID, action: 'key.create', resourceType: 'key', resourceIds: [key.id] });
       return key;
     } catch (err) {
-      if (isUniqueViolation(err)) throw new Error('key id collision, run the command again');
+      if (isUniqueViolation(err)) throw new Error('key id collision, run the command again', { cause: err });
       throw err;
     }
   });

@@ -1,5 +1,4 @@
 import { STATUS_CODES } from 'node:http';
-import type { TSchema } from '@sinclair/typebox';
 import { requestSample, sampleJson, sampleOf, wireName, type SampleStyle } from './samples.js';
 import { tsType } from './typescript-dtos.js';
 import { requiredFields, type ApiModel, type OperationModel, type TypeModel, type TypeRef } from './type-model.js';

@@ -100,7 +100,7 @@ function responses(m: OperationModel, conv: SchemaConverter, style: SampleStyle)
     m.response.kind === 'void'
       ? { description: 'Done; no content.' }
       : { description: 'Success.', content: { 'application/json': { schema: conv.convert(m.op.response), example: sampleOf(m.op.response, style) } } };
-  const others = Object.entries(m.op.otherSuccess ?? {}).map(([code, description]) => [code, { ...success, description }]);
+  const others = Object.entries(m.op.otherSuccess ?? {}).map(([code, description]): [string, Json] => [code, { ...success, description }]);
   return {
     [status]: success,
     ...Object.fromEntries(others),

@@ -5,7 +5,7 @@ import { clusterMetricsClient } from './cluster-metrics.js';
 export interface Metrics {
   readonly registry: Registry;
   /** The `/metrics` route handler (Prometheus text format). */
-  handler(request: FastifyRequest, reply: FastifyReply): Promise<string>;
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<string>;
 }
 
 /**

@@ -21,7 +21,7 @@ export interface AccessGuard {
    * Where the limits are counted, for /health/ready: undefined without REDIS_URL (always per
    * server); with it `Shared` while Redis answers, `Local` while each server counts on its own.
    */
-  scope(): LimitScope | undefined;
+  scope: () => LimitScope | undefined;
 }
 
 export type LimitScope = 'Shared' | 'Local';

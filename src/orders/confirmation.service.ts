@@ -7,7 +7,7 @@ import { sha256 } from '../digest.js';
 import { addressOf, answerFromStored, answerOf, confirmationJson, storedAnswer, type ConfirmAnswer } from './order.mapping.js';
 import { startPayments } from './order-life.service.js';
 import { orderRepository } from './order.repository.js';
-import type { ConfirmationData, ValidConfirmation } from './order.validation.js';
+import type { ValidConfirmation } from './order.validation.js';
 
 export const CONFIRM_OPERATION = 'ConfirmOrder';
 

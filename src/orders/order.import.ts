@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 // Batches and kept messages as the customer import has them: one behaviour for both imports.
 import { BATCH, KEPT_MESSAGES, type ImportOptions, type ImportReport } from '../bulk/import-report.js';
-import { csvHeader, readImportFile, UnreadableFile, type ImportFormat } from '../bulk/import-read.js';
+import { csvHeader, readImportFile, UnreadableFile } from '../bulk/import-read.js';
 import { duplicateOrderNumber } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { FieldRules } from '../wire/field-rules.js';

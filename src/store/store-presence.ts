@@ -198,6 +198,7 @@ export async function createStoreIfMissing(databaseUrl: string): Promise<void> {
       sqlState(err) === INSUFFICIENT_PRIVILEGE ? `${role} may not create databases` : err instanceof Error ? err.message : String(err);
     throw new Error(
       `no PostgreSQL database "${name}" at ${where}, and it could not be created (${why}): create it with \`createdb -h ${where.replace(':', ' -p ')} ${name}\` as a role that may`,
+      { cause: err },
     );
   } finally {
     await client.end().catch(() => undefined);

@@ -30,7 +30,7 @@ export interface StoreSql {
   /** lockRows for a select written by hand (`run`): the clause to end it with; empty where there is nothing to lock. */
   lockClause(mode: 'share' | 'update' | 'claim'): string;
   /** Makes concurrent writers of one table queue until the transaction ends (reads go on). */
-  lockTable(trx: Executor, table: keyof Database & string): Promise<void>;
+  lockTable(trx: Executor, table: keyof Database): Promise<void>;
   /**
    * SQL text of an aggregate of rows into one JSON array of `[key, value]` pairs, `value` being a
    * column holding JSON text; it yields JSON text or parsed JSON, and null or `[]` over no rows.
@@ -132,7 +132,7 @@ export interface Store {
    * checkpoints the write-ahead log into the database and truncates it; PostgreSQL vacuums the
    * tables, removing the dead row versions.
    */
-  scrubFreedSpace(tables: ReadonlyArray<keyof Database & string>): Promise<void>;
+  scrubFreedSpace(tables: ReadonlyArray<keyof Database>): Promise<void>;
   /** Throws if the store cannot answer a query on one of its own tables. */
   ping(): Promise<void>;
   close(): Promise<void>;

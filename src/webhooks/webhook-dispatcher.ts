@@ -224,7 +224,12 @@ export class WebhookDispatcher {
   #settle(outcome: AttemptOutcome): Promise<'Delivered' | 'Failed' | 'Dead'> {
     return new Promise((resolve, reject) => {
       if (this.#outcomes.length === 0) setImmediate(() => this.#flush());
-      this.#outcomes.push({ outcome, done: (status) => status.then(resolve, reject) });
+      this.#outcomes.push({
+        outcome,
+        done: (status) => {
+          status.then(resolve, reject);
+        },
+      });
     });
   }
 

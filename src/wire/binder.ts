@@ -40,6 +40,7 @@ function propertyMap(schema: TObject): PropertyMap {
 }
 
 const INVALID = Symbol('invalid');
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names the sentinel a coercion may answer
 type Coerced = unknown | typeof INVALID;
 
 const INT = /^[+-]?\d{1,16}$/;

@@ -20,7 +20,7 @@ function nonNull(schema: TSchema): TSchema {
 
 /** The string values of `enum`, `const` or a union of string literals. */
 function enumOf(s: Json): readonly unknown[] | undefined {
-  if (Array.isArray(s.enum)) return s.enum;
+  if (Array.isArray(s.enum)) return s.enum as unknown[];
   if (Array.isArray(s.anyOf) && (s.anyOf as Json[]).every((x) => x.const !== undefined)) return (s.anyOf as Json[]).map((x) => x.const);
   return undefined;
 }

@@ -62,6 +62,7 @@ export interface Outbox {
 }
 
 /** A command of any input and output type, as lists hold them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a command's input is a parameter: a list of commands of different inputs needs any
 export type AnyWriteCommand = WriteCommand<any, any>;
 
 /** Every write of the service and how stamped rows are stamped: one list, built in src/write-registry.ts. */

@@ -393,7 +393,7 @@ export const SCENARIOS: Record<string, Scenario> = {
         assert.deepEqual(Object.keys(d), ['EventId', 'Attempt', 'Status', 'ResponseCode', 'DurationMs', 'At', 'NextAttemptAt', 'Error']);
         assert.equal(d.EventId, facts.EventId, 'only the replayed event');
         assert.ok((d.Attempt as number) >= 1);
-        assert.ok(['Pending', 'Failed'].includes(d.Status as string), `status ${d.Status}`);
+        assert.ok(['Pending', 'Failed'].includes(d.Status as string), `status ${String(d.Status)}`);
       }
     },
     invalid: async () => ({ init: { Id: 'wh_none', Take: 1001 }, field: 'Take', code: 'InclusiveBetween' }),

@@ -48,7 +48,7 @@ describeConsole(
       );
     });
 
-    test('Webhooks: created with the secret shown once, deliveries with their response code, Replay, Rotate secret, Disable', async () => {
+    test('Webhooks: created with the secret shown once, deliveries with their response code, Replay, Send test event, Rotate secret, Disable', async () => {
       const { server, page, receiver, go, shot, assertAccessible } = c();
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       await go('Webhooks');
@@ -84,6 +84,11 @@ describeConsole(
       const rotated = (await page.getByLabel('Signing secret').innerText()).trim();
       assert.match(rotated, /^whsec_/);
       assert.notEqual(rotated, secret);
+      const attempts = async () => ((await server.t.inject(`/webhooks/${endpoint!.Id}/deliveries?Take=100`)).json() as unknown[]).length;
+      const before = await attempts();
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page.getByText('Test event not delivered, response 500: the receiver answered 500.').waitFor();
+      assert.ok((await attempts()) > before, 'the test attempt is in the deliveries list');
       await page.getByRole('button', { name: 'Disable' }).click();
       await page.getByRole('button', { name: 'Enable' }).waitFor();
       assert.equal(((await server.t.inject(`/webhooks/${endpoint!.Id}`)).json() as { Enabled: boolean }).Enabled, false);

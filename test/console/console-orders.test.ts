@@ -52,6 +52,12 @@ describeConsole(
       // The address alone restores the page (a reload, a shared link).
       await page.reload();
       await page.getByRole('link', { name: 'LIST-052' }).waitFor();
+      // Text search (Query) with the other filters, kept in the address as they are.
+      await page.getByLabel('Search').fill('list-052');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(/Query=list-052.*Status=Open/);
+      await page.getByRole('link', { name: 'LIST-051' }).waitFor({ state: 'detached' });
+      assert.deepEqual(await rows.locator('td:first-child').allInnerTexts(), ['LIST-052']);
 
       await page.goto(`${server.baseUrl}/console/orders/${confirmed}`);
       await page.getByRole('heading', { level: 1, name: 'Order LIST-000' }).waitFor();

@@ -21,12 +21,12 @@ export interface ConsoleContext {
   readonly session: Session;
   /** A local webhook receiver answering 500 (webhook URLs to 127.0.0.1 are allowed in these servers). */
   readonly receiver: Server;
-  signIn(key: string): Promise<void>;
+  readonly signIn: (key: string) => Promise<void>;
   /** Follows a navigation link and waits for the page's heading. */
-  go(name: string): Promise<void>;
+  readonly go: (name: string) => Promise<void>;
   /** A full-page screenshot for docs/console.md, taken on the first backend only. */
-  shot(name: string): Promise<void>;
-  assertAccessible(what: string): Promise<void>;
+  readonly shot: (name: string) => Promise<void>;
+  readonly assertAccessible: (what: string) => Promise<void>;
 }
 
 /**

@@ -119,7 +119,7 @@ describeEachBackend('SearchCustomers at 10^5 customers', (t, backend) => {
             .modified_at,
         ),
     );
-    const second = await t().inject(`/customer/?Take=4000&Cursor=${cursor}`);
+    const second = await t().inject(`/customer/?Take=4000&Cursor=${String(cursor)}`);
     const ids = idsOf(second);
     assert.equal(ids.length, 4000);
     assert.equal(ids[0], idOf(1501));

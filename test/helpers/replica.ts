@@ -37,11 +37,10 @@ async function makePair(): Promise<ReplicaPair> {
   const script = join(ROOT, 'test/helpers/replica-cluster.sh');
   // Twice at most: a first run on a fresh machine makes both clusters and may meet one still starting.
   for (let attempt = 1; ; attempt++) {
-    let out = '';
     let problem: string;
     try {
       const ports = [await portNear(55432), await portNear(55433)];
-      out = (await promisify(execFile)(script, ports.map(String), { timeout: 180_000 })).stdout;
+      const out = (await promisify(execFile)(script, ports.map(String), { timeout: 180_000 })).stdout;
       const told = /^(\d+) (\d+)$/.exec(out.trim());
       if (told) {
         return {

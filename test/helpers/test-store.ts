@@ -77,6 +77,7 @@ export function requirePgBouncer(): Promise<void> {
           'The suites marked for it also run through PgBouncer in transaction mode: `npm test` and `npm run test:only` ' +
           'start one of their own (scripts/with-pgbouncer.mjs, from the installed `pgbouncer` package); run through ' +
           'them, point PGBOUNCER_TEST_URL at a running one, or leave those suites out with BACKENDS=sqlite,postgres.',
+        { cause: err },
       );
     } finally {
       await client.end().catch(() => undefined);
@@ -124,14 +125,14 @@ export async function createTestDatabase(backend: Backend, adminUrl = PG_TEST_UR
 }
 
 /** An isolated, migrated store on the backend. */
-export const createTestStore = async (backend: Backend): Promise<{ store: Store; database: TestDatabase; close(): Promise<void> }> =>
+export const createTestStore = async (backend: Backend): Promise<{ store: Store; database: TestDatabase; close: () => Promise<void> }> =>
   openMigrated(await createTestDatabase(backend));
 
 /** The store of a test database, migrated; close() closes it and drops the database. */
 export async function openMigrated<D extends TestDatabase>(
   database: D,
   options: OpenStoreOptions = {},
-): Promise<{ store: Store; database: D; close(): Promise<void> }> {
+): Promise<{ store: Store; database: D; close: () => Promise<void> }> {
   // As the service opens it: prepared statements, except through PgBouncer (a DATABASE_DIRECT_URL beside it).
   const preparedStatements = loadConfig(database.env).databasePreparedStatements;
   const store = openStore(database.url, { poolSize: 10, preparedStatements, ...options });

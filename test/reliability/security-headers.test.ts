@@ -15,7 +15,7 @@ describeOnce('security headers', (t) => {
       await t().inject('/health/ready'),
     ];
     for (const res of answers) {
-      const where = `${res.statusCode} ${res.headers['content-type']}`;
+      const where = `${res.statusCode} ${String(res.headers['content-type'])}`;
       assert.equal(res.headers['content-security-policy'], API_CSP, where);
       assert.equal(res.headers['x-frame-options'], 'DENY', where);
       assert.equal(res.headers['x-content-type-options'], 'nosniff', where);

@@ -88,6 +88,7 @@ async function survives<T>(t: TestApp, r: Resources, write: () => Promise<T>): P
     // The write must have reached the door before the blocker lets go: "it waited" would also hold
     // for a write that had not started yet.
     const door = t.app.writes;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with apply(door, …)
     const run = door.run;
     let entered = false;
     door.run = ((...args: unknown[]) => {

@@ -52,7 +52,7 @@ function DefinitionForm({
     <form
       class="card"
       aria-label={editing ? `Change field ${editing.Number}` : 'Create field'}
-      onSubmit={submit}
+      onSubmit={(e) => void submit(e)}
       noValidate
       key={editing?.Number ?? 'new'}
     >

@@ -49,7 +49,7 @@ function CustomFields({ id }: { id: string }): JSX.Element {
   };
   const fieldNames = writable.map((_, i) => `Values[${i}].Value`);
   return (
-    <form onSubmit={save} aria-label="Custom fields" noValidate>
+    <form onSubmit={(e) => void save(e)} aria-label="Custom fields" noValidate>
       <ErrorNote error={error} shownFields={fieldNames} />
       <div class="grid">
         {fields.map((f) => {
@@ -111,7 +111,7 @@ function Privacy({ id, onErased }: { id: string; onErased: () => void }): JSX.El
       <p>
         <Busy type="button" kind="secondary" busy={busy === 'export'} label="Export data" onClick={() => void exportData()} />
       </p>
-      <form class="card danger-zone" onSubmit={erase} aria-label="Erase customer">
+      <form class="card danger-zone" onSubmit={(e) => void erase(e)} aria-label="Erase customer">
         <p>Erasing removes this customer's personal data for good; accounting fields of the orders stay.</p>
         <Field label={`Type ${id} to confirm`}>
           {(p) => <input {...p} value={typed} onInput={(e) => setTyped((e.currentTarget as HTMLInputElement).value)} autoComplete="off" />}

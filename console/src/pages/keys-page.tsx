@@ -58,7 +58,7 @@ export function KeysPage(): JSX.Element {
       <div class="page-head">
         <h1>API keys</h1>
       </div>
-      <form class="card" aria-label="Create key" onSubmit={create} noValidate>
+      <form class="card" aria-label="Create key" onSubmit={(e) => void create(e)} noValidate>
         <ErrorNote error={error} shownFields={['Name', 'Permissions']} />
         <div class="grid">
           <Field label="Name" field="Name" error={error}>

@@ -12,7 +12,7 @@ import { Pager } from '../ui/pager.js';
 import { useLoad } from '../ui/use-load.js';
 
 const PAGE = 50;
-const FILTERS = ['Status', 'Since', 'Cursor'] as const;
+const FILTERS = ['Query', 'Status', 'Since', 'Cursor'] as const;
 
 interface OrderPage {
   readonly orders: readonly Order[];
@@ -24,6 +24,7 @@ async function searchOrders(query: URLSearchParams): Promise<OrderPage> {
   const since = query.get('Since');
   const answer = await call<Order[]>('GET', '/orders/', {
     query: {
+      Query: query.get('Query') || undefined,
       Statuses: query.get('Status') ? [query.get('Status')!] : undefined,
       LastModifiedAfter: since ? new Date(since).toISOString() : undefined,
       Take: PAGE,
@@ -69,7 +70,7 @@ function CreateOrder(): JSX.Element {
     }
   };
   return (
-    <form class="card" aria-label="Create order" onSubmit={submit} noValidate>
+    <form class="card" aria-label="Create order" onSubmit={(e) => void submit(e)} noValidate>
       <ErrorNote error={error} shownFields={['OrderNumber', 'Note']} />
       <div class="grid">
         <Field label="Order number" field="OrderNumber" error={error} hint="Left empty, the service numbers it">
@@ -92,13 +93,14 @@ export function OrdersPage({ route }: PageProps): JSX.Element {
   const caps = useCapabilities();
   const key = route.query.toString();
   const [loaded] = useLoad(() => searchOrders(route.query), [key]);
+  const text = route.query.get('Query') ?? '';
   const status = route.query.get('Status') ?? '';
   const since = route.query.get('Since') ?? '';
   const cursor = route.query.get('Cursor') ?? '';
   const submit = (e: Event): void => {
     e.preventDefault();
     const v = formValues(e.currentTarget as HTMLFormElement);
-    navigate(addressOf({ Status: v.Status ?? '', Since: v.Since ?? '' }));
+    navigate(addressOf({ Query: v.Query?.trim() ?? '', Status: v.Status ?? '', Since: v.Since ?? '' }));
   };
   const error = loaded.state === 'failed' ? loaded.error : undefined;
   return (
@@ -107,7 +109,10 @@ export function OrdersPage({ route }: PageProps): JSX.Element {
         <h1>Orders</h1>
         <div class="actions">{caps.admin && <CreateOrder />}</div>
       </div>
-      <form class="filters" role="search" aria-label="Filter orders" onSubmit={submit} key={`${status}|${since}`}>
+      <form class="filters" role="search" aria-label="Filter orders" onSubmit={submit} key={`${text}|${status}|${since}`}>
+        <Field label="Search" field="Query" error={error} hint="Order number, customer id, name or e-mail">
+          {(p) => <input {...p} type="search" defaultValue={text} />}
+        </Field>
         <Field label="Status" field="Statuses" error={error}>
           {(p) => (
             <select {...p} name="Status">
@@ -134,8 +139,8 @@ export function OrdersPage({ route }: PageProps): JSX.Element {
               shown={orders.length}
               atStart={!cursor}
               hasNext={Boolean(next)}
-              onFirst={() => navigate(addressOf({ Status: status, Since: since }))}
-              onNext={() => navigate(addressOf({ Status: status, Since: since, Cursor: next ?? '' }))}
+              onFirst={() => navigate(addressOf({ Query: text, Status: status, Since: since }))}
+              onNext={() => navigate(addressOf({ Query: text, Status: status, Since: since, Cursor: next ?? '' }))}
             />
           </>
         )}

@@ -32,7 +32,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (key: string, caps: Cap
   return (
     <main class="sign-in" id="main">
       <h1>ordergate console</h1>
-      <form onSubmit={submit} class="card" noValidate>
+      <form onSubmit={(e) => void submit(e)} class="card" noValidate>
         <ErrorNote error={error} shownFields={['ApiKey']} />
         <Field label="API key" field="ApiKey" error={error} hint="Kept in this tab only; closing it signs you out.">
           {(p) => <input {...p} type="password" autoComplete="off" spellcheck={false} required />}

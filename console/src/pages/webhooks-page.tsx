@@ -71,7 +71,7 @@ export function WebhooksPage(): JSX.Element {
       <div class="page-head">
         <h1>Webhooks</h1>
       </div>
-      <form class="card" aria-label="Create endpoint" onSubmit={create} noValidate>
+      <form class="card" aria-label="Create endpoint" onSubmit={(e) => void create(e)} noValidate>
         <ErrorNote error={error} shownFields={['Url', 'Events', 'Description']} />
         <div class="grid">
           <Field label="URL" field="Url" error={error}>
@@ -125,7 +125,13 @@ export function WebhooksPage(): JSX.Element {
   );
 }
 
-/** One endpoint: change, disable or enable, Rotate secret, delete; its deliveries with Replay. */
+/** What the one attempt of a test event came to, in a sentence. */
+function testOutcome(d: Delivery): string {
+  const code = d.ResponseCode === null ? '' : `, response ${d.ResponseCode}`;
+  return d.Status === 'Delivered' ? `Test event delivered${code}.` : `Test event not delivered${code}: ${d.Error ?? d.Status}.`;
+}
+
+/** One endpoint: change, disable or enable, Send test event, Rotate secret, delete; its deliveries with Replay. */
 export function WebhookPage({ route }: PageProps): JSX.Element {
   const id = decodeURIComponent(route.path.slice('/webhooks/'.length));
   const path = `/webhooks/${encodeURIComponent(id)}`;
@@ -169,6 +175,18 @@ export function WebhookPage({ route }: PageProps): JSX.Element {
                 busy={busy === 'enable'}
                 label={w.Enabled ? 'Disable' : 'Enable'}
                 onClick={() => void act('enable', async () => (await put(path, { Enabled: !w.Enabled }), reload()))}
+              />
+              <Busy
+                type="button"
+                kind="secondary"
+                busy={busy === 'test'}
+                label="Send test event"
+                onClick={() =>
+                  void act('test', async () => {
+                    setNote(testOutcome(await post<Delivery>(`${path}/test`)));
+                    reloadDeliveries();
+                  })
+                }
               />
               <Busy
                 type="button"

@@ -13,6 +13,7 @@ const NUMERIC_OID = 1700;
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => Number(v);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- pg types a parser looked up with a runtime format as any
     return pg.types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
