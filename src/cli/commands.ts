@@ -103,6 +103,18 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./orders-command.js')).ordersExportCommand,
   },
   {
+    words: ['orders', 'pay'],
+    usage: 'orders pay <OrderId> --amount A [--type PayPal|Unknown] [--name N] [--reference R] [--date DATE]',
+    summary: "record a payment of a confirmed order (the order's Paid and PaymentStatus follow); the payment on stdout",
+    load: async () => (await import('./order-life-command.js')).ordersPayCommand,
+  },
+  {
+    words: ['orders', 'refund'],
+    usage: 'orders refund <OrderId> --amount A [--reason R] [--reference R] [--date DATE]',
+    summary: 'record a refund of a confirmed order, at most what was paid and not yet refunded; the refund on stdout',
+    load: async () => (await import('./order-life-command.js')).ordersRefundCommand,
+  },
+  {
     words: ['webhooks', 'add'],
     usage: 'webhooks add <url> [--events a,b] [--description D]',
     summary: 'register a webhook endpoint; its secret is printed alone on the last line, only this once',
