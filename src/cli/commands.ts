@@ -20,7 +20,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     words: ['keys', 'create'],
-    usage: 'keys create --name NAME --permissions all[,admin][,bank]',
+    usage: 'keys create --name NAME --permissions all[,admin][,bank][,fulfilment]',
     summary: 'create an API key; the key is printed alone on the last line, only this once',
     load: async () => (await import('./keys-command.js')).keysCreateCommand,
   },
