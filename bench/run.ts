@@ -6,10 +6,10 @@ import { currentLoad, describeMachine } from './lib/machine.js';
 import { readMainHeap } from './lib/main-heap.js';
 import { budgetExtra, readMemoryBudget, type MemoryBudget } from './lib/memory-budget.js';
 import { budgetLine } from './lib/memory-budget-report.js';
-import { startService, startYardstick, type ServerProcess } from './lib/processes.js';
+import { startLimitServer, startService, startYardstick, type ServerProcess } from './lib/processes.js';
 import { cpuPerRequest, evaluateTargets, printSummary, readPrevious, writeBenchmarks, type OrderSet, type RunData } from './lib/report.js';
 import { BACKENDS, CUSTOMERS, QUICK, ROOT, SCENARIO_FILTER, TIMING, type Backend } from './lib/settings.js';
-import { databaseCpuPerRequest, type RowData } from './lib/targets.js';
+import { databaseCpuPerRequest, LIMIT_SUFFIX, type RowData } from './lib/targets.js';
 import { selectedScenarios } from './scenarios/all.js';
 import { searchGet } from './scenarios/customers.js';
 import type { Scenario, ScenarioContext, ScenarioResult } from './scenarios/scenario.js';
@@ -138,10 +138,27 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
       const afterStart = maxRss(server);
       const startBudget = await budgetOf(server);
       const ctx: ScenarioContext = { backend, server, db, ...data };
-      for (const s of scenarios) {
-        const row = toRow(backend, s.id, s.label, await runScenario(s, ctx), yardstickRps());
-        show(row.key, row);
-        rows.push(row);
+      // The limit server reads the same database, started once the service has stored the bench key.
+      let limit: ServerProcess | undefined;
+      try {
+        for (const s of scenarios) {
+          const row = toRow(backend, s.id, s.label, await runScenario(s, ctx), yardstickRps());
+          show(row.key, row);
+          rows.push(row);
+          if (!s.limit || row.status !== 'ok') continue;
+          limit ??= await startLimitServer(db.url);
+          const limitRow = toRow(
+            backend,
+            `${s.id}${LIMIT_SUFFIX}`,
+            `limit server: ${s.label}`,
+            await runScenario(s, { ...ctx, server: limit, againstLimit: true }),
+            yardstickRps(),
+          );
+          show(limitRow.key, limitRow);
+          rows.push(limitRow);
+        }
+      } finally {
+        await limit?.stop();
       }
       // Idle: 6 s after the last request, when the service's own idle timers (the order write
       // thread stops after 5 s without work) have run.

@@ -1,42 +1,33 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import formbody from '@fastify/formbody';
 import { Authenticator, markKeyUsedWrite } from './auth/index.js';
 import type { Config } from './config.js';
 import { registerConsole, wantsHtml } from './console/console-routes.js';
 import { registerDocs } from './docs/docs-routes.js';
-import { routeNotFound } from './errors.js';
 import { allOperations } from './operations.js';
+import { apiLoad } from './ops/api-load.js';
+import { draining } from './ops/draining.js';
 import { registerHealth } from './ops/health.js';
 import { loggerOptions } from './ops/logging.js';
-import { registerMetrics } from './ops/metrics.js';
-import { registerReplicaMetrics } from './ops/replica-metrics.js';
-import { registerRateLimits } from './ops/rate-limit.js';
-import { registerSecurityHeaders } from './ops/security-headers.js';
+import { metrics } from './ops/metrics.js';
+import { rateLimits } from './ops/rate-limit.js';
+import { requestIdOptions, requestIds } from './ops/request-ids.js';
+import { securityHeaders } from './ops/security-headers.js';
 import { primaryWatermark } from './store/read-replica.js';
 import type { Store } from './store/store.js';
 import { clientErrorHandler, frameworkErrorHandler } from './wire/framework-errors.js';
 import { stripFormatSuffix, type WireDefaults } from './wire/negotiation.js';
 import type { AnyOperation } from './wire/operation.js';
 import { registerOperations } from './wire/operation-routes.js';
-import { sendError } from './wire/responses.js';
+import { serviceStackWire } from './wire/servicestack-wire.js';
+import { webhookDelivery } from './webhooks/index.js';
 import { writeRegistry } from './write-registry.js';
-import { openWriteDoor, type WriteDoor } from './writes/write-door.js';
-import { registerWebhookMetrics, startEventRetention, WebhookDispatcher } from './webhooks/index.js';
-import { ApiLoad } from './ops/api-load.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The write door of this app: opened with it, closed when it closes. */
-    readonly writes: WriteDoor;
-  }
-}
+import { writeDoor } from './writes/write-door-plugin.js';
+import type { WriteDoor } from './writes/write-door.js';
 
 export const BODY_LIMIT = 1024 * 1024;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 // Slow clients: headers must arrive within 10 s, and Node checks its request and header limits every
 // second rather than every 30 s, so a connection that trickles bytes is cut close to its limit.
 const SLOW_CLIENT_LIMITS = { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 };
@@ -59,13 +50,7 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
     // Path parameters may be as long as a URL can be; length rules belong to validation (400 naming the field).
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 16_384 },
     rewriteUrl: stripFormatSuffix,
-    // A client's X-Request-Id is kept when it is a plausible id; anything else (too long, odd
-    // characters) is replaced, since it is echoed in the response and written to every log line.
-    requestIdHeader: false,
-    genReqId: (req: IncomingMessage) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    ...requestIdOptions,
     trustProxy: config.trustProxy,
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
@@ -79,76 +64,29 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
     ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key, ...SLOW_CLIENT_LIMITS } } : {}),
   } as FastifyServerOptions);
 
-  // JSON bodies arrive as application/json, as text/plain (JsonApiClient) or with no type at all.
-  const parseJson = app.getDefaultJsonParser('error', 'ignore');
-  app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (req, body, done) => {
-    if ((body as string).trim() === '') return done(null, undefined);
-    // The default parser answers through `done`; its type also admits the promise-returning kind.
-    void parseJson(req, body as string, done);
-  });
-  // Callback-style hooks on the per-request path: an async hook costs a promise per request.
-  const load = new ApiLoad();
-  app.addHook('onRequest', (request, reply, done) => {
-    load.begin();
-    reply.raw.on('close', load.end);
-    const type = request.headers['content-type'];
-    if (type === undefined || type.trim() === '') request.headers['content-type'] = 'text/plain';
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    done();
-  });
-  // Once shutdown begins, each answer closes its connection: a keep-alive client moves on to
-  // another instance at once, and close() need not wait for idle connections to time out.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
-  });
-  await app.register(formbody, { bodyLimit: BODY_LIMIT });
-  await registerSecurityHeaders(app, config);
-  const guard = await registerRateLimits(app, config);
-
-  app.setErrorHandler((err, request, reply) => sendError(request, reply, err, defaults));
   // `/` has no operation: a browser is sent to the console, an API client gets the 404 it always got.
   const roots = new Set(['/', config.basePath, `${config.basePath}/`]);
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (request.method === 'GET' && roots.has(path) && wantsHtml(request)) return reply.redirect(`${config.basePath}/console/`, 303);
-    return sendError(request, reply, routeNotFound(request.method, path), defaults);
-  });
+  const toConsole = (request: FastifyRequest, reply: FastifyReply, path: string): boolean => {
+    if (request.method !== 'GET' || !roots.has(path) || !wantsHtml(request)) return false;
+    void reply.redirect(`${config.basePath}/console/`, 303);
+    return true;
+  };
 
-  // The app owns its write door: on a SQLite file a write thread, which must not outlive it.
-  const writes = openWriteDoor(store, writeRegistry, { thread: true });
-  app.decorate('writes', writes);
-
-  // Counted at the root so that 404s and every other error response are measured too.
-  const metrics = registerMetrics(app);
-  if (store.replica) registerReplicaMetrics(metrics.registry, store.replica);
-  // Every instance delivers webhooks and purges old events; both stop before the door closes.
-  const dispatcher = new WebhookDispatcher(
+  // Plugins close in the reverse order of this list: what needs the write door closes before it.
+  await app.register(requestIds);
+  await app.register(apiLoad);
+  await app.register(serviceStackWire, { defaults, bodyLimit: BODY_LIMIT, unrouted: toConsole });
+  await app.register(securityHeaders, { config });
+  await app.register(rateLimits, { config });
+  await app.register(draining);
+  await app.register(metrics, { store });
+  await app.register(writeDoor, { store, registry: writeRegistry });
+  await app.register(webhookDelivery, {
     store,
-    writes,
-    { ...config.webhook, casing: config.jsonCasing, dateStyle: config.dateFormat },
-    registerWebhookMetrics(metrics.registry, store),
-    app.log,
-    load,
-  );
-  let stopRetention: (() => Promise<void>) | undefined;
-  app.addHook('onReady', async () => {
-    load.start();
-    dispatcher.start();
-    stopRetention = startEventRetention(store, writes, config.eventRetentionDays, app.log);
+    settings: { ...config.webhook, casing: config.jsonCasing, dateStyle: config.dateFormat },
+    eventRetentionDays: config.eventRetentionDays,
   });
-  app.addHook('onClose', async () => {
-    await dispatcher.stop();
-    load.stop();
-    await stopRetention?.();
-    await writes.close();
-  });
+  const writes = app.writes;
 
   // LastUsedAt is written in the background, at most once a minute per key; a failed write is only logged.
   const authenticator = new Authenticator(store, (id, at) => {
@@ -160,10 +98,16 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   const writeWatermark = store.replica ? { writeWatermark: primaryWatermark(store) } : {};
   await app.register(
     async (scope) => {
-      registerHealth(scope, store, guard.scope);
-      scope.get('/metrics', metrics.handler);
+      registerHealth(scope, store, app.accessGuard.scope);
+      scope.get('/metrics', app.metrics.handler);
       const ops = operations ? operations(writes) : allOperations(store, writes, config);
-      registerOperations(scope, ops, { defaults, authenticator, allowApiKeyInQuery: config.allowApiKeyInQuery, guard, ...writeWatermark });
+      registerOperations(scope, ops, {
+        defaults,
+        authenticator,
+        allowApiKeyInQuery: config.allowApiKeyInQuery,
+        guard: app.accessGuard,
+        ...writeWatermark,
+      });
       await registerDocs(scope, ops, config);
       registerConsole(scope, config.basePath);
     },

@@ -1,11 +1,12 @@
-/** What the service adds to Fastify (src/app.ts), in the order bench/fastify-layers-server.ts adds them. */
+/** What the service adds to Fastify (src/app.ts: its options and plugins), in the order bench/fastify-layers-server.ts adds them. */
 export const LAYERS = [
   'logger',
   'request id',
-  'onRequest hook',
+  'api load',
+  'servicestack wire',
   'security headers',
+  'rate limits (off)',
+  'draining',
   'metrics',
   'router options',
-  'onSend hook',
-  'form bodies',
 ] as const;

@@ -16,6 +16,15 @@ const pgWrites = (what: string): string =>
   "and for a lock (the sync clock's row) 5 %: a batch of five confirmations is about 15 round trips on shared cores, and fewer changed the rate by less than the noise (2,035 confirmations/s " +
   "on a quiet machine, 1,610/s in a busy run; over PostgreSQL's Unix socket instead of TCP one run measured +5 %).";
 
+/** A read against the limit server (bench/limit-server.ts): the same statement and answer without the framework. */
+const LIMIT =
+  'The limit server does the same database work and writes the same bytes; the difference is the request path around them. ' +
+  "In-process profiles of the search by id (--cpu-prof over app.inject) put it in Fastify's own pipeline (routing, the six hooks " +
+  'of the plugins, the reply and its onSend chain, a child logger per request), the per-request bookkeeping (metrics: route options ' +
+  "and the labelled histogram; the API load counter; helmet's six headers and the request id), and Kysely's connection provider " +
+  'around the one driver call; no single function above 2 % of the samples. Each layer is about a microsecond; together they are the ' +
+  'floor row, which the reads carry on top of their own work.';
+
 /** Memory every worker holds from its start (its size is in the run's budget, added by measuredObstacle). */
 const BINARY = "The mapped node binary (41–45 MB) is shared between workers but counted in each one's RSS.";
 
@@ -36,6 +45,14 @@ export const OBSTACLES: Readonly<Record<string, string>> = {
     "V8 and Node's C++ (+20 µs: interpreter, inline caches, strings, promises of the request path), the kernel (+13 µs: SQLite's read " +
     'transaction takes two fcntl locks and an fstat per request, besides the larger send), JIT code (+6 µs), SQLite itself (+5.5 µs).',
   'search-post': 'As search GET, plus parsing the JSON body.',
+  'search-get-limit': LIMIT,
+  'cf-read-limit': LIMIT,
+  'order-get-limit': LIMIT,
+  'search-50-limit': `${LIMIT} With 50 ids the statement itself is most of both servers' CPU, so the ratio is closer to 1.`,
+  'pg-search-limit': `${LIMIT} On PostgreSQL both wait for the same round trip; the pool and the driver's parsing are the same on both.`,
+  'pg-search-db-limit':
+    "Both servers run the same statement text, prepared once per connection; PostgreSQL's own CPU differs by the transactions and " +
+    'round trips around it (the service reads on its reader pool; its key check and health reads are cached) and by what else runs on the cores.',
   'cf-read':
     'As search GET: the floor plus the SQL of the read (customer check and values, about a quarter of the samples) and the JSON writer with its dates.',
   'search-50':

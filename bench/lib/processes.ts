@@ -154,3 +154,7 @@ export async function startBenchServer(script: string, readyPath: string, env: R
 
 /** The yardstick: a bare node:http server answering one fixed customer (bench/yardstick-server.ts). */
 export const startYardstick = (): Promise<ServerProcess> => startBenchServer('yardstick-server.ts', '/customer/');
+
+/** The limit server on a database (bench/limit-server.ts): the reads with nothing but node:http and the driver. */
+export const startLimitServer = (databaseUrl: string): Promise<ServerProcess> =>
+  startBenchServer('limit-server.ts', '/health/ready', { DATABASE_URL: databaseUrl });

@@ -3,7 +3,16 @@ import { blockData, dataComment, readBlock, writeBlock } from './blocks.js';
 import type { Machine } from './machine.js';
 import { memoryBudgetTable } from './memory-budget-report.js';
 import { measuredObstacle, OBSTACLES } from './obstacles.js';
-import { cpuPerRequest, databaseCpuPerRequest, FLOOR_KEY, over, TARGETS, type RowData, type TargetResult } from './targets.js';
+import {
+  cpuPerRequest,
+  databaseCpuPerRequest,
+  FLOOR_KEY,
+  LIMIT_SUFFIX,
+  over,
+  TARGETS,
+  type RowData,
+  type TargetResult,
+} from './targets.js';
 
 export { cpuPerRequest };
 
@@ -104,23 +113,35 @@ function floorCpu(run: RunData): number | undefined {
   return floor && cpuPerRequest(floor);
 }
 
+/** A row's CPU per request over its limit server row's: the server's, and PostgreSQL's own on PostgreSQL rows. */
+function timesLimit(r: RowData, byKey: ReadonlyMap<string, RowData>): { server: string; database: string } {
+  const l = byKey.get(`${r.key}${LIMIT_SUFFIX}`);
+  if (!l || l.status !== 'ok' || r.status !== 'ok') return { server: '', database: '' };
+  return {
+    server: orEmpty(over(cpuPerRequest(r), cpuPerRequest(l)), n2),
+    database: orEmpty(over(databaseCpuPerRequest(r), databaseCpuPerRequest(l)), n2),
+  };
+}
+
 function scenarioTable(run: RunData, previous: RunData | undefined): string {
   const prev = new Map((previous?.rows ?? []).map((r) => [r.key, r]));
+  const byKey = new Map(run.rows.map((r) => [r.key, r]));
   const y = run.yardstick;
   const floor = floorCpu(run);
   const timesFloor = (us: number | undefined): string => orEmpty(over(us, floor), n2);
   const lines = [
-    '| backend/scenario | what | req/s | p50 ms | p99 ms | ratio | server CPU µs/req | × floor | PostgreSQL CPU µs/req | ratio by CPU | server / generator cores | previous req/s | previous ratio | previous µs/req | notes |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-    `| yardstick | bare node:http, one customer | ${n0(y.reqPerSec)} | ${n2(y.p50)} | ${n2(y.p99)} | 1.00 | ${n0(y.cpuUsPerRequest)} | ${timesFloor(y.cpuUsPerRequest)} | | 1.00 | | ${n0(previous?.yardstick.reqPerSec)} | | ${n0(previous?.yardstick.cpuUsPerRequest)} | runs: ${y.runs.map(n0).join(', ')} |`,
+    '| backend/scenario | what | req/s | p50 ms | p99 ms | ratio | server CPU µs/req | × floor | × limit | PostgreSQL CPU µs/req | PostgreSQL CPU × limit | ratio by CPU | server / generator cores | previous req/s | previous ratio | previous µs/req | notes |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    `| yardstick | bare node:http, one customer | ${n0(y.reqPerSec)} | ${n2(y.p50)} | ${n2(y.p99)} | 1.00 | ${n0(y.cpuUsPerRequest)} | ${timesFloor(y.cpuUsPerRequest)} | | | | 1.00 | | ${n0(previous?.yardstick.reqPerSec)} | | ${n0(previous?.yardstick.cpuUsPerRequest)} | runs: ${y.runs.map(n0).join(', ')} |`,
   ];
   for (const r of run.rows) {
     const p = prev.get(r.key);
     const us = cpuPerRequest(r);
     const cores = r.serverCores === undefined ? '' : `${n2(r.serverCores)} / ${n2(r.generatorCores)}`;
     const notes = [r.status === 'ok' ? '' : r.status, extraText(r), r.note ?? ''].filter(Boolean).join('; ');
+    const limit = timesLimit(r, byKey);
     lines.push(
-      `| ${r.key} | ${r.label} | ${n0(r.reqPerSec)} | ${n2(r.p50)} | ${n2(r.p99)} | ${n2(r.ratio)} | ${n0(us)} | ${timesFloor(us)} | ${orEmpty(databaseCpuPerRequest(r), n0)} | ${n2(cpuRatio(y.cpuUsPerRequest, r))} | ${cores} | ${n0(p?.reqPerSec)} | ${n2(p?.ratio)} | ${n0(p && cpuPerRequest(p))} | ${notes} |`,
+      `| ${r.key} | ${r.label} | ${n0(r.reqPerSec)} | ${n2(r.p50)} | ${n2(r.p99)} | ${n2(r.ratio)} | ${n0(us)} | ${timesFloor(us)} | ${limit.server} | ${orEmpty(databaseCpuPerRequest(r), n0)} | ${limit.database} | ${n2(cpuRatio(y.cpuUsPerRequest, r))} | ${cores} | ${n0(p?.reqPerSec)} | ${n2(p?.ratio)} | ${n0(p && cpuPerRequest(p))} | ${notes} |`,
     );
   }
   return lines.join('\n');
@@ -183,7 +204,10 @@ ${run.seconds} s measured per scenario after a warm-up. Servers run as separate 
 yardstick of the same run; "ratio by CPU" compares server CPU per request instead, which other work
 on the machine moves much less. "× floor" is a row's server CPU per request over the framework
 floor's (\`${FLOOR_KEY}\`, the floor of both backends); "PostgreSQL CPU" is what every \`postgres\`
-process on the machine spent per request during a PostgreSQL load. How the suite works and what
+process on the machine spent per request during a PostgreSQL load. "× limit" is a read's CPU per request
+over the limit server's for the same requests on the same database (the \`${LIMIT_SUFFIX}\` rows,
+\`bench/limit-server.ts\`: plain \`node:http\`, the driver, one prepared statement, JSON as text), the
+server's and, on PostgreSQL, PostgreSQL's own. How the suite works and what
 the profiles say: docs/performance.md.
 
 Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGb} GB memory, Node ${m.node}, Linux ${m.kernel}.

@@ -37,6 +37,9 @@ export type Target = (rows: Rows, yardstickCpuUs: number | undefined) => TargetR
 /** The framework floor (`GET /health/live`), measured on SQLite only: the floor of both backends. */
 export const FLOOR_KEY = 'sqlite/floor';
 
+/** The row of a scenario measured on the limit server (bench/limit-server.ts): `sqlite/search-get@limit`. */
+export const LIMIT_SUFFIX = '@limit';
+
 /** Server CPU per successful request, in µs: steadier than req/s when other work shares the cores. */
 export const cpuPerRequest = (r: Pick<RowData, 'serverCores' | 'reqPerSec'>): number | undefined =>
   r.serverCores === undefined || !r.reqPerSec ? undefined : (r.serverCores * 1e6) / r.reqPerSec;
@@ -142,6 +145,21 @@ const overFloor =
   (rows: Rows): Hit | undefined =>
     cpuRatio(cpuOf(rows, `sqlite/${scenario}`), cpuOf(rows, FLOOR_KEY));
 
+/** A row's server CPU per request over that of the same scenario on the limit server. */
+const overLimit =
+  (key: string) =>
+  (rows: Rows): Hit | undefined =>
+    cpuRatio(cpuOf(rows, key), cpuOf(rows, `${key}${LIMIT_SUFFIX}`));
+
+/** PostgreSQL's own CPU per request of a PostgreSQL row over that of the same scenario on the limit server. */
+function databaseOverLimit(rows: Rows, key: string): Hit | undefined {
+  const us = (k: string): number | undefined => {
+    const r = ok(rows, k);
+    return r && finite(databaseCpuPerRequest(r));
+  };
+  return cpuRatio(us(key), us(`${key}${LIMIT_SUFFIX}`));
+}
+
 /** The largest figure of several, with the one it came from. */
 function worst(items: readonly string[], figure: (item: string) => number | undefined): Hit | undefined {
   let top: Hit | undefined;
@@ -207,6 +225,18 @@ export const TARGETS: readonly Target[] = [
   atMost('search-post', 'SQLite search POST CPU / floor CPU', 1.5, overFloor('search-post'), ratio),
   atMost('cf-read', 'SQLite custom fields read CPU / floor CPU', 1.6, overFloor('cf-read'), ratio),
   atMost('search-50', 'SQLite search by 50 ids CPU / floor CPU', 4, overFloor('search-50'), ratio),
+  atMost('search-get-limit', 'SQLite search by id CPU / limit server CPU', 1.5, overLimit('sqlite/search-get'), ratio),
+  atMost('cf-read-limit', 'SQLite custom fields read CPU / limit server CPU', 1.6, overLimit('sqlite/cf-read'), ratio),
+  atMost('order-get-limit', 'SQLite order by id CPU / limit server CPU', 1.5, overLimit('sqlite/order-get'), ratio),
+  atMost('search-50-limit', 'SQLite search by 50 ids CPU / limit server CPU', 1.5, overLimit('sqlite/search-50'), ratio),
+  atMost('pg-search-limit', 'PostgreSQL search by id server CPU / pg limit server CPU', 1.5, overLimit('postgres/search-get'), ratio),
+  atMost(
+    'pg-search-db-limit',
+    "PostgreSQL's own CPU per search by id / the pg limit server's",
+    1.2,
+    (r) => databaseOverLimit(r, 'postgres/search-get'),
+    ratio,
+  ),
   atMost('pg-vs-sqlite', 'PostgreSQL CPU / SQLite CPU, worst of 4 reads', 2, pgOverSqlite, ratio, pgOwnCpu),
   atLeast('confirm', 'SQLite durable confirmations', 4000, (r) => rate(r, 'sqlite/confirm'), perSec),
   atLeast('cf-write', 'SQLite custom field writes', 3000, (r) => rate(r, 'sqlite/cf-write'), perSec),

@@ -33,12 +33,14 @@ export const searchGetRequests = (ctx: ScenarioContext): RequestShape[] =>
 export const searchGet: Scenario = {
   id: 'search-get',
   label: 'search by 1 identifier, GET',
+  limit: true,
   run: (ctx) => measure(ctx, searchGetRequests(ctx), 1),
 };
 
 export const searchPost: Scenario = {
   id: 'search-post',
   label: 'search by 1 identifier, POST',
+  limit: true,
   run: (ctx) =>
     measure(
       ctx,
@@ -64,6 +66,7 @@ function fiftyIdentifiers(seed: number, max: number): string[] {
 export const search50: Scenario = {
   id: 'search-50',
   label: 'search by 50 identifiers, POST',
+  limit: true,
   run: (ctx) => {
     const requests = Array.from({ length: 200 }, (_, i) => ({
       method: 'POST' as const,

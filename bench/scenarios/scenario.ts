@@ -8,6 +8,8 @@ export interface ScenarioContext extends Omit<BenchData, 'seeding'> {
   readonly backend: Backend;
   readonly server: ServerProcess;
   readonly db: BenchDatabase;
+  /** The server is the limit server (bench/limit-server.ts), not the service: measure the load alone. */
+  readonly againstLimit?: boolean;
 }
 
 export interface ScenarioResult {
@@ -25,6 +27,8 @@ export interface Scenario {
   readonly backends?: readonly Backend[];
   /** Whether it needs the seeded orders (10^6 on SQLite: seeded only when a scenario of the run does). */
   readonly usesOrders?: boolean;
+  /** The limit server answers it too: the run measures it there as well, for the "× limit" column. */
+  readonly limit?: boolean;
   run(ctx: ScenarioContext): Promise<ScenarioResult>;
 }
 

@@ -47,28 +47,32 @@ select "customer_id", "external_id", "salutation", "first_name", "last_name", "p
 -- parameters: [1700000000000,1699999999000,100]
 
 -- customerRepository.search({ modifiedAfter, modifiedAtMost, after (tighter), through }, limit, offset)
-select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 and (modified_at, customer_id) > ($2, $3) and (modified_at, customer_id) <= ($4, $5) order by "modified_at", "customer_id" limit $6 offset $7;
--- parameters: [1700000000000,1699999999500,"c-1",1700000000000,"c-9",100,200]
+select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where (modified_at, customer_id) <= ($1, $2) and (modified_at, customer_id) > ($3, $4) order by "modified_at", "customer_id" limit $5 offset $6;
+-- parameters: [1700000000000,"c-9",1699999999500,"c-1",100,200]
 
 -- customerRepository.search({ modifiedAtMost }, offset without limit)
 select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 order by "modified_at", "customer_id" limit $2 offset $3;
 -- parameters: [1700000000000,9007199254740991,200]
 
 -- customerRepository.search({ modifiedAtMost, match: text words 2 }, limit)
-select count(*) as n from (select 1 from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
--- parameters: ["'mull':* & 'koln':*",1000]
-select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 and "customer_id" in (select "customer_id" from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "customer_id" limit $3;
--- parameters: [1700000000000,"'mull':* & 'koln':*",1000]
+select (select reltuples from pg_class where oid = $1::regclass) as n, array[count(*) filter (where (' ' || w.words) like $2), count(*) filter (where (' ' || w.words) like $3), count(*) filter (where (' ' || w.words) like $4 and (' ' || w.words) like $5), count(*)] as h from (select words from "customer_words" order by "customer_id" limit $6) w;
+-- parameters: ["customer_words","% mull%","% koln%","% mull%","% koln%",1000]
+select w."customer_id" as k from "customer_words" w where array_to_tsvector(string_to_array(w.words, ' ')) @@ $1::tsquery limit $2;
+-- parameters: ["'mull':* & 'koln':*",5000]
+select "customer_id", "external_id", "salutation", "first_name", "last_name", "postal_code", "city", "country", "street", "street_number", "company", "company2", "addition_to_address", "quarter", "modified_at" from "customers" where "modified_at" <= $1 and 1 = 0 order by "modified_at", "customer_id" limit $2;
+-- parameters: [1700000000000,1000]
 
 -- customerRepository.positionsAt({ modifiedAfter, modifiedAtMost }, offset, count)
 select "modified_at", "customer_id" from "customers" where "modified_at" <= $1 and "modified_at" > $2 order by "modified_at", "customer_id" limit $3 offset $4;
 -- parameters: [1700000000000,1699999999000,2,1000]
 
 -- customerRepository.positionsAt({ modifiedAtMost, match: text words 1 }, offset, count)
-select count(*) as n from (select 1 from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
--- parameters: ["'mull':*",1000]
-select "modified_at", "customer_id" from "customers" where "modified_at" <= $1 and "customer_id" in (select "customer_id" from "customer_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "customer_id" limit $3 offset $4;
--- parameters: [1700000000000,"'mull':*",2,19]
+select (select reltuples from pg_class where oid = $1::regclass) as n, array[count(*) filter (where (' ' || w.words) like $2), count(*) filter (where (' ' || w.words) like $3), count(*)] as h from (select words from "customer_words" order by "customer_id" limit $4) w;
+-- parameters: ["customer_words","% mull%","% mull%",1000]
+select w."customer_id" as k from "customer_words" w where array_to_tsvector(string_to_array(w.words, ' ')) @@ $1::tsquery limit $2;
+-- parameters: ["'mull':*",5000]
+select "modified_at", "customer_id" from "customers" where "modified_at" <= $1 and 1 = 0 order by "modified_at", "customer_id" limit $2 offset $3;
+-- parameters: [1700000000000,2,19]
 
 -- customerRepository.writeData(customerId, data (all 13 columns), provisionalStamp; no such row yet)
 update "customers" set "external_id" = $1, "salutation" = $2, "first_name" = $3, "last_name" = $4, "postal_code" = $5, "city" = $6, "country" = $7, "street" = $8, "street_number" = $9, "company" = $10, "company2" = $11, "addition_to_address" = $12, "quarter" = $13 where "customer_id" = $14;

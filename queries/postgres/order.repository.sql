@@ -65,14 +65,16 @@ select "order_id", "order_number", "status", "customer_id", "created_at", "confi
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","Paid",1000,20]
 
 -- orderRepository.search(window, match: text words 1, limit)
-select count(*) as n from (select 1 from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
--- parameters: ["'anna':*",1000]
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and "order_id" in (select "order_id" from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "order_id" limit $3;
--- parameters: [1700000000000,"'anna':*",1000]
+select (select reltuples from pg_class where oid = $1::regclass) as n, array[count(*) filter (where (' ' || w.words) like $2), count(*) filter (where (' ' || w.words) like $3), count(*)] as h from (select words from "order_words" order by "order_id" limit $4) w;
+-- parameters: ["order_words","% anna%","% anna%",1000]
+select w."order_id" as k from "order_words" w where array_to_tsvector(string_to_array(w.words, ' ')) @@ $1::tsquery limit $2;
+-- parameters: ["'anna':*",5000]
+select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and 1 = 0 order by "modified_at", "order_id" limit $2;
+-- parameters: [1700000000000,1000]
 
 -- orderRepository.search(modifiedAfter, keyset after, through)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where "modified_at" <= $1 and (modified_at, order_id) > ($2, $3) and (modified_at, order_id) <= ($4, $5) order by "modified_at", "order_id" limit $6;
--- parameters: [1700000000000,1699999999990,7,1700000000000,9,1000]
+select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown" from "orders" where (modified_at, order_id) <= ($1, $2) and (modified_at, order_id) > ($3, $4) order by "modified_at", "order_id" limit $5;
+-- parameters: [1700000000000,9,1699999999990,7,1000]
 
 -- orderRepository.count(every filter)
 select count(*) as "n" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) and "payment_status" in ($9);
@@ -91,7 +93,9 @@ select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "mo
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","Paid",2,99]
 
 -- orderRepository.positionsAt(window, match: text words 2, offset, count)
-select count(*) as n from (select 1 from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $1::tsquery limit $2) m;
--- parameters: ["'anna':* & 'mull':*",1000]
-select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "order_id" in (select "order_id" from "order_words" where array_to_tsvector(string_to_array(words, ' ')) @@ $2::tsquery) order by "modified_at", "order_id" limit $3 offset $4;
--- parameters: [1700000000000,"'anna':* & 'mull':*",2,19]
+select (select reltuples from pg_class where oid = $1::regclass) as n, array[count(*) filter (where (' ' || w.words) like $2), count(*) filter (where (' ' || w.words) like $3), count(*) filter (where (' ' || w.words) like $4 and (' ' || w.words) like $5), count(*)] as h from (select words from "order_words" order by "order_id" limit $6) w;
+-- parameters: ["order_words","% anna%","% mull%","% anna%","% mull%",1000]
+select w."order_id" as k from "order_words" w where array_to_tsvector(string_to_array(w.words, ' ')) @@ $1::tsquery limit $2;
+-- parameters: ["'anna':* & 'mull':*",5000]
+select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and 1 = 0 order by "modified_at", "order_id" limit $2 offset $3;
+-- parameters: [1700000000000,2,19]

@@ -48,15 +48,18 @@ const IDS_PER_STATEMENT = 500;
  * sync-order index (an OR of two comparisons would rescan a whole stamp group on every chunk).
  */
 export function feedQuery(db: Executor, f: CustomerFilter) {
-  let q = db.selectFrom('customers').where('modified_at', '<=', f.modifiedAtMost);
-  // One lower bound, the tighter of the two, so that the index range starts right at it.
   const { after, through } = f;
+  // One upper bound and one lower bound, the tighter of each two, so that the index range starts
+  // and ends right at them: a second upper bound the planner keeps as a filter, and a page whose
+  // matches are sparse would be read past its end to the watermark.
+  let q = through
+    ? db.selectFrom('customers').where(sql<boolean>`(modified_at, customer_id) <= (${through.modifiedAt}, ${through.customerId})`)
+    : db.selectFrom('customers').where('modified_at', '<=', f.modifiedAtMost);
   if (after && (f.modifiedAfter === undefined || after.modifiedAt > f.modifiedAfter)) {
     q = q.where(sql<boolean>`(modified_at, customer_id) > (${after.modifiedAt}, ${after.customerId})`);
   } else if (f.modifiedAfter !== undefined) {
     q = q.where('modified_at', '>', f.modifiedAfter);
   }
-  if (through) q = q.where(sql<boolean>`(modified_at, customer_id) <= (${through.modifiedAt}, ${through.customerId})`);
   if (f.match) q = q.where(f.match);
   return q.orderBy('modified_at').orderBy('customer_id');
 }

@@ -119,7 +119,8 @@ export async function searchCustomers(store: Store, req: SearchCustomersRequest)
 
   const committed = await committedWatermark(store.sql, store.reader);
   const words = req.Query === undefined ? undefined : queryWords(req.Query);
-  const match = words && (await store.sql.textMatch(store.reader, CUSTOMER_TEXT, words));
+  const wanted = req.Take === undefined ? undefined : skip + req.Take + 1;
+  const match = words && (await store.sql.textMatch(store.reader, CUSTOMER_TEXT, words, wanted));
   const filter: CustomerFilter = { modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed, after, match };
   const base = { committed, modifiedAfter: req.LastModifiedAfter, after, skipped: skip > 0 };
   if (req.Take === undefined) return { watermark: pageWatermark(base), customers: keysetChunks(store, filter, skip) };

@@ -1,4 +1,12 @@
 import { performance } from 'node:perf_hooks';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether this process's API is saturated (the apiLoad plugin), for background work to make way. */
+    readonly apiLoad: ApiLoad;
+  }
+}
 
 /** How often the load is sampled. */
 const SAMPLE_MS = 100;
@@ -71,3 +79,26 @@ export class ApiLoad {
     this.#requests = 0;
   }
 }
+
+/** Counts every request in and out (the response's 'close') and samples the load while the app runs. */
+export const apiLoad = fp(
+  (app, _opts: Record<never, never>, done) => {
+    const load = new ApiLoad();
+    app.decorate('apiLoad', load);
+    app.addHook('onRequest', (_request, reply, next) => {
+      load.begin();
+      reply.raw.on('close', load.end);
+      next();
+    });
+    app.addHook('onReady', (next) => {
+      load.start();
+      next();
+    });
+    app.addHook('onClose', (_instance, next) => {
+      load.stop();
+      next();
+    });
+    done();
+  },
+  { name: 'api-load' },
+);

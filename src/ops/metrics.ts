@@ -1,6 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Store } from '../store/store.js';
 import { clusterMetricsClient } from './cluster-metrics.js';
+import { registerReplicaMetrics } from './replica-metrics.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The service's Prometheus registry and the /metrics handler (the metrics plugin). */
+    readonly metrics: Metrics;
+  }
+}
 
 export interface Metrics {
   readonly registry: Registry;
@@ -14,7 +24,7 @@ export interface Metrics {
  * `unmatched`, so its values stay few whatever clients send. With WORKERS > 1, `/metrics` answers
  * for all workers together (see cluster-metrics.ts).
  */
-export function registerMetrics(app: FastifyInstance): Metrics {
+function registerMetrics(app: FastifyInstance): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'ordergate_' });
   const requests = new Counter({
@@ -62,3 +72,17 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     },
   };
 }
+
+/**
+ * Requests counted at the root, so that 404s and every other error response are measured too; with
+ * a read replica its state as well. The registry is `app.metrics` for the modules' own metrics.
+ */
+export const metrics = fp(
+  (app, opts: { readonly store: Pick<Store, 'replica'> }, done) => {
+    const m = registerMetrics(app);
+    if (opts.store.replica) registerReplicaMetrics(m.registry, opts.store.replica);
+    app.decorate('metrics', m);
+    done();
+  },
+  { name: 'metrics' },
+);

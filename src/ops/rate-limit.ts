@@ -2,12 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { keyRateLimited } from '../errors.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { clusterLimits } from './cluster-limits.js';
 import type { LimitCount, LimitCounter } from './limit-counter.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The rate limits and the failed-authentication limit (the rateLimits plugin). */
+    readonly accessGuard: AccessGuard;
+  }
+}
 
 /** The abuse limits the wire layer applies around authentication, for every operation route. */
 export interface AccessGuard {
@@ -15,8 +23,11 @@ export interface AccessGuard {
   beforeAuthentication(request: FastifyRequest, reply: FastifyReply): void;
   /** Counts a presented key that did not authenticate; throws 429 when the address is past its limit. */
   authenticationFailed(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** Counts `weight` requests against the key's rate, sets the RateLimit-* headers, throws 429 when over. */
-  admit(request: FastifyRequest, reply: FastifyReply, keyId: string, weight: number): Promise<void>;
+  /**
+   * Counts `weight` requests against the key's rate, sets the RateLimit-* headers, throws 429 when
+   * over; undefined (nothing to wait for) when no rate is configured.
+   */
+  admit(request: FastifyRequest, reply: FastifyReply, keyId: string, weight: number): Promise<void> | undefined;
   /**
    * Where the limits are counted, for /health/ready: undefined without REDIS_URL (always per
    * server); with it `Shared` while Redis answers, `Local` while each server counts on its own.
@@ -72,6 +83,8 @@ const localStore = (): FastifyRateLimitStore => new LocalStore(false, false, 100
  * Connection changes are logged once each, not once per request.
  */
 async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+  // Loaded here, not with this module: a start without REDIS_URL does not load the client at all.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -151,7 +164,7 @@ type PerKey = (keyId: string, weight: number) => Promise<LimitCount | undefined>
  * The rate is enforced as a fixed window of `burst / rate` seconds holding `burst` requests: the
  * long-run rate is the configured one, and a client may spend its whole burst at once.
  */
-export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<AccessGuard> {
+async function registerRateLimits(app: FastifyInstance, config: Config): Promise<AccessGuard> {
   const redis =
     config.redisUrl && (config.rateLimitPerSecond > 0 || config.authFailureLimit > 0)
       ? await connectRedis(config.redisUrl, app.log)
@@ -198,19 +211,20 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
   return {
     beforeAuthentication: (request, reply) => failures?.check(request, reply),
     authenticationFailed: async (request, reply) => failures?.failed(request, reply),
-    async admit(_request, reply, keyId, weight) {
-      if (!perKey) return;
-      const r = await perKey(keyId, weight);
-      if (!r) return;
-      const reset = Math.ceil(r.resetMs / 1000);
-      reply
-        .header('ratelimit-limit', r.limit)
-        .header('ratelimit-remaining', r.remaining)
-        .header('ratelimit-reset', reset)
-        .header('ratelimit-policy', policy);
-      if (!r.exceeded) return;
-      reply.header('retry-after', reset);
-      throw keyRateLimited(reset);
+    admit(_request, reply, keyId, weight) {
+      if (!perKey) return undefined;
+      return perKey(keyId, weight).then((r) => {
+        if (!r) return;
+        const reset = Math.ceil(r.resetMs / 1000);
+        reply
+          .header('ratelimit-limit', r.limit)
+          .header('ratelimit-remaining', r.remaining)
+          .header('ratelimit-reset', reset)
+          .header('ratelimit-policy', policy);
+        if (!r.exceeded) return;
+        reply.header('retry-after', reset);
+        throw keyRateLimited(reset);
+      });
     },
     scope: () => (redis ? (redis.status === 'ready' ? 'Shared' : 'Local') : undefined),
   };
@@ -224,3 +238,11 @@ function batched(count: LimitCounter): PerKey {
     return r;
   };
 }
+
+/** The rate limits and the failed-authentication limit, as `app.accessGuard` for the operation routes. */
+export const rateLimits = fp(
+  async (app, opts: { readonly config: Config }) => {
+    app.decorate('accessGuard', await registerRateLimits(app, opts.config));
+  },
+  { name: 'rate-limits' },
+);

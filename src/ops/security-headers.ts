@@ -1,5 +1,6 @@
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 
 // Answers are JSON (or JSONP, text): nothing may be loaded or framed from them.
@@ -40,7 +41,7 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
  * - Referrer-Policy `no-referrer`, X-Frame-Options `DENY`, X-Content-Type-Options `nosniff`,
  *   Cross-Origin-Opener-Policy `same-origin`.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'tls'>): Promise<void> {
+async function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'tls'>): Promise<void> {
   const options: FastifyHelmetOptions = {
     contentSecurityPolicy: API_CSP,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
@@ -76,3 +77,11 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Pick
     done();
   });
 }
+
+/** Helmet's headers (above) on every answer, and the pages' own policy on theirs. */
+export const securityHeaders = fp(
+  async (app, opts: { readonly config: Pick<Config, 'tls'> }) => registerSecurityHeaders(app, opts.config),
+  {
+    name: 'security-headers',
+  },
+);

@@ -78,15 +78,18 @@ const some = <T>(list: readonly T[] | undefined): list is readonly T[] => list !
  * comparisons on (modified_at, order_id), read as a range of the orders_sync_order index.
  */
 function feedQuery(db: Executor, f: OrderFilter) {
-  let q = db.selectFrom('orders').where('modified_at', '<=', f.modifiedAtMost);
   const { after, through } = f;
-  // One lower bound, the tighter of the two, so that the index range starts right at it.
+  // One upper bound (a page's end lies at or below the watermark) and one lower bound, the tighter
+  // of the two, so that the index range starts and ends right at them: a second upper bound the
+  // planner keeps as a filter, and a page whose matches are sparse would be read on to the watermark.
+  let q = through
+    ? db.selectFrom('orders').where(sql<boolean>`(modified_at, order_id) <= (${through.modifiedAt}, ${through.orderId})`)
+    : db.selectFrom('orders').where('modified_at', '<=', f.modifiedAtMost);
   if (after && (f.modifiedAfter === undefined || after.modifiedAt > f.modifiedAfter)) {
     q = q.where(sql<boolean>`(modified_at, order_id) > (${after.modifiedAt}, ${after.orderId})`);
   } else if (f.modifiedAfter !== undefined) {
     q = q.where('modified_at', '>', f.modifiedAfter);
   }
-  if (through) q = q.where(sql<boolean>`(modified_at, order_id) <= (${through.modifiedAt}, ${through.orderId})`);
   if (some(f.orderIds)) q = q.where('order_id', 'in', f.orderIds);
   if (some(f.orderNumbers)) q = q.where('order_number', 'in', f.orderNumbers);
   if (some(f.customerIds)) q = q.where('customer_id', 'in', f.customerIds);

@@ -74,7 +74,15 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
     modifiedAfter: req.LastModifiedAfter,
     modifiedAtMost: committed,
     after,
-    match: req.Query === undefined ? undefined : await store.sql.textMatch(store.reader, ORDER_TEXT, queryWords(req.Query)),
+    match:
+      req.Query === undefined
+        ? undefined
+        : await store.sql.textMatch(
+            store.reader,
+            ORDER_TEXT,
+            queryWords(req.Query),
+            req.Take === undefined ? undefined : (req.Skip ?? 0) + req.Take + 1,
+          ),
   };
   const skip = req.Skip ?? 0;
   const base = { committed, modifiedAfter: req.LastModifiedAfter, skipped: skip > 0, ...(after ? { after: asSyncPosition(after) } : {}) };

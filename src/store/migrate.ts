@@ -11,6 +11,7 @@ import * as m009 from './migrations/009-shown-confirmation.js';
 import * as m010 from './migrations/010-key-last-used.js';
 import * as m011 from './migrations/011-text-search.js';
 import * as m012 from './migrations/012-delivery-error.js';
+import * as m014 from './migrations/014-text-prefixes.js';
 import * as m015 from './migrations/015-order-life.js';
 import type { Store } from './store.js';
 
@@ -27,6 +28,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '010-key-last-used': m010,
   '011-text-search': m011,
   '012-delivery-error': m012,
+  '014-text-prefixes': m014,
   '015-order-life': m015,
 };
 

@@ -51,11 +51,13 @@ export interface StoreSql {
   rows<R>(db: Executor, query: CompiledQuery, columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
   /**
    * A condition on the searched table (`index.rows`): the row has, for each of `words` (folded by
-   * store/text-words.ts, at least one), a word starting with it. Where the backend's planner
-   * cannot tell a rare match from a frequent one, the store asks its index first (`db`) and picks
-   * the way to read: the matches by the index when few, else the rows in their order, each checked.
+   * store/text-words.ts, at least one), a word starting with it. The backends' planners cannot
+   * tell a rare match from a frequent one, so the store asks its index first (`db`) and picks the
+   * way to read (store/text-match.ts): the keys of the matches when few, else the rows in their
+   * order, each checked. `wanted`: the rows the read needs (Skip + Take + 1 for a page; undefined
+   * for every match).
    */
-  textMatch(db: Executor, index: TextIndex, words: readonly string[]): Promise<RawBuilder<boolean>>;
+  textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<RawBuilder<boolean>>;
   /** `run`'s statement with `rows`' way of making rows: a hand-written select of many rows (the identifier search). */
   runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
 }

@@ -80,38 +80,72 @@ class Call implements OperationCall {
   }
 }
 
-async function authorize(
+type Key = OperationCall['key'];
+
+/**
+ * The request's key, checked: its permission for the operation, the failed-authentication limit
+ * and the key's rate. A promise only where something must be waited for (the key's row read, a
+ * rate counted, a failure counted): a trusted key without a rate limit passes synchronously.
+ */
+function authorize(request: FastifyRequest, reply: FastifyReply, op: AnyOperation, wire: WireOptions, weight = 1): Key | Promise<Key> {
+  const q = wire.allowApiKeyInQuery ? (request.query as Record<string, unknown>).apikey : undefined;
+  const presented = presentedKey(request.headers, typeof q === 'string' ? q : undefined);
+  wire.guard?.beforeAuthentication(request, reply);
+  let key: Key | undefined;
+  try {
+    key = wire.authenticator.authenticateNow(presented);
+  } catch (err) {
+    return refused(request, reply, wire, presented, err);
+  }
+  if (key === undefined) {
+    return wire.authenticator.authenticate(presented).then(
+      (read) => admitted(request, reply, op, wire, weight, read),
+      (err: unknown) => refused(request, reply, wire, presented, err),
+    );
+  }
+  return admitted(request, reply, op, wire, weight, key);
+}
+
+/** Only a presented key that is wrong counts as a guess; a missing one or a store outage does not. */
+async function refused(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  wire: WireOptions,
+  presented: string | undefined,
+  err: unknown,
+): Promise<never> {
+  if (presented !== undefined && err instanceof AppError && err.kind === 'unauthenticated')
+    await wire.guard?.authenticationFailed(request, reply);
+  throw err;
+}
+
+function admitted(
   request: FastifyRequest,
   reply: FastifyReply,
   op: AnyOperation,
   wire: WireOptions,
-  weight = 1,
-): Promise<OperationCall['key']> {
-  const q = wire.allowApiKeyInQuery ? (request.query as Record<string, unknown>).apikey : undefined;
-  const presented = presentedKey(request.headers, typeof q === 'string' ? q : undefined);
-  wire.guard?.beforeAuthentication(request, reply);
-  let key: OperationCall['key'];
-  try {
-    key = await wire.authenticator.authenticate(presented);
-  } catch (err) {
-    // Only a presented key that is wrong counts as a guess; a missing one or a store outage does not.
-    if (presented !== undefined && err instanceof AppError && err.kind === 'unauthenticated')
-      await wire.guard?.authenticationFailed(request, reply);
-    throw err;
-  }
-  await wire.guard?.admit(request, reply, key.id, weight);
+  weight: number,
+  key: Key,
+): Key | Promise<Key> {
+  const counted = wire.guard?.admit(request, reply, key.id, weight);
+  if (counted !== undefined)
+    return counted.then(() => {
+      requirePermission(key, op.permission);
+      return key;
+    });
   requirePermission(key, op.permission);
   return key;
 }
 
-async function run(
+/** Binds, validates and hands the request to its operation (a bad request throws before the handler runs). */
+function run(
   c: Compiled,
   sources: BindSources,
   request: FastifyRequest,
   reply: FastifyReply,
   format: WireFormat,
   key: OperationCall['key'],
-): Promise<unknown> {
+): unknown {
   const bound = c.bind(sources);
   const call = new Call(request, reply, format, key, bound.body);
   // Handlers receive only requests their schema (and its rules) accepts: the types say so.
@@ -155,7 +189,8 @@ function customRoute(c: Compiled, method: HttpMethod, wire: WireOptions) {
   const readsQueryFirst = method === 'GET' || method === 'DELETE';
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const format = negotiate(request, wire.defaults);
-    const key = await authorize(request, reply, c.op, wire);
+    const authorized = authorize(request, reply, c.op, wire);
+    const key = authorized instanceof Promise ? await authorized : authorized;
     const form = isForm(request);
     const sources: BindSources = {
       body: form ? undefined : request.body,
@@ -165,7 +200,7 @@ function customRoute(c: Compiled, method: HttpMethod, wire: WireOptions) {
       queryOverrides: readsQueryFirst,
     };
     const result = await run(c, sources, request, reply, format, key);
-    await markWritten(c, request, reply, format, wire);
+    if (c.op.writeWatermark && wire.writeWatermark) await markWritten(c, request, reply, format, wire);
     return send(c, reply, format, result);
   };
 }
@@ -192,7 +227,8 @@ function predefinedRoute(byName: ReadonlyMap<string, Compiled>, wire: WireOption
     if (batch) name = name.slice(0, -2);
     const c = byName.get(name.toLowerCase());
     if (!c) throw unknownOperation();
-    const key = await authorize(request, reply, c.op, wire, batch && Array.isArray(request.body) ? request.body.length : 1);
+    const authorized = authorize(request, reply, c.op, wire, batch && Array.isArray(request.body) ? request.body.length : 1);
+    const key = authorized instanceof Promise ? await authorized : authorized;
     const method = request.method as HttpMethod;
     const query = request.query as BindSources['query'];
     const viaQuery = method === 'GET' || method === 'DELETE';

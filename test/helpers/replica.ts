@@ -103,9 +103,10 @@ export interface ReplicatedDatabase extends TestDatabase {
   readonly readUrl: string;
 }
 
-export async function createReplicatedDatabase(): Promise<ReplicatedDatabase> {
+/** Empty, or `migrated` (see createTestDatabase). */
+export async function createReplicatedDatabase(options: { migrated?: boolean } = {}): Promise<ReplicatedDatabase> {
   const p = await replicaPair();
-  const database = await createTestDatabase('postgres', p.primaryUrl);
+  const database = await createTestDatabase('postgres', p.primaryUrl, options);
   const name = new URL(database.url).pathname.slice(1);
   await replicaCaughtUp(p);
   return { ...database, readUrl: withDatabase(p.replicaUrl, name) };
@@ -129,7 +130,7 @@ export async function setReplay(p: ReplicaPair, state: 'pause' | 'resume'): Prom
 
 /** A migrated store on a fresh replicated database, reading through the replica where reads may. */
 export async function createReplicatedTestStore(options: { retryMs?: number; readUrl?: (url: string) => string } = {}) {
-  const database = await createReplicatedDatabase();
+  const database = await createReplicatedDatabase({ migrated: true });
   const made = await openMigrated(database, {
     replica: { url: options.readUrl?.(database.readUrl) ?? database.readUrl, ...(options.retryMs ? { retryMs: options.retryMs } : {}) },
   });

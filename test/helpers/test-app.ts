@@ -9,7 +9,7 @@ import type { Store } from '../../src/store/store.js';
 import type { AnyOperation } from '../../src/wire/operation.js';
 import type { WriteDoor } from '../../src/writes/write-door.js';
 import { createReplicatedTestStore } from './replica.js';
-import { BACKENDS, allBackends, createTestStore, leftOut, type Backend } from './test-store.js';
+import { BACKENDS, allBackends, createTestStore, leftOut, openTestWrites, type Backend } from './test-store.js';
 
 export interface TestKeys {
   /** Permissions all,admin. */
@@ -69,12 +69,8 @@ export async function createTestApp(backend: Backend, env: Record<string, string
   });
   const extra = options.extraOperations;
   const operations = extra ? (writes: WriteDoor) => [...allOperations(store, writes, config), ...extra(store)] : undefined;
+  const keys = await createKeys(store);
   const app = await buildApp({ config, store, logStream, ...(operations ? { operations } : {}) });
-  const keys: TestKeys = {
-    admin: (await createKey(app.writes, 'test-admin', 'all,admin')).key,
-    all: (await createKey(app.writes, 'test-all', 'all')).key,
-    adminOnly: (await createKey(app.writes, 'test-admin-only', 'admin')).key,
-  };
   return {
     backend,
     app,
@@ -93,6 +89,24 @@ export async function createTestApp(backend: Backend, env: Record<string, string
       await closeStore();
     },
   };
+}
+
+/**
+ * The three keys, written before the app starts through a write door in this thread (as `ordergate
+ * keys create` writes them): on SQLite the app's write thread starts with the first write of a test,
+ * and a suite that writes nothing never starts one.
+ */
+async function createKeys(store: Store): Promise<TestKeys> {
+  const writes = openTestWrites(store);
+  try {
+    return {
+      admin: (await createKey(writes, 'test-admin', 'all,admin')).key,
+      all: (await createKey(writes, 'test-all', 'all')).key,
+      adminOnly: (await createKey(writes, 'test-admin-only', 'admin')).key,
+    };
+  } finally {
+    await writes.close();
+  }
 }
 
 /** One suite with one app shared by its tests (`t()` returns it), on a fresh database of the backend. */

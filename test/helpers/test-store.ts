@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migrateToLatest } from '../../src/store/migrate.js';
+import { MIGRATIONS, migrateToLatest } from '../../src/store/migrate.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore, type OpenStoreOptions } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -87,46 +87,119 @@ export function requirePgBouncer(): Promise<void> {
 }
 
 /**
- * A fresh, empty database: a temporary SQLite file, or a new PostgreSQL database of its own on the
- * server of `adminUrl` (PG_TEST_URL unless given), reached through PgBouncer for `pgbouncer`.
+ * A fresh database: a temporary SQLite file, or a new PostgreSQL database of its own on the server of
+ * `adminUrl` (PG_TEST_URL unless given), reached through PgBouncer for `pgbouncer`. Empty, or with
+ * `migrated` a copy of a database that the migrations made (see migratedTemplate): what they would
+ * make, without running them again for every test database.
  */
-export async function createTestDatabase(backend: Backend, adminUrl = PG_TEST_URL): Promise<TestDatabase> {
+export async function createTestDatabase(
+  backend: Backend,
+  adminUrl = PG_TEST_URL,
+  options: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
   if (backend === 'sqlite') {
+    const template = options.migrated ? await sqliteTemplate() : undefined;
     const dir = mkdtempSync(join(tmpdir(), 'ordergate-test-'));
-    const url = `sqlite:${join(dir, 'test.sqlite')}`;
+    const file = join(dir, 'test.sqlite');
+    if (template) copyFileSync(template, file);
+    const url = `sqlite:${file}`;
     return { url, env: { DATABASE_URL: url }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   if (backend === 'pgbouncer') await requirePgBouncer();
+  const template = options.migrated ? await postgresTemplate(adminUrl) : undefined;
   // Created and dropped directly: PgBouncer would hold a refused connection attempt against a
   // database that does not exist yet for server_login_retry.
   const name = `og_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
+  await asAdmin(adminUrl, (admin) => admin.query(`create database ${name}${template ? ` template ${template}` : ''}`));
   const direct = withDatabase(adminUrl, name);
   const url = backend === 'pgbouncer' ? withDatabase(PGBOUNCER_TEST_URL, name) : direct;
   return {
     url,
     env: backend === 'pgbouncer' ? { DATABASE_URL: url, DATABASE_DIRECT_URL: direct } : { DATABASE_URL: url },
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
-    },
+    drop: () => asAdmin(adminUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
+}
+
+async function asAdmin<T>(adminUrl: string, fn: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The migrations' code: a template made by other migrations (another branch, an edited file) is another template. */
+const migrationsDigest = createHash('sha256')
+  .update(
+    Object.entries(MIGRATIONS)
+      .map(([name, m]) => `${name}\n${String(m.up)}\n${String(m.down)}`)
+      .join('\n'),
+  )
+  .digest('hex')
+  .slice(0, 16);
+
+async function migratedTemplate(url: string): Promise<void> {
+  const store = openStore(url);
+  try {
+    await migrateToLatest(store);
+  } finally {
+    await store.close();
+  }
+}
+
+let sqliteTemplateFile: Promise<string> | undefined;
+
+/** A SQLite file the migrations made, once per process; each migrated test database is a copy of it. */
+function sqliteTemplate(): Promise<string> {
+  sqliteTemplateFile ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ordergate-template-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'template.sqlite');
+    await migratedTemplate(`sqlite:${file}`);
+    // Closed, the file holds everything: its write-ahead log was checkpointed and removed.
+    if (existsSync(`${file}-wal`)) throw new Error(`the template ${file} still has a write-ahead log`);
+    return file;
+  })();
+  return sqliteTemplateFile;
+}
+
+const postgresTemplates = new Map<string, Promise<string>>();
+
+/**
+ * A PostgreSQL database the migrations made, on the server of `adminUrl`, named by their digest and
+ * shared by every test process (PostgreSQL copies it for CREATE DATABASE … TEMPLATE). The first
+ * process to need it makes it under a lock, under a name of its own that it renames once migrated,
+ * so that no process ever copies a half-made one; nothing connects to it afterwards.
+ */
+function postgresTemplate(adminUrl: string): Promise<string> {
+  const name = `og_template_${migrationsDigest}`;
+  let made = postgresTemplates.get(adminUrl);
+  if (!made) {
+    made = asAdmin(adminUrl, async (admin) => {
+      await admin.query('select pg_advisory_lock(hashtext($1))', [name]);
+      try {
+        if ((await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 0) {
+          const building = `${name}_${process.pid}`;
+          await admin.query(`drop database if exists ${building}`);
+          await admin.query(`create database ${building}`);
+          await migratedTemplate(withDatabase(adminUrl, building));
+          await admin.query(`alter database ${building} rename to ${name}`);
+        }
+      } finally {
+        await admin.query('select pg_advisory_unlock(hashtext($1))', [name]);
+      }
+      return name;
+    });
+    postgresTemplates.set(adminUrl, made);
+  }
+  return made;
 }
 
 /** An isolated, migrated store on the backend. */
 export const createTestStore = async (backend: Backend): Promise<{ store: Store; database: TestDatabase; close: () => Promise<void> }> =>
-  openMigrated(await createTestDatabase(backend));
+  openMigrated(await createTestDatabase(backend, PG_TEST_URL, { migrated: true }));
 
 /** The store of a test database, migrated; close() closes it and drops the database. */
 export async function openMigrated<D extends TestDatabase>(

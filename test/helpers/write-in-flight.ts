@@ -1,4 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { TestDatabase } from './test-store.js';
@@ -69,4 +70,25 @@ export async function writeInFlight(watch: WriteWatch, until?: Promise<unknown>,
     await setImmediate();
   }
   return false;
+}
+
+/**
+ * Whether a thread of this process is waiting for SQLite's write lock: asleep between the tries of
+ * SQLite's busy handler (busy_timeout), the only place where the test process sleeps in the kernel
+ * (its threads otherwise wait in epoll or on a futex). Linux: read from /proc/self/task.
+ */
+export function waitingForSqliteLock(): boolean {
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    throw new Error('waitingForSqliteLock reads /proc/self/task (Linux)');
+  }
+  return tasks.some((task) => {
+    try {
+      return readFileSync(`/proc/self/task/${task}/wchan`, 'utf8').includes('nanosleep');
+    } catch {
+      return false; // the thread ended meanwhile
+    }
+  });
 }

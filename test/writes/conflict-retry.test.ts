@@ -6,6 +6,7 @@ import pg from 'pg';
 import { importBatchWrite } from '../../src/customers/customer.writes.js';
 import { customer, define, freshNumber, setValue } from '../customfields/cf-helpers.js';
 import { describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
+import { waitingForSqliteLock } from '../helpers/write-in-flight.js';
 import { confirm, confirmation, createOrder, unique } from '../orders/order-fixtures.js';
 
 /**
@@ -20,6 +21,8 @@ import { confirm, confirmation, createOrder, unique } from '../orders/order-fixt
 interface Blocker {
   /** Takes the resource the door's transaction needs last. */
   holdLast(): Promise<void>;
+  /** Whether another transaction waits for what this one holds (the door's: nothing else writes to this database). */
+  othersWait(): Promise<boolean>;
   /** Asks for the resource the door's unit took first (on PostgreSQL: closes the deadlock). */
   takeFirst(): Promise<void>;
   commit(): Promise<void>;
@@ -37,6 +40,8 @@ async function blocker(t: TestApp, r: Resources): Promise<Blocker> {
     db.pragma('busy_timeout = 10000');
     return {
       holdLast: async () => void db.exec('begin immediate'),
+      // The door's write thread runs in this process: asleep in SQLite's busy handler while it waits.
+      othersWait: async () => waitingForSqliteLock(),
       takeFirst: async () => void db.prepare(r.first).run(...r.firstParams),
       commit: async () => void db.exec('commit'),
       deadlocks: async () => 0,
@@ -54,17 +59,13 @@ async function blocker(t: TestApp, r: Resources): Promise<Blocker> {
       await client.query('begin');
       await client.query(r.last);
     },
-    takeFirst: async () => {
-      // Only once the door's transaction waits for what this one holds.
-      for (let i = 0; i < 100; i++) {
-        const { rows } = await client.query<{ n: number }>(
-          'select count(*)::int as n from pg_locks where not granted and pid <> pg_backend_pid()',
-        );
-        if (rows[0]!.n > 0) break;
-        await sleep(20);
-      }
-      await client.query(numbered, r.firstParams);
-    },
+    othersWait: async () =>
+      (
+        await client.query<{ n: number }>(
+          'select count(*)::int as n from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))',
+        )
+      ).rows[0]!.n > 0,
+    takeFirst: async () => void (await client.query(numbered, r.firstParams)),
     commit: async () => void (await client.query('commit')),
     deadlocks: async () =>
       (await client.query<{ n: number }>('select deadlocks::int as n from pg_stat_database where datname = current_database()')).rows[0]!.n,
@@ -85,29 +86,15 @@ async function survives<T>(t: TestApp, r: Resources, write: () => Promise<T>): P
   try {
     const before = await b.deadlocks();
     await b.holdLast();
-    // The write must have reached the door before the blocker lets go: "it waited" would also hold
-    // for a write that had not started yet.
-    const door = t.app.writes;
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with apply(door, …)
-    const run = door.run;
-    let entered = false;
-    door.run = ((...args: unknown[]) => {
-      entered = true;
-      return (run as (...a: unknown[]) => unknown).apply(door, args);
-    }) as typeof run;
     let settled = false;
-    let result: Promise<T>;
-    try {
-      result = write().finally(() => (settled = true));
-      for (const until = Date.now() + 30_000; !entered && !settled; await sleep(10)) {
-        if (Date.now() > until) throw new Error('the write did not reach the write door');
-      }
-    } finally {
-      door.run = run;
+    const result = write().finally(() => (settled = true));
+    result.catch(() => undefined); // awaited below, unless the test fails before
+    // "It waited" holds for a write that has not started yet too: the write is seen waiting for
+    // the other transaction before that one goes on.
+    for (const until = Date.now() + 30_000; !(await b.othersWait()); await sleep(5)) {
+      assert.equal(settled, false, 'the write finished while the other transaction held what it needs');
+      if (Date.now() > until) throw new Error('the write was never seen waiting for the other transaction');
     }
-    assert.ok(entered, 'the write went through the write door');
-    // Time for the door's transaction to ask for the lock (PostgreSQL: takeFirst waits until it does).
-    await sleep(150);
     await b.takeFirst();
     assert.equal(settled, false, 'the write waited for the other transaction');
     await b.commit();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { Executor, StoreSql, TextIndex } from '../store.js';
+import { keysLimit, NO_ROW, startsWithEach } from '../text-match.js';
 
 // Texts by their `?` form. Callers pass constant texts or texts cached by shape, so the map stays
 // small; beyond the limit new shapes are numbered on each use instead of kept.
@@ -38,34 +39,63 @@ export const statementName = (text: string): string | undefined => statementName
  * The words table's GIN index is on this expression (migration 011): its words as lexemes, taken
  * as they are (no parser, no dictionary: they are folded already).
  */
-export const WORDS_VECTOR = "array_to_tsvector(string_to_array(words, ' '))";
+export const WORDS_VECTOR = "array_to_tsvector(string_to_array(w.words, ' '))";
+
+/** Words rows looked at, in key order, for how often each query word matches (a sample). */
+const SAMPLE = 1000;
+/**
+ * A word found in this share of the sample is common: the index would gather its many matches
+ * (every one, before the first row) only to narrow the others' little. It is checked on the rows
+ * the rarer words find instead.
+ */
+const COMMON = 0.2;
 
 /**
- * Matches at which reading the rows in their own order beats reading the matches by the index
- * (sqlite-sql.ts says why). The planner's estimate of a prefix match comes from the statistics'
- * most common lexemes, which the prefixes of ids and numbers miss: the index is asked instead.
+ * Each word a prefix (`'mull':* & 'koln':*`), cast to tsquery, which takes quoted lexemes as they
+ * are; the words are letters and digits only, so quoting needs no escape.
+ *
+ * A prefix match in the GIN index gathers every match of every lexeme it starts before the first
+ * row, and the planner cannot tell a rare prefix from a frequent one. So the words are first
+ * checked on a sample of the words rows: if together they match often, the rows are read in the
+ * search's order, each checked (text-match.ts says when that is cheaper). Else the index is asked
+ * for the words that are not common (all of them if every one is), the others checked on each
+ * found words row, and the found keys are the condition.
  */
-const FEW_MATCHES = 1000;
-
-/**
- * Each word a prefix (`'mull':* & 'koln':*`), cast to tsquery, which takes quoted lexemes as
- * they are; the words are letters and digits only, so quoting needs no escape.
- */
-async function textMatch(db: Executor, index: TextIndex, words: readonly string[]): Promise<RawBuilder<boolean>> {
+async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<RawBuilder<boolean>> {
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
-  const query = words.map((w) => `'${w}':*`).join(' & ');
-  const matches = sql<boolean>`${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery`;
-  const { rows } = await sql<{
+  // Per word, then all of them, then how many rows the sample held.
+  const hits = sql.join([
+    ...[...words.map((w) => sql`(' ' || w.words) like ${`% ${w}%`}`), startsWithEach(words)].map((c) => sql`count(*) filter (where ${c})`),
+    sql`count(*)`,
+  ]);
+  const { rows: sampled } = await sql<{
     n: string;
-  }>`select count(*) as n from (select 1 from ${table} where ${matches} limit ${FEW_MATCHES}) m`.execute(db);
-  if (Number(rows[0]?.n ?? 0) < FEW_MATCHES) return sql<boolean>`${key} in (select ${key} from ${table} where ${matches})`;
+    h: Array<string | number>;
+  }>`select (select reltuples from pg_class where oid = ${index.table}::regclass) as n, array[${hits}] as h from (select words from ${table} order by ${key} limit ${SAMPLE}) w`.execute(
+    db,
+  );
+  const size = Math.max(0, Number(sampled[0]?.n ?? 0));
+  const counts = (sampled[0]?.h ?? []).map(Number);
+  const limit = keysLimit(size, wanted);
+  const together = counts[words.length] ?? 0;
+  const sample = Math.max(1, counts[words.length + 1] ?? 0);
   // A scalar subquery, which the planner keeps as a check per row (an EXISTS it would make a join
   // that reads every words row).
-  const starts = sql.join(
-    words.map((w) => sql`(' ' || w.words) like ${`% ${w}%`}`),
-    sql` and `,
-  );
-  return sql<boolean>`coalesce((select true from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${starts}), false)`;
+  const scan = sql<boolean>`coalesce((select true from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${startsWithEach(words)}), false)`;
+  if ((together / sample) * size >= limit) return scan;
+
+  const rare = words.filter((_, i) => counts[i]! < COMMON * sample);
+  const asked = rare.length > 0 ? rare : words;
+  const query = asked.map((w) => `'${w}':*`).join(' & ');
+  const common = words.filter((w) => !asked.includes(w));
+  const checked = common.length > 0 ? sql` and ${startsWithEach(common)}` : sql``;
+  const { rows: keys } = await sql<{
+    k: string;
+  }>`select w.${key} as k from ${table} w where ${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery${checked} limit ${limit}`.execute(db);
+  if (keys.length >= limit) return scan;
+  if (keys.length === 0) return NO_ROW;
+  const type = sql.raw(index.key === 'order_id' ? 'bigint[]' : 'text[]');
+  return sql<boolean>`${key} = any(${keys.map((r) => r.k)}::${type})`;
 }
 
 /** PostgreSQL's side of StoreSql: row locks, SHARE ROW EXCLUSIVE table locks, `$n` placeholders. */

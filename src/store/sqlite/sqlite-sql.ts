@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { Executor, StoreSql, TextIndex } from '../store.js';
+import { keysLimit, NO_ROW, startsWithEach } from '../text-match.js';
 import { ARRAY_ROWS } from './sqlite-statement-cache.js';
 
 type RowOf = (values: readonly unknown[]) => Record<string, unknown>;
@@ -36,38 +37,43 @@ async function runRows<R>(db: Executor, text: string, params: readonly unknown[]
 }
 
 /**
- * Matches at which reading the rows in their own order beats reading the matches by the index.
- * Read by the index, each match costs an FTS5 row and a lookup of its row, all of them before the
- * first can be sent (the result is sorted); read in order, each row costs an index step and a look
- * at its words, and a page stops after its last match. A few thousand matches cost tens of
- * milliseconds either way; far fewer favour the index, far more the order.
+ * The longest prefix the FTS5 tables index (migration 014). A query word up to this long is one
+ * prefix index entry, whose matches FTS5 reads lazily, seeking from one word's matches to the
+ * next's; a longer word read as a prefix would merge every indexed word it starts, all of them
+ * before the first match. A longer word is asked by its first PREFIX_INDEXED letters and checked
+ * whole on the words row.
  */
-const FEW_MATCHES = 1000;
+const PREFIX_INDEXED = 6;
 
 /**
  * The FTS5 table over a words table is named after it (`customer_words` → `customer_text`), with
  * the words table's integer primary key as its rowid. An FTS5 query of quoted words, each a
  * prefix (`"mull"* "koln"*`: all of them); the words are letters and digits only, so quoting
  * needs no escape. SQLite's planner knows nothing of how many rows a MATCH finds, so the index is
- * asked first, up to FEW_MATCHES of them. Many: each row in the search's order has its words row
- * looked at, a word starting with w being ` w` in ` ` + the words (`like`: no `%` or `_` in a word;
- * the words are lower case already).
+ * asked first how many (text-match.ts): few, and their keys are the condition; many, and each row
+ * in the search's order has its words row looked at.
  */
-async function textMatch(db: Executor, index: TextIndex, words: readonly string[]): Promise<RawBuilder<boolean>> {
+async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<RawBuilder<boolean>> {
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
   const fts = sql.table(index.table.replace(/_words$/, '_text'));
-  const query = words.map((w) => `"${w}"*`).join(' ');
-  const { rows } = await sql<{
+  const query = words.map((w) => `"${w.slice(0, PREFIX_INDEXED)}"*`).join(' ');
+  const long = words.filter((w) => w.length > PREFIX_INDEXED);
+  const { rows: size } = await sql<{ n: number | null }>`select max(rowid) as n from ${table}`.execute(db);
+  const limit = keysLimit(Number(size[0]?.n ?? 0), wanted);
+  const { rows: counted } = await sql<{
     n: number;
-  }>`select count(*) as n from (select rowid from ${fts} where ${fts} match ${query} limit ${FEW_MATCHES})`.execute(db);
-  if (Number(rows[0]?.n ?? 0) < FEW_MATCHES) {
-    return sql<boolean>`${key} in (select w.${key} from ${table} w where w.rowid in (select rowid from ${fts} where ${fts} match ${query}))`;
+  }>`select count(*) as n from (select rowid from ${fts} where ${fts} match ${query} limit ${limit})`.execute(db);
+  const count = Number(counted[0]?.n ?? 0);
+  if (count === 0) return NO_ROW;
+  if (count < limit) {
+    const whole = long.length > 0 ? sql` and ${startsWithEach(long)}` : sql``;
+    const { rows: keys } = await sql<{
+      k: string | number;
+    }>`select w.${key} as k from ${fts} f join ${table} w on w.rowid = f.rowid where f.${fts} match ${query}${whole}`.execute(db);
+    if (keys.length === 0) return NO_ROW;
+    return sql<boolean>`${key} in (select value from json_each(${JSON.stringify(keys.map((r) => r.k))}))`;
   }
-  const starts = sql.join(
-    words.map((w) => sql`(' ' || w.words) like ${`% ${w}%`}`),
-    sql` and `,
-  );
-  return sql<boolean>`exists (select 1 from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${starts})`;
+  return sql<boolean>`exists (select 1 from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${startsWithEach(words)})`;
 }
 
 /**

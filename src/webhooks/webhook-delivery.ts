@@ -1,0 +1,40 @@
+import fp from 'fastify-plugin';
+import type { Store } from '../store/store.js';
+import { startEventRetention } from './event-retention.js';
+import { WebhookDispatcher, type DispatcherSettings } from './webhook-dispatcher.js';
+import { registerWebhookMetrics } from './webhook-metrics.js';
+
+export interface WebhookDeliveryOptions {
+  readonly store: Store;
+  readonly settings: DispatcherSettings;
+  readonly eventRetentionDays: number;
+}
+
+/**
+ * Every instance delivers webhooks (making way while the API is saturated) and purges old events,
+ * from when the app is ready until it closes; both stop before the write door closes (plugins close
+ * in the reverse order of their registration, and this one needs the door).
+ */
+export const webhookDelivery = fp(
+  (app, { store, settings, eventRetentionDays }: WebhookDeliveryOptions, done) => {
+    const dispatcher = new WebhookDispatcher(
+      store,
+      app.writes,
+      settings,
+      registerWebhookMetrics(app.metrics.registry, store),
+      app.log,
+      app.apiLoad,
+    );
+    let stopRetention: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      dispatcher.start();
+      stopRetention = startEventRetention(store, app.writes, eventRetentionDays, app.log);
+    });
+    app.addHook('onClose', async () => {
+      await dispatcher.stop();
+      await stopRetention?.();
+    });
+    done();
+  },
+  { name: 'webhook-delivery', dependencies: ['write-door', 'metrics', 'api-load'] },
+);
