@@ -45,7 +45,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db.schema
       .createTable(table)
       .addColumn(key, id, (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
-      .addColumn('order_id', 'bigint', (c) => c.notNull().references('orders.order_id'));
+      // No foreign key to orders: a restore of an older backup replaces the orders table (pg_restore
+      // --clean) while these tables, not in its archive, still stand; orders are never deleted.
+      .addColumn('order_id', 'bigint', (c) => c.notNull());
   await record('order_payments', 'payment_id')
     .addColumn('amount', 'text', (c) => c.notNull())
     .addColumn('type', 'text')
