@@ -47,6 +47,7 @@ const CODES = {
   AlreadyConfirmed: 'conflict',
   OrderCancelled: 'conflict',
   OrderNotOpen: 'conflict',
+  OrderNotConfirmed: 'conflict',
   FieldTypeImmutable: 'conflict',
   AllowedValueInUse: 'conflict',
   IdempotencyKeyInUse: 'conflict',
@@ -176,6 +177,16 @@ export const customFieldsChanged = declare(
   'PreconditionFailed',
   () => 'The custom fields changed since they were read: read them again (If-Match does not match the current ETag)',
 );
+export const orderNotConfirmed = declare(
+  'OrderNotConfirmed',
+  (orderId: number, status: string) => `Order ${orderId} is ${status.toLowerCase()}: only a confirmed order records this`,
+);
+/** An amount with more decimals than the order's currency has (known only once the order is read). */
+export const amountBeyondCurrency = (field: string, currency: string, digits: number): ValidationError =>
+  fieldFailure('ScalePrecision', field, `'${field}' must not have more than ${digits} decimals in ${currency}.`);
+/** A refund of more than was paid and not yet refunded. */
+export const amountAboveRefundable = (field: string, refundable: string): ValidationError =>
+  fieldFailure('LessThanOrEqual', field, `'${field}' must be less than or equal to '${refundable}' (what was paid and not yet refunded).`);
 export const unknownCustomerId = (): ValidationError =>
   fieldFailure('Predicate', 'CustomerId', "'CustomerId' does not name an existing customer.");
 

@@ -21,6 +21,7 @@ const FILTERED = {
   statuses: ['Confirmed' as const, 'Cancelled' as const],
   skus: ['PEN', 'INK'],
   currencies: ['EUR'],
+  paymentStatuses: ['Paid' as const],
   modifiedAfter: STAMP - 1000,
   modifiedAtMost: STAMP,
 };

@@ -6,6 +6,7 @@ import { eventCalls } from './event-calls.js';
 import { webhookCalls } from './webhook-calls.js';
 import { keyCalls, syncClockCalls } from './key-and-clock-calls.js';
 import { idempotencyCalls, orderCalls, orderWordsCalls } from './order-calls.js';
+import { orderLifeCalls } from './order-life-calls.js';
 import { openRecordingStore, SNAPSHOT_BACKENDS, type RecordingStore, type SnapshotBackend } from './recording-store.js';
 import { exportedFunctions, type SnapshotCall, type SnapshotSource } from './snapshot-calls.js';
 
@@ -16,6 +17,7 @@ export const SNAPSHOT_SOURCES: readonly SnapshotSource[] = [
   orderCalls,
   orderWordsCalls,
   idempotencyCalls,
+  orderLifeCalls,
   customFieldCalls,
   keyCalls,
   syncClockCalls,

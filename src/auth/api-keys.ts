@@ -1,9 +1,22 @@
 import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** `all`: the spec's operations and the feeds; `admin`: operator routes; `bank`: bank data unmasked. */
-export type Permission = 'all' | 'admin' | 'bank';
-export const PERMISSIONS: readonly Permission[] = ['all', 'admin', 'bank'];
+/**
+ * `all`: the spec's operations and the feeds; `admin`: operator routes; `bank`: bank data unmasked;
+ * `fulfilment`: shipments, payments, refunds and returns reported back (by a warehouse or an ERP).
+ */
+export type Permission = 'all' | 'admin' | 'bank' | 'fulfilment';
+export const PERMISSIONS: readonly Permission[] = ['all', 'admin', 'bank', 'fulfilment'];
+
+/** What an operator may do besides: `admin` records shipments, payments and the like too. */
+const GRANTED_ALSO_BY: Partial<Record<Permission, Permission>> = { fulfilment: 'admin' };
+
+/** Whether the key may do what needs `permission`: it has it, or the permission that grants it too. */
+export function hasPermission(key: AuthenticatedKey, permission: Permission): boolean {
+  if (key.permissions.has(permission)) return true;
+  const also = GRANTED_ALSO_BY[permission];
+  return also !== undefined && key.permissions.has(also);
+}
 
 /** The caller behind a request, once its key is verified. */
 export interface AuthenticatedKey {

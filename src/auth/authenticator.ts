@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { missingPermission, unauthenticated } from '../errors.js';
 import type { Store } from '../store/store.js';
-import { hashKey, KEY_CACHE_MS, LAST_USED_EVERY_MS, sameHash, type AuthenticatedKey, type Permission } from './api-keys.js';
+import { hashKey, hasPermission, KEY_CACHE_MS, LAST_USED_EVERY_MS, sameHash, type AuthenticatedKey, type Permission } from './api-keys.js';
 import { keyRepository } from './key-repository.js';
 
 const CACHE_MAX = 10_000;
@@ -121,7 +121,7 @@ export class Authenticator {
 }
 
 export function requirePermission(key: AuthenticatedKey, permission: Permission): void {
-  if (!key.permissions.has(permission)) {
+  if (!hasPermission(key, permission)) {
     throw missingPermission(permission);
   }
 }

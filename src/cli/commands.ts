@@ -20,7 +20,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     words: ['keys', 'create'],
-    usage: 'keys create --name NAME --permissions all[,admin][,bank]',
+    usage: 'keys create --name NAME --permissions all[,admin][,bank][,fulfilment]',
     summary: 'create an API key; the key is printed alone on the last line, only this once',
     load: async () => (await import('./keys-command.js')).keysCreateCommand,
   },
@@ -101,6 +101,18 @@ export const COMMANDS: readonly Command[] = [
     usage: 'orders export [--status S[,S]] [--modified-after DATE] [--format jsonl|csv|csv-lines] [--include-bank-data]',
     summary: 'the order feed on stdout (JSON Lines or CSV), bank data masked unless asked for (audited); the watermark on stderr',
     load: async () => (await import('./orders-command.js')).ordersExportCommand,
+  },
+  {
+    words: ['orders', 'pay'],
+    usage: 'orders pay <OrderId> --amount A [--type PayPal|Unknown] [--name N] [--reference R] [--date DATE]',
+    summary: "record a payment of a confirmed order (the order's Paid and PaymentStatus follow); the payment on stdout",
+    load: async () => (await import('./order-life-command.js')).ordersPayCommand,
+  },
+  {
+    words: ['orders', 'refund'],
+    usage: 'orders refund <OrderId> --amount A [--reason R] [--reference R] [--date DATE]',
+    summary: 'record a refund of a confirmed order, at most what was paid and not yet refunded; the refund on stdout',
+    load: async () => (await import('./order-life-command.js')).ordersRefundCommand,
   },
   {
     words: ['webhooks', 'add'],

@@ -115,7 +115,10 @@ function responses(m: OperationModel, conv: SchemaConverter, style: SampleStyle)
 function operation(m: OperationModel, route: RouteDef, index: number, conv: SchemaConverter, style: SampleStyle): Json {
   const { params, inPath } = parameters(m, route, conv, style);
   const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
-  const permission = m.op.permission === 'admin' ? 'Needs an API key with the `admin` permission.' : 'Needs an API key with the `all` permission.';
+  const permission =
+    m.op.permission === 'fulfilment'
+      ? 'Needs an API key with the `fulfilment` or the `admin` permission.'
+      : `Needs an API key with the \`${m.op.permission}\` permission.`;
   return JSON.parse(
     JSON.stringify({
       operationId: operationId(m, route, index),

@@ -96,7 +96,11 @@ export function createOutbox(sources: EventSources): Outbox {
           case 'order.created':
           case 'order.updated':
           case 'order.confirmed':
-          case 'order.cancelled': {
+          case 'order.cancelled':
+          case 'order.shipment_created':
+          case 'order.payment_created':
+          case 'order.refund_created':
+          case 'order.return_created': {
             const order = orders.get(e.orderId);
             if (!order) throw new Error(`event ${e.type}: order ${e.orderId} not found in its own transaction`);
             return sources.order.eventData(order, stamp);

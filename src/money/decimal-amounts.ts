@@ -55,3 +55,17 @@ export function decimalTextOf(units: bigint, digits: number): string {
 export function wireNumberOf(units: bigint, digits: number): number {
   return Number(decimalTextOf(units, digits));
 }
+
+/**
+ * Decimal text as stored ("12.30", "7", "0.5") in minor units of a currency with `digits` digits,
+ * or undefined when it is not such a decimal or has more decimals than that.
+ */
+export function minorUnitsOfText(text: string, digits: number): bigint | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', integral = '', fraction = ''] = match;
+  const significant = fraction.replace(/0+$/, '');
+  if (significant.length > digits) return undefined;
+  const units = BigInt(integral + significant.padEnd(digits, '0'));
+  return sign === '-' ? -units : units;
+}

@@ -1,6 +1,6 @@
 // What other modules use of money: codes and digits, exact amounts, tax rates, an order's amounts and its rules.
 export { CURRENCY_CODES, isCurrencyCode, minorDigitsOf } from './currencies.js';
-export { decimalTextOf, exactDecimalOf, minorUnitsOf, wireNumberOf, type ExactDecimal } from './decimal-amounts.js';
+export { decimalTextOf, exactDecimalOf, minorUnitsOf, minorUnitsOfText, wireNumberOf, type ExactDecimal } from './decimal-amounts.js';
 export { TAX_RATE_DIGITS, taxRateHundredthsOf, taxRatePercentOf } from './tax-rates.js';
 export type {
   Amounts,

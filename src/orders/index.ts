@@ -4,11 +4,15 @@
  */
 export { auditBankRead, bankDataFor } from './bank-access.js';
 export { eraseOrdersOf, erasedOrderEventData, PERSONAL_ORDER_COLUMNS } from './order.erasure.js';
+export { PERSONAL_PAYMENT_COLUMNS, PERSONAL_REFUND_COLUMNS } from './order-life.erasure.js';
 export { orderEventSource } from './order.events.js';
 export { exportOrders, type OrderExportFormat } from './order.export.js';
 export { importOrders } from './order.import.js';
 export { toFeedItem, type BankData } from './order.mapping.js';
 export { orderOperations } from './order.operations.js';
+export { orderLifeOperations, paymentView, refundView } from './order-life.operations.js';
+export { CreatePaymentRequest, CreateRefundRequest } from './order-life.schemas.js';
+export { OrderLifeService } from './order-life.service.js';
 export type { ShownOrder } from './order.repository.js';
 import { orderRepository } from './order.repository.js';
 /** Moves the modification stamp of orders: the write door calls it once per transaction. */

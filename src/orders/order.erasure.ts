@@ -1,6 +1,7 @@
 import { sha256 } from '../digest.js';
 import type { OrderRow } from '../store/database.js';
 import type { Unit } from '../writes/unit.js';
+import { eraseRecordsOf } from './order-life.erasure.js';
 import { orderRepository } from './order.repository.js';
 import { CONFIRMATION_STORAGE_NAMES, PAYMENT_STORAGE_NAMES, parseStoredConfirmation, storedConfirmationJson } from './order.stored-form.js';
 import type { ConfirmationData } from './order.validation.js';
@@ -105,6 +106,7 @@ export async function eraseOrdersOf(unit: Unit, customerId: string): Promise<boo
     unit.touch('order', String(o.order_id));
     changed = true;
   }
+  if (await eraseRecordsOf(unit, customerId)) changed = true;
   return changed;
 }
 

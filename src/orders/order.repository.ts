@@ -1,10 +1,11 @@
 import { sql, type RawBuilder, type SelectExpression } from 'kysely';
-import type { Database, OrderLineRow, OrderRow } from '../store/database.js';
+import type { Database, OrderLineRow, OrderRow, PaymentStatus } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { NO_CONTENT, type ContentRecord } from './order.content.js';
 import { shownConfirmation } from './order.shown-form.js';
+import type { PaymentState } from './order-life.repository.js';
 import { orderWordsRepository } from './order.words.js';
 import {
   FIND_ORDER,
@@ -61,6 +62,7 @@ export interface OrderFilter {
   /** Orders holding a line of any of these SKUs. */
   readonly skus?: readonly string[];
   readonly currencies?: readonly string[];
+  readonly paymentStatuses?: readonly PaymentStatus[];
   /** Strict lower bound of the stamp (LastModifiedAfter). */
   readonly modifiedAfter?: number;
   /** Upper bound of the stamp: the watermark read before the rows. */
@@ -108,6 +110,7 @@ function feedQuery(db: Executor, f: OrderFilter) {
       ),
     );
   }
+  if (some(f.paymentStatuses)) q = q.where('payment_status', 'in', f.paymentStatuses);
   if (f.match) q = q.where(f.match);
   return q.orderBy('modified_at').orderBy('order_id');
 }
@@ -144,8 +147,8 @@ const newRow = ({ content, ...r }: NewOrder) => ({
   modified_at: r.created_at,
 });
 
-/** A new order confirmed from the start (demo data): confirmed when created. */
-export type NewConfirmedOrder = NewOrder & ConfirmedState;
+/** A new order confirmed from the start (demo data): confirmed when created, paid by its confirmation's Payment if it has one. */
+export type NewConfirmedOrder = NewOrder & ConfirmedState & Partial<PaymentState>;
 
 const confirmedRow = ({ content, ...r }: NewConfirmedOrder) => ({
   ...r,

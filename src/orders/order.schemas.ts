@@ -3,6 +3,7 @@ import { LIST_LENGTH, NAME_LENGTH, NotNull, TEXT_LENGTH, withRules } from '../wi
 import { Nullable, WireDate } from '../wire/schema-types.js';
 import { TextQuery, textQueryRule } from '../wire/text-query.js';
 import { orderCursorIssuedHere } from './order.cursor.js';
+import { PAYMENT_STATUSES } from './order-life.status.js';
 import { ORDER_CONTENT_LIMITS } from '../money/index.js';
 import {
   amountScale,
@@ -352,6 +353,13 @@ export const SearchOrdersRequest = withRules(
       Currencies: Type.Optional(
         Type.Array(Type.String({ maxLength: 3 }), {
           description: 'ISO 4217 codes; orders in any of them. Empty or omitted: every currency.',
+          maxItems: LIST_LENGTH,
+        }),
+      ),
+      PaymentStatuses: Type.Optional(
+        Type.Array(Type.Union(PAYMENT_STATUSES.map((s) => Type.Literal(s))), {
+          description:
+            'Unpaid, PartiallyPaid, Paid, PartiallyRefunded or Refunded; several match any of them. Empty or omitted: every one.',
           maxItems: LIST_LENGTH,
         }),
       ),

@@ -72,6 +72,7 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
     statuses: req.Statuses,
     skus: req.Skus,
     currencies: req.Currencies,
+    paymentStatuses: req.PaymentStatuses,
     modifiedAfter: req.LastModifiedAfter,
     modifiedAtMost: committed,
     after,

@@ -5,6 +5,7 @@ import { sha256 } from '../digest.js';
 import type { OrderContent } from '../money/index.js';
 import { contentRecord } from './order.content.js';
 import { confirmationJson } from './order.mapping.js';
+import { confirmationPayments } from './order-life.service.js';
 import { orderRepository, type NewConfirmedOrder, type NewOrder } from './order.repository.js';
 import type { ConfirmationData } from './order.validation.js';
 
@@ -82,7 +83,14 @@ function seededOrder(k: number, range: SeedRange): NewOrder | NewConfirmedOrder 
   if (k > range.confirmedThrough) return order;
   const data = demoConfirmation(((k - 1) % range.customers) + 1);
   const confirmation = confirmationJson(data);
-  return { ...order, customer_id: data.CustomerId!, confirmed_at: range.createdAt, confirmation, confirmation_hash: sha256(confirmation) };
+  const confirmed = {
+    ...order,
+    customer_id: data.CustomerId!,
+    confirmed_at: range.createdAt,
+    confirmation,
+    confirmation_hash: sha256(confirmation),
+  };
+  return { ...confirmed, ...confirmationPayments({ order_id: k }, data.Payment) };
 }
 
 /** Inserts seeded orders first..last that do not exist yet; answers how many were new. */

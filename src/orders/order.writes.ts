@@ -1,5 +1,6 @@
 import { confirmOrderWrite } from './confirmation.service.js';
 import { idempotencyWrites } from './idempotency.js';
+import { orderLifeWrites } from './order-life.service.js';
 import { cancelOrderWrite, createOrderWrite, updateOrderWrite } from './order.service.js';
 import { importOrdersWrite } from './order.import.js';
 import { seedOrdersWrite } from './order.seed.js';
@@ -13,4 +14,5 @@ export const orderWrites = [
   seedOrdersWrite,
   importOrdersWrite,
   ...idempotencyWrites,
+  ...orderLifeWrites,
 ];

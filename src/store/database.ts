@@ -60,6 +60,13 @@ export interface OrderRow {
   total_discount: string;
   /** The content as the API shows it, JSON text in the default form (orders/order.content.ts); null: not made (no lines, zero totals). */
   content_shown: string | null;
+  /** Computed from the order's payments and refunds (orders/order-life.status.ts); the feed filters by it. */
+  payment_status: Generated<PaymentStatus>;
+  /** Computed from the order's shipments and returns (orders/order-life.status.ts); the feed filters by it. */
+  fulfillment_status: Generated<FulfillmentStatus>;
+  /** Paid and refunded so far: exact decimal text at the currency's minor unit (the confirmation's Payment included). */
+  paid: Generated<string>;
+  refunded: Generated<string>;
 }
 
 /** A line of an order (migration 013): amounts as exact decimal text, the tax rate in hundredths of a percent. */
@@ -75,6 +82,64 @@ export interface OrderLineRow {
   net: string;
   tax: string;
   gross: string;
+}
+
+export type PaymentStatus = 'Unpaid' | 'PartiallyPaid' | 'Paid' | 'PartiallyRefunded' | 'Refunded';
+export type FulfillmentStatus = 'Unfulfilled' | 'PartiallyFulfilled' | 'Fulfilled' | 'PartiallyReturned' | 'Returned';
+
+/** A payment of an order (migration 015): its amount as exact decimal text; `name` and `reference_number` are personal. */
+export interface OrderPaymentRow {
+  payment_id: Generated<number>;
+  order_id: number;
+  amount: string;
+  type: string | null;
+  name: string | null;
+  reference_number: string | null;
+  paid_at: number;
+  created_at: number;
+}
+
+/** A refund of an order (migration 015); `reference_number` is personal. */
+export interface OrderRefundRow {
+  refund_id: Generated<number>;
+  order_id: number;
+  amount: string;
+  reason: string | null;
+  reference_number: string | null;
+  refunded_at: number;
+  created_at: number;
+}
+
+export interface OrderShipmentRow {
+  shipment_id: Generated<number>;
+  order_id: number;
+  carrier: string | null;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  shipped_at: number;
+  created_at: number;
+}
+
+export interface OrderReturnRow {
+  return_id: Generated<number>;
+  order_id: number;
+  reason: string | null;
+  received_at: number;
+  created_at: number;
+}
+
+/** A quantity of an order's line in a shipment. */
+export interface OrderShipmentLineRow {
+  shipment_id: number;
+  line_number: number;
+  quantity: number;
+}
+
+/** A quantity of an order's line in a return. */
+export interface OrderReturnLineRow {
+  return_id: number;
+  line_number: number;
+  quantity: number;
 }
 
 export interface IdempotencyRow {
@@ -221,6 +286,12 @@ export interface Database {
   customers: CustomerRow;
   orders: OrderRow;
   order_lines: OrderLineRow;
+  order_payments: OrderPaymentRow;
+  order_refunds: OrderRefundRow;
+  order_shipments: OrderShipmentRow;
+  order_shipment_lines: OrderShipmentLineRow;
+  order_returns: OrderReturnRow;
+  order_return_lines: OrderReturnLineRow;
   idempotency_keys: IdempotencyRow;
   custom_field_defs: CustomFieldDefRow;
   custom_field_values: CustomFieldValueRow;

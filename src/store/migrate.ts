@@ -13,6 +13,7 @@ import * as m011 from './migrations/011-text-search.js';
 import * as m012 from './migrations/012-delivery-error.js';
 import * as m013 from './migrations/013-order-content.js';
 import * as m014 from './migrations/014-text-prefixes.js';
+import * as m015 from './migrations/015-order-life.js';
 import type { Store } from './store.js';
 
 /** Every migration, in order. Names sort in application order; files never change once released. */
@@ -30,6 +31,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '012-delivery-error': m012,
   '013-order-content': m013,
   '014-text-prefixes': m014,
+  '015-order-life': m015,
 };
 
 const byCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

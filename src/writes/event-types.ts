@@ -4,6 +4,10 @@ export const EVENT_TYPES = [
   'order.updated',
   'order.confirmed',
   'order.cancelled',
+  'order.shipment_created',
+  'order.payment_created',
+  'order.refund_created',
+  'order.return_created',
   'customer.created',
   'customer.updated',
   'customer.erased',
@@ -13,6 +17,9 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The events whose data is an order after the change. */
+export type OrderEventType = Extract<EventType, `order.${string}`>;
 
 export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 
@@ -24,11 +31,7 @@ export const isEventType = (value: string): value is EventType => (EVENT_TYPES a
  * whose every emission came with its row is not read again. Other events carry their data as it is.
  */
 export type Emission =
-  | {
-      readonly type: 'order.created' | 'order.updated' | 'order.confirmed' | 'order.cancelled';
-      readonly orderId: number;
-      readonly row?: object;
-    }
+  | { readonly type: OrderEventType; readonly orderId: number; readonly row?: object }
   | { readonly type: 'customer.created' | 'customer.updated'; readonly customerId: string; readonly row?: object }
   | { readonly type: 'customer.erased'; readonly customerId: string }
   | { readonly type: 'customer.customfields_changed'; readonly customerId: string; readonly numbers: readonly number[] }

@@ -59,6 +59,19 @@ for (const backend of allBackends()) {
         403,
       );
 
+      // A warehouse's key records payments and the like, and reads nothing.
+      const warehouse = await runCli(['keys', 'create', '--name', 'warehouse', '--permissions', 'fulfilment'], env());
+      assert.equal(warehouse.code, 0, warehouse.stderr);
+      const warehouseKey = warehouse.stdout.trimEnd().split('\n').pop()!;
+      assert.equal((await search(warehouseKey)).statusCode, 403);
+      const payment = await app.inject({
+        method: 'POST',
+        url: '/orders/987654321/payments',
+        headers: { authorization: `Bearer ${warehouseKey}` },
+        payload: { Amount: 1 },
+      });
+      assert.equal(payment.statusCode, 404, 'allowed, and the order does not exist');
+
       const id = key.slice(0, 12);
       const listed = await runCli(['keys', 'list'], env());
       assert.equal(listed.code, 0, listed.stderr);

@@ -267,6 +267,7 @@ export class SearchOrders implements IReturn<OrderFeedItem[]> {
   public Statuses?: string[];
   public Skus?: string[];
   public Currencies?: string[];
+  public PaymentStatuses?: string[];
   public LastModifiedAfter?: string;
   public Take?: number;
   public Skip?: number;
@@ -321,6 +322,68 @@ export class CancelOrder implements IReturn<Order> {
   }
   public createResponse() {
     return new Order();
+  }
+}
+
+export class OrderPaymentRecord {
+  public PaymentId!: number;
+  public OrderId!: number;
+  public Amount!: number;
+  public Type!: string | null;
+  public Name!: string | null;
+  public ReferenceNumber!: string | null;
+  public Date!: string;
+}
+
+export class OrderRefundRecord {
+  public RefundId!: number;
+  public OrderId!: number;
+  public Amount!: number;
+  public Reason!: string | null;
+  public ReferenceNumber!: string | null;
+  public Date!: string;
+}
+
+// @Route("/orders/{OrderId}/payments", "POST")
+export class CreateOrderPayment implements IReturn<OrderPaymentRecord> {
+  public OrderId?: number;
+  public Amount?: number;
+  public Type?: string;
+  public Name?: string;
+  public ReferenceNumber?: string;
+  public Date?: string;
+  public constructor(init?: Partial<CreateOrderPayment>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'CreateOrderPayment';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new OrderPaymentRecord();
+  }
+}
+
+// @Route("/orders/{OrderId}/refunds", "POST")
+export class CreateOrderRefund implements IReturn<OrderRefundRecord> {
+  public OrderId?: number;
+  public Amount?: number;
+  public Reason?: string;
+  public ReferenceNumber?: string;
+  public Date?: string;
+  public constructor(init?: Partial<CreateOrderRefund>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'CreateOrderRefund';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new OrderRefundRecord();
   }
 }
 

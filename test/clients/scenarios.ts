@@ -49,6 +49,13 @@ async function newOrder(ctx: ScenarioContext): Promise<number> {
   return created.OrderId as number;
 }
 
+/** A confirmed order, to record payments and refunds of. */
+async function confirmedOrder(ctx: ScenarioContext): Promise<number> {
+  const OrderId = await newOrder(ctx);
+  await ctx.admin.send(ctx.dto('ConfirmOrder', { OrderId, ...REQUIRED_CONFIRMATION, ExternalCustomerId: ctx.unique('ext') }));
+  return OrderId;
+}
+
 async function newField(ctx: ScenarioContext, FieldType: string): Promise<number> {
   const n = ctx.fieldNumber();
   await ctx.admin.send(ctx.dto('DefineCustomField', { Number: n, Label: `Field ${n}`, FieldType }));
@@ -207,6 +214,33 @@ export const SCENARIOS: Record<string, Scenario> = {
       assert.match((res as Row).CancelledAt as string, WIRE_DATE);
     },
     invalid: async () => ({ init: { OrderId: -5 }, field: 'OrderId', code: 'GreaterThan' }),
+  },
+  CreateOrderPayment: {
+    valid: async (ctx) => ({ init: { OrderId: await confirmedOrder(ctx), Amount: 12.5, Type: 'PayPal', ReferenceNumber: 'PP-1' } }),
+    check: (res, init) => {
+      const r = res as Row;
+      assert.equal(typeof r.PaymentId, 'number');
+      assert.equal(r.OrderId, init.OrderId);
+      assert.equal(r.Amount, 12.5);
+      assert.equal(r.Name, null);
+      assert.match(r.Date as string, WIRE_DATE);
+    },
+    invalid: async (ctx) => ({ init: { OrderId: await confirmedOrder(ctx), Amount: 0 }, field: 'Amount', code: 'GreaterThan' }),
+  },
+  CreateOrderRefund: {
+    valid: async (ctx) => {
+      const OrderId = await confirmedOrder(ctx);
+      await ctx.admin.send(ctx.dto('CreateOrderPayment', { OrderId, Amount: 20 }));
+      return { init: { OrderId, Amount: 7.5, Reason: 'Damaged' } };
+    },
+    check: (res, init) => {
+      const r = res as Row;
+      assert.equal(typeof r.RefundId, 'number');
+      assert.equal(r.OrderId, init.OrderId);
+      assert.equal(r.Amount, 7.5);
+      assert.equal(r.Reason, 'Damaged');
+    },
+    invalid: async (ctx) => ({ init: { OrderId: await confirmedOrder(ctx), Amount: 1 }, field: 'Amount', code: 'LessThanOrEqual' }),
   },
   GetCustomerCustomFields: {
     valid: async (ctx) => {

@@ -100,7 +100,7 @@ for (const backend of allBackends()) {
         for (const op of ops) {
           await t.test(op.name, async () => {
             const c = makeClient(flavour, server.baseUrl);
-            c.client.setCredentials(op.permission === 'admin' ? server.t.keys.all : server.t.keys.adminOnly, '');
+            c.client.setCredentials(op.permission === 'all' ? server.t.keys.adminOnly : server.t.keys.all, '');
             // The permission is checked before the request is read: any request of the operation will do.
             const api = await c.client.api(ctx.dto(op.name, {}));
             assert.equal(c.lastStatus(), 403);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PERSONAL_CUSTOMER_COLUMNS } from '../../src/customers/index.js';
 import { sha256 } from '../../src/digest.js';
-import { PERSONAL_ORDER_COLUMNS } from '../../src/orders/index.js';
+import { PERSONAL_ORDER_COLUMNS, PERSONAL_PAYMENT_COLUMNS, PERSONAL_REFUND_COLUMNS } from '../../src/orders/index.js';
 import { PERSONAL_CONFIRMATION_FIELDS } from '../../src/orders/order.erasure.js';
 import { confirmationJson } from '../../src/orders/order.mapping.js';
 import { orderRepository } from '../../src/orders/order.repository.js';
@@ -79,5 +79,43 @@ describeEachStore('an erasure reaches every column a module marks personal', (s)
     const words = await s().store.db.selectFrom('order_words').select('words').where('order_id', '=', orderId).executeTakeFirst();
     assert.doesNotMatch(words?.words ?? '', /secretword/, 'the text index after the erasure');
     assert.equal(after.confirmation_hash, sha256(after.confirmation!), 'the erased confirmation is hashed anew');
+  });
+
+  test("payments and refunds: every personal column of the customer's orders' records is null afterwards; the amounts stay", async () => {
+    const customerId = await createCustomer(s());
+    const secret = (column: string) => `secret-${column}-${customerId}`.slice(0, 60);
+    const orderId = await s().write((unit) =>
+      orderRepository.insert(unit.db, { order_number: `L-${customerId}`, note: null, created_at: 1000 }),
+    );
+    await s().write(async (unit) => {
+      await unit.db
+        .updateTable('orders')
+        .set({ customer_id: customerId, status: 'Confirmed', confirmed_at: 2000 })
+        .where('order_id', '=', orderId)
+        .execute();
+      const record = { order_id: orderId, amount: '1.00', created_at: 3000 };
+      await unit.db
+        .insertInto('order_payments')
+        .values({ ...record, paid_at: 3000, ...Object.fromEntries(PERSONAL_PAYMENT_COLUMNS.map((c) => [c, secret(c)])) })
+        .execute();
+      await unit.db
+        .insertInto('order_refunds')
+        .values({ ...record, refunded_at: 3000, ...Object.fromEntries(PERSONAL_REFUND_COLUMNS.map((c) => [c, secret(c)])) })
+        .execute();
+    });
+    const read = async () => ({
+      payment: await s().store.db.selectFrom('order_payments').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow(),
+      refund: await s().store.db.selectFrom('order_refunds').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow(),
+    });
+    const before = await read();
+    for (const c of PERSONAL_PAYMENT_COLUMNS) assert.equal(before.payment[c], secret(c), `order_payments.${c} written`);
+    for (const c of PERSONAL_REFUND_COLUMNS) assert.equal(before.refund[c], secret(c), `order_refunds.${c} written`);
+
+    await erase(customerId);
+    const after = await read();
+    for (const c of PERSONAL_PAYMENT_COLUMNS) assert.equal(after.payment[c], null, `order_payments.${c} after the erasure`);
+    for (const c of PERSONAL_REFUND_COLUMNS) assert.equal(after.refund[c], null, `order_refunds.${c} after the erasure`);
+    assert.equal(after.payment.amount, '1.00');
+    assert.equal(after.refund.amount, '1.00');
   });
 });
