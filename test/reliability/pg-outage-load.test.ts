@@ -174,8 +174,16 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
       stop = true;
     });
 
+    // Each phase lasts until what it is to show has happened (a loaded machine answers later), with
+    // a generous guard against a hang.
+    const KINDS = ['upsert', 'confirm', 'customfield', 'read'];
+    const until = async (done: () => boolean, what: string): Promise<void> => {
+      for (const end = Date.now() + 60_000; !done() && !stop; await sleep(50)) {
+        if (Date.now() > end) throw new Error(`not within 60 s: ${what}`);
+      }
+    };
     try {
-      await sleep(1_500);
+      await until(() => upserts.size > 0 && confirmations.size > 0, 'writes acknowledged before the cut');
       assert.ok(upserts.size > 0 && confirmations.size > 0, 'writes acknowledged before the cut');
 
       phase = 'cut';
@@ -187,6 +195,7 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
         assert.equal((await call(port, 'GET', '/health/live')).status, 200, 'live while the store is down');
         await sleep(200);
       }
+      await until(() => KINDS.every((k) => (counts.get(`${k} cut 503`) ?? 0) > 0), 'a 503 of every kind during the cut');
       assert.ok(readyDuringCut.length > 0);
       assert.ok(
         readyDuringCut.every((s) => s !== 200),
@@ -202,7 +211,7 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
       }
       assert.ok(ready, 'ready again within 10 s of the restore');
       phase = 'after';
-      await sleep(1_500);
+      await until(() => KINDS.every((k) => (counts.get(`${k} after 200`) ?? 0) > 0), 'a 200 of every kind after the restore');
     } finally {
       stop = true;
       await running.catch(() => undefined);
@@ -219,7 +228,7 @@ describe('PostgreSQL stopped and started again under concurrent load [postgres]'
       `answers by kind, phase and status: ${summary}; /health/ready during the cut: ${readyStatuses.join(',')}; sessions terminated: ${terminated}`,
     );
     assert.ok(terminated > 0, 'the service had sessions open when PostgreSQL went away');
-    for (const kind of ['upsert', 'confirm', 'customfield', 'read']) {
+    for (const kind of KINDS) {
       assert.ok((counts.get(`${kind} cut 503`) ?? 0) > 0, `${kind}: 503 during the cut (${summary})`);
       assert.ok((counts.get(`${kind} after 200`) ?? 0) > 0, `${kind}: 200 after the restore (${summary})`);
     }
