@@ -1,7 +1,7 @@
 -- SQLite: the SQL of src/orders/order-life.repository.ts. Written by `npm run sql:snapshot`; do not edit.
 
 -- orderLifeRepository.lockOrder(orderId)
-select order_id, status, 'EUR' as currency, '0.00' as total_gross, payment_status, paid, refunded from orders where order_id = ?;
+select order_id, status, currency, total_gross, payment_status, paid, refunded from orders where order_id = ?;
 -- parameters: [1]
 
 -- orderLifeRepository.insertPayment(payment)
