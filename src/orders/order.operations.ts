@@ -43,8 +43,8 @@ const ORDER_CONTENT_EXAMPLE = {
 /** The order operations: the spec's ConfirmOrder and the operator's order routes. */
 export function orderOperations(store: Store, writes: WriteDoor, defaultCurrency: string): AnyOperation[] {
   const confirmations = new ConfirmationService(writes);
-  if (!isCurrencyCode(defaultCurrency))
-    throw new ConfigError('DEFAULT_CURRENCY', `'${defaultCurrency}' is not an ISO 4217 currency code in circulation`);
+  const notACode = `'${defaultCurrency}' is not an ISO 4217 currency code in circulation`;
+  if (!isCurrencyCode(defaultCurrency)) throw new ConfigError('DEFAULT_CURRENCY', notACode);
   const requests = orderRequestSchemas(defaultCurrency);
   return [
     defineOperation({

@@ -101,9 +101,10 @@ function feedQuery(db: Executor, f: OrderFilter) {
   if (some(f.currencies)) q = q.where('currency', 'in', f.currencies);
   const skus = f.skus;
   if (some(skus)) {
-    q = q.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('order_lines')
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('order_lines')
           .select('order_lines.line_number')
           .whereRef('order_lines.order_id', '=', 'orders.order_id')
           .where('order_lines.sku', 'in', skus),
