@@ -27,7 +27,7 @@ select "order_id" from "orders" where "order_number" = ?;
 -- parameters: ["O-1"]
 
 -- orderRepository.find(orderId)
-select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown, currency, prices_include_tax, shipping_name, shipping_amount, shipping_tax_rate, total_net, total_tax, total_gross, total_discount, content_shown from orders where order_id = ?;
+select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown, currency, prices_include_tax, shipping_name, shipping_amount, shipping_tax_rate, total_net, total_tax, total_gross, total_discount, content_shown, payment_status, fulfillment_status, paid, refunded from orders where order_id = ?;
 -- parameters: [1]
 
 -- orderRepository.findShown(orderId)
@@ -45,11 +45,11 @@ select "order_id", "order_number", "customer_id", "confirmation" from "orders" w
 -- parameters: [1]
 
 -- orderRepository.findMany(orderIds: 2)
-select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown, currency, prices_include_tax, shipping_name, shipping_amount, shipping_tax_rate, total_net, total_tax, total_gross, total_discount, content_shown from orders where order_id in (?, ?);
+select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown, currency, prices_include_tax, shipping_name, shipping_amount, shipping_tax_rate, total_net, total_tax, total_gross, total_discount, content_shown, payment_status, fulfillment_status, paid, refunded from orders where order_id in (?, ?);
 -- parameters: [1,2]
 
 -- orderRepository.markConfirmed(orderId, state)
-update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?, confirmation_shown = ? where order_id = ? and status = 'Open' returning order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown, currency, prices_include_tax, shipping_name, shipping_amount, shipping_tax_rate, total_net, total_tax, total_gross, total_discount, content_shown;
+update orders set status = 'Confirmed', customer_id = ?, confirmed_at = ?, confirmation = ?, confirmation_hash = ?, confirmation_shown = ? where order_id = ? and status = 'Open' returning order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_hash, confirmation_shown, currency, prices_include_tax, shipping_name, shipping_amount, shipping_tax_rate, total_net, total_tax, total_gross, total_discount, content_shown, payment_status, fulfillment_status, paid, refunded;
 -- parameters: ["c-1",1700000000000,"{}","hash","{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}",1]
 
 -- orderRepository.replaceContent(orderId, note, content: 1 line)

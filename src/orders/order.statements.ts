@@ -34,6 +34,10 @@ export const ORDER_COLUMNS: ReadonlyArray<keyof OrderRow> = [
   'total_gross',
   'total_discount',
   'content_shown',
+  'payment_status',
+  'fulfillment_status',
+  'paid',
+  'refunded',
 ];
 
 export const FIND_ORDER = `select ${ORDER_COLUMNS.join(', ')} from orders where order_id = ?`;

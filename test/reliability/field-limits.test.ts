@@ -8,8 +8,9 @@ import { storeDigest } from '../helpers/store-snapshot.js';
 
 // design.md: `Note` ≤ 1,000 characters, every other string field ≤ 255. Custom-field text values
 // follow the longer limit (docs/customfields.md); webhook URLs may be as long as URLs usually are
-// (2,048), webhook ids and event ids are at most 100 characters.
-const LONGER: Record<string, number> = { Note: 1000, Value: 1000, Id: 100, 'EventIds[0]': 100 };
+// (2,048), webhook ids and event ids are at most 100 characters; a refund's Reason is free text like
+// a Note (up to 1,000 characters, as its schema says).
+const LONGER: Record<string, number> = { Note: 1000, Value: 1000, Reason: 1000, Id: 100, 'EventIds[0]': 100 };
 const limitOf = (path: string): number => LONGER[path.replace(/^.*\./, '')] ?? 255;
 
 /** Every string a request can carry, as a path: `FirstName`, `Identifiers[0]`, `Payment.Name`, `Values[0].Value`. */
@@ -69,6 +70,14 @@ async function customer(t: TestApp): Promise<string> {
   return CustomerId;
 }
 
+/** A confirmed order of its own, paid 1 by its confirmation's Payment. */
+async function confirmedOrder(t: TestApp): Promise<number> {
+  const request = await BASES.ConfirmOrder!(t);
+  const res = await t.inject({ method: 'POST', url: `/orders/${String(request.OrderId)}/confirm`, payload: request });
+  assert.equal(res.statusCode, 200, res.body);
+  return request.OrderId as number;
+}
+
 /** A valid request of each operation that has string fields; a new operation must add one here. */
 const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = {
   SearchCustomers: async () => ({ Identifiers: ['limits-c1'] }),
@@ -92,6 +101,21 @@ const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = 
     OrderId: json<{ OrderId: number }>(await t.inject({ method: 'POST', url: '/orders', payload: {} })).OrderId,
     Lines: [{ Sku: 'S', Name: 'N', Quantity: 1, UnitPrice: 1, TaxRate: 19 }],
     Shipping: { Name: 'DHL', Amount: 1, TaxRate: 19 },
+  }),
+  CreateOrderPayment: async (t) => ({
+    OrderId: await confirmedOrder(t),
+    Amount: 1,
+    Type: 'PayPal',
+    Name: 'Ada',
+    ReferenceNumber: 'PP-1',
+    Date: '2024-01-01',
+  }),
+  CreateOrderRefund: async (t) => ({
+    OrderId: await confirmedOrder(t),
+    Amount: 1,
+    Reason: 'Damaged',
+    ReferenceNumber: 'R-1',
+    Date: '2024-01-01',
   }),
   SearchOrders: async () => ({ OrderNumbers: ['limits-o1'], CustomerIds: ['limits-c1'], LastModifiedAfter: '2024-01-01' }),
   GetCustomerCustomFields: async () => ({ CustomerId: 'limits-c1' }),
