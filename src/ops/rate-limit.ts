@@ -97,10 +97,13 @@ async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis>
     if (up !== true) log.info('rate limits: Redis connected, limits are shared across instances');
     up = true;
   });
-  redis.on('error', (err: Error) => {
+  // A connection refused reports an error; one that the network or Redis drops may only close.
+  const lost = (err?: Error): void => {
     if (up !== false) log.warn({ err }, 'rate limits: Redis unavailable, each server counts its limits on its own until it is back');
     up = false;
-  });
+  };
+  redis.on('error', lost);
+  redis.on('close', () => lost());
   // Limits apply from the first request when Redis is there; a missing Redis delays start-up briefly only.
   await Promise.race([
     new Promise((resolve) => redis.once('ready', resolve)),
@@ -169,7 +172,11 @@ async function registerRateLimits(app: FastifyInstance, config: Config): Promise
     config.redisUrl && (config.rateLimitPerSecond > 0 || config.authFailureLimit > 0)
       ? await connectRedis(config.redisUrl, app.log)
       : undefined;
-  if (redis) app.addHook('onClose', async () => redis.disconnect());
+  if (redis)
+    app.addHook('onClose', async () => {
+      redis.removeAllListeners('close'); // a shutdown is not an outage
+      redis.disconnect();
+    });
   const onRedisError = throttled(app.log, 10_000, 'rate limits: Redis failed to count, this server counted the request on its own');
   const cluster = clusterLimits(throttled(app.log, 10_000, 'rate limits: the primary did not answer, the request passes unlimited'));
 
