@@ -60,6 +60,8 @@ const returned = (row: Omit<StoredReturn, 'lines'>, lines: RecordLineRow[]): Sto
   created_at: Number(row.created_at),
   lines,
 });
+/** A record's lines as it is read back (a replay answers the same as the first answer). */
+const byLineNumber = (lines: readonly RecordLineRow[]): RecordLineRow[] => [...lines].sort((a, b) => a.line_number - b.line_number);
 const lineRow = (r: RecordLineRow): RecordLineRow => ({ line_number: Number(r.line_number), quantity: Number(r.quantity) });
 
 /** All SQL about an order's shipments and returns. */
@@ -78,7 +80,7 @@ export const orderShipmentsRepository = {
   async insertShipment(sql: StoreSql, db: Executor, s: NewShipment): Promise<StoredShipment> {
     const params = [s.order_id, s.carrier, s.tracking_number, s.tracking_url, s.shipped_at, s.created_at];
     const row = (await sql.run<Omit<StoredShipment, 'lines'>>(db, INSERT_SHIPMENT, params)).rows[0]!;
-    const stored = shipment(row, s.lines);
+    const stored = shipment(row, byLineNumber(s.lines));
     await db
       .insertInto('order_shipment_lines')
       .values(s.lines.map((l) => ({ shipment_id: stored.shipment_id, line_number: l.line_number, quantity: l.quantity })))
@@ -89,7 +91,7 @@ export const orderShipmentsRepository = {
   async insertReturn(sql: StoreSql, db: Executor, r: NewReturn): Promise<StoredReturn> {
     const row = (await sql.run<Omit<StoredReturn, 'lines'>>(db, INSERT_RETURN, [r.order_id, r.reason, r.received_at, r.created_at]))
       .rows[0]!;
-    const stored = returned(row, r.lines);
+    const stored = returned(row, byLineNumber(r.lines));
     await db
       .insertInto('order_return_lines')
       .values(r.lines.map((l) => ({ return_id: stored.return_id, line_number: l.line_number, quantity: l.quantity })))

@@ -324,9 +324,20 @@ describeEachBackend(
     test('an Idempotency-Key replays the first record, 422 with another body or operation; a failed request frees it', async () => {
       const id = await confirmedOrder(t());
       const key = { 'idempotency-key': `ship-${unique()}` };
-      const first = await ship(t(), id, { Lines: [{ LineNumber: 1, Quantity: 1 }], Carrier: 'DHL' }, key);
+      const twoLines = {
+        Lines: [
+          { LineNumber: 2, Quantity: 1 },
+          { LineNumber: 1, Quantity: 1 },
+        ],
+        Carrier: 'DHL',
+      };
+      const first = await ship(t(), id, twoLines, key);
       assert.equal(first.statusCode, 201, first.body);
-      const again = await ship(t(), id, { Lines: [{ LineNumber: 1, Quantity: 1 }], Carrier: 'DHL' }, key);
+      assert.deepEqual(json<{ Lines: Lines }>(first).Lines, [
+        { LineNumber: 1, Quantity: 1 },
+        { LineNumber: 2, Quantity: 1 },
+      ]);
+      const again = await ship(t(), id, twoLines, key);
       assert.equal(again.statusCode, 201);
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.equal(again.body, first.body);
@@ -334,7 +345,10 @@ describeEachBackend(
       assert.equal(other.statusCode, 422, other.body);
       assert.equal(json(other).ResponseStatus.ErrorCode, 'IdempotencyKeyReused');
       assert.equal((await giveBack(t(), id, { Lines: [{ LineNumber: 1, Quantity: 1 }] }, key)).statusCode, 422, 'another operation');
-      assert.deepEqual((await records(t(), id)).shipped, [[1, 1]]);
+      assert.deepEqual((await records(t(), id)).shipped, [
+        [1, 1],
+        [2, 1],
+      ]);
 
       const returnKey = { 'idempotency-key': `return-${unique()}` };
       const r1 = await giveBack(t(), id, { Lines: [{ LineNumber: 1, Quantity: 1 }] }, returnKey);
