@@ -75,7 +75,8 @@ export function orderLifeOperations(store: Store, writes: WriteDoor): AnyOperati
   ];
 }
 
-const keyOf = (call: { header(name: string): string | undefined; key: { id: string } }) => {
+/** The request's Idempotency-Key, per API key; undefined when not sent. */
+export const keyOf = (call: { header(name: string): string | undefined; key: { id: string } }) => {
   const key = call.header(IDEMPOTENCY_HEADER)?.trim() || undefined;
   return key === undefined ? undefined : { apiKeyId: call.key.id, key };
 };

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SelectExpression } from 'kysely';
-import type { Database, OrderLineRow, OrderRow, PaymentStatus } from '../store/database.js';
+import type { Database, FulfillmentStatus, OrderLineRow, OrderRow, PaymentStatus } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
@@ -63,6 +63,7 @@ export interface OrderFilter {
   readonly skus?: readonly string[];
   readonly currencies?: readonly string[];
   readonly paymentStatuses?: readonly PaymentStatus[];
+  readonly fulfillmentStatuses?: readonly FulfillmentStatus[];
   /** Strict lower bound of the stamp (LastModifiedAfter). */
   readonly modifiedAfter?: number;
   /** Upper bound of the stamp: the watermark read before the rows. */
@@ -112,6 +113,7 @@ function feedQuery(db: Executor, f: OrderFilter) {
     );
   }
   if (some(f.paymentStatuses)) q = q.where('payment_status', 'in', f.paymentStatuses);
+  if (some(f.fulfillmentStatuses)) q = q.where('fulfillment_status', 'in', f.fulfillmentStatuses);
   if (f.match) q = q.where(f.match);
   return q.orderBy('modified_at').orderBy('order_id');
 }

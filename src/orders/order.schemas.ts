@@ -3,7 +3,7 @@ import { LIST_LENGTH, NAME_LENGTH, NotNull, TEXT_LENGTH, withRules } from '../wi
 import { Nullable, WireDate } from '../wire/schema-types.js';
 import { TextQuery, textQueryRule } from '../wire/text-query.js';
 import { orderCursorIssuedHere } from './order.cursor.js';
-import { PAYMENT_STATUSES } from './order-life.status.js';
+import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from './order-life.status.js';
 import { ORDER_CONTENT_LIMITS } from '../money/index.js';
 import {
   amountScale,
@@ -360,6 +360,13 @@ export const SearchOrdersRequest = withRules(
         Type.Array(Type.Union(PAYMENT_STATUSES.map((s) => Type.Literal(s))), {
           description:
             'Unpaid, PartiallyPaid, Paid, PartiallyRefunded or Refunded; several match any of them. Empty or omitted: every one.',
+          maxItems: LIST_LENGTH,
+        }),
+      ),
+      FulfillmentStatuses: Type.Optional(
+        Type.Array(Type.Union(FULFILLMENT_STATUSES.map((s) => Type.Literal(s))), {
+          description:
+            'Unfulfilled, PartiallyFulfilled, Fulfilled, PartiallyReturned or Returned; several match any of them. Empty or omitted: every one.',
           maxItems: LIST_LENGTH,
         }),
       ),

@@ -8,6 +8,7 @@ import { RetryWork, defineWrite } from '../writes/unit.js';
 import { orderRepository, type ShownOrder, type StoredOrder } from './order.repository.js';
 import { contentRecord, type ContentRecord } from './order.content.js';
 import type { CreateOrderRequest, OrderContentFields, UpdateOrderRequest } from './order.schemas.js';
+import { refuseCancelOfShipped } from './order-shipments.service.js';
 
 /** A generated order number: `ORD-` and the order id, at least six digits. */
 export const generatedOrderNumber = (orderId: number): string => `ORD-${String(orderId).padStart(6, '0')}`;
@@ -81,6 +82,7 @@ export const createOrderWrite = defineWrite('order.create', async (unit, req: Ne
 
 /** Open or confirmed → cancelled; cancelling a cancelled order again changes nothing. */
 export const cancelOrderWrite = defineWrite('order.cancel', async (unit, orderId: number): Promise<StoredOrder> => {
+  await refuseCancelOfShipped(unit, orderId);
   if (await orderRepository.markCancelled(unit.db, orderId, Date.now())) {
     unit.touch('order', String(orderId));
     unit.emit({ type: 'order.cancelled', orderId });
