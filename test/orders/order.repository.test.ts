@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { orderRecordsRepository } from '../../src/orders/order-life.records.js';
 import { orderRepository as repo, type ConfirmedState } from '../../src/orders/order.repository.js';
 import { createCustomer, describeEachStore } from '../helpers/store-suite.js';
 import { unique } from './order-fixtures.js';
@@ -54,6 +55,40 @@ describeEachStore('order repository', (s) => {
     assert.deepEqual(records, { shipments: [], payments: [], refunds: [], returns: [] });
     assert.equal(typeof shown?.modified_at, 'number');
     assert.equal(await repo.findShown(s().store.sql, s().store.reader, id + 1_000_000), undefined);
+  });
+
+  test('recordsOf reads the records of many orders at once (more ids than one statement binds), each order its own, oldest first', async () => {
+    const [a, b] = [await insert(`O-${unique()}`), await insert(`O-${unique()}`)];
+    const pay = (order_id: number, amount: string, paid_at: number) =>
+      s().write((unit) =>
+        unit.db
+          .insertInto('order_payments')
+          .values({ order_id, amount, type: null, name: null, reference_number: null, paid_at, created_at: paid_at })
+          .returning('payment_id')
+          .executeTakeFirstOrThrow(),
+      );
+    const first = Number((await pay(a, '1.00', 3000)).payment_id);
+    const second = Number((await pay(a, '2.00', 1000)).payment_id);
+    const ofB = Number((await pay(b, '3.00', 2000)).payment_id);
+    // 2,000 ids: b's is past the first statement's; the unknown ids find nothing.
+    const ids = [a, ...Array.from({ length: 1998 }, (_, i) => 1_000_000_000 + i), b];
+    const found = await orderRecordsRepository.recordsOf(s().store.sql, s().store.reader, ids);
+    assert.deepEqual(
+      [...found.keys()].sort((x, y) => x - y),
+      [a, b].sort((x, y) => x - y),
+    );
+    assert.deepEqual(
+      found.get(a)!.payments.map((p) => [p.payment_id, p.order_id, p.amount, p.paid_at]),
+      [
+        [first, a, '1.00', 3000],
+        [second, a, '2.00', 1000],
+      ],
+    );
+    assert.deepEqual(
+      found.get(b)!.payments.map((p) => p.payment_id),
+      [ofB],
+    );
+    assert.deepEqual([found.get(b)!.refunds, found.get(b)!.shipments, found.get(b)!.returns], [[], [], []]);
   });
 
   test('markConfirmed changes only an open order, once', async () => {
