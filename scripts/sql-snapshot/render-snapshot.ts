@@ -8,6 +8,7 @@ import { keyCalls, syncClockCalls } from './key-and-clock-calls.js';
 import { idempotencyCalls, orderCalls, orderWordsCalls } from './order-calls.js';
 import { orderLifeCalls } from './order-life-calls.js';
 import { orderShipmentsCalls } from './order-shipments-calls.js';
+import { orderRecordsCalls } from './order-records-calls.js';
 import { openRecordingStore, SNAPSHOT_BACKENDS, type RecordingStore, type SnapshotBackend } from './recording-store.js';
 import { exportedFunctions, type SnapshotCall, type SnapshotSource } from './snapshot-calls.js';
 
@@ -20,6 +21,7 @@ export const SNAPSHOT_SOURCES: readonly SnapshotSource[] = [
   idempotencyCalls,
   orderLifeCalls,
   orderShipmentsCalls,
+  orderRecordsCalls,
   customFieldCalls,
   keyCalls,
   syncClockCalls,
