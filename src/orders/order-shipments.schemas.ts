@@ -5,7 +5,8 @@ import { WireDate } from '../wire/schema-types.js';
 import { idempotencyKeyRule, orderIdOfPath } from './order.rules.js';
 
 // Shipments and returns of a confirmed order as requests (docs/orders.md, "After the confirmation");
-// their records are in order-life.schemas.ts, beside payments and refunds. Whether a quantity is left to ship or to return is known once the order is read.
+// their records are in order-life.schemas.ts, beside payments and refunds. Whether a quantity is
+// left to ship or to return is known once the order is read.
 
 const { maxLines, maxQuantity } = ORDER_CONTENT_LIMITS;
 
