@@ -115,7 +115,7 @@ interface Found {
  * about in the order they are made), and then the range costs one seek of each table's index instead
  * of one per order; the records of orders between them that are not in the chunk are passed over.
  */
-const RANGE = 0;
+export const RANGE = 0;
 const whereOrder = (alias: string, shape: number): string =>
   shape === RANGE ? `${alias}order_id between ? and ?` : `${alias}order_id in (${placeholders(shape)})`;
 
@@ -143,6 +143,9 @@ const returnsSql = textsByShape(
     ' from order_returns r left join order_return_lines l on l.return_id = r.return_id' +
     ` where ${whereOrder('r.', n)} order by r.order_id, r.return_id, l.line_number`,
 );
+
+/** The texts of the reads by kind of record, per shape (RANGE, or the length of a list of ids). */
+export const recordReadSql = { payments: paymentsSql, refunds: refundsSql, shipments: shipmentsSql, returns: returnsSql };
 
 async function read(sql: StoreSql, db: Executor, shape: number, params: readonly number[]): Promise<Found> {
   return {
