@@ -7,12 +7,7 @@ const { orderRecordsRepository, withRecords } = orderRecordsModule;
 export const orderRecordsCalls: SnapshotSource = {
   source: 'src/orders/order-life.records.ts',
   exports: orderRecordsModule,
-  builders: {
-    'recordReadSql.payments': 'orderRecordsRepository.recordsOf',
-    'recordReadSql.refunds': 'orderRecordsRepository.recordsOf',
-    'recordReadSql.shipments': 'orderRecordsRepository.recordsOf',
-    'recordReadSql.returns': 'orderRecordsRepository.recordsOf',
-  },
+  builders: { recordsSql: 'orderRecordsRepository.recordsOf' },
   calls: {
     ...objectCalls('orderRecordsRepository', orderRecordsRepository, {
       recordsOf: [

@@ -5,7 +5,7 @@ import { identifierSearchSql, touchSql as customerTouchSql, updateAddressSql } f
 import { valuesSql } from '../../src/customfields/customfield.repository.js';
 import { BUMP_VERSION, definitionsForWriteSql, fieldsSql, upsertValuesSql } from '../../src/customfields/customfield.statements.js';
 import { FIND_ORDER, MARK_CONFIRMED, SHOW_ORDER, touchSql as orderTouchSql } from '../../src/orders/order.statements.js';
-import { RANGE, recordReadSql } from '../../src/orders/order-life.records.js';
+import { RANGE, recordsSql } from '../../src/orders/order-life.records.js';
 import { describeEachBackend, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -53,9 +53,7 @@ describeEachBackend('hot statements use indexes', (t) => {
   });
 
   test("the records of an order's life, for a range of order ids and for a list", async () => {
-    for (const [kind, texts] of Object.entries(recordReadSql)) {
-      assertIndexed(t(), `${kind} of a range`, await plan(t(), texts(RANGE), [1, 4]));
-      assertIndexed(t(), `${kind} of a list`, await plan(t(), texts(2), [1, 9000]));
-    }
+    assertIndexed(t(), 'records of a range', await plan(t(), recordsSql(RANGE), [1, 4, 1, 4, 1, 4, 1, 4]));
+    assertIndexed(t(), 'records of a list', await plan(t(), recordsSql(2), [1, 9000, 1, 9000, 1, 9000, 1, 9000]));
   });
 });
