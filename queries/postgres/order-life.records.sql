@@ -1,21 +1,13 @@
 -- PostgreSQL: the SQL of src/orders/order-life.records.ts. Written by `npm run sql:snapshot`; do not edit.
 
--- orderRecordsRepository.recordsOf(orderIds: 3 (bound as 4))
-select "payment_id", "order_id", "amount", "type", "name", "reference_number", "paid_at", "created_at" from "order_payments" where "order_id" in ($1, $2, $3, $4) order by "order_id", "payment_id";
--- parameters: [1,2,3,3]
-select "refund_id", "order_id", "amount", "reason", "reference_number", "refunded_at", "created_at" from "order_refunds" where "order_id" in ($1, $2, $3, $4) order by "order_id", "refund_id";
--- parameters: [1,2,3,3]
-select "s"."shipment_id", "s"."order_id", "s"."carrier", "s"."tracking_number", "s"."tracking_url", "s"."shipped_at", "l"."line_number", "l"."quantity" from "order_shipments" as "s" left join "order_shipment_lines" as "l" on "l"."shipment_id" = "s"."shipment_id" where "s"."order_id" in ($1, $2, $3, $4) order by "s"."order_id", "s"."shipment_id", "l"."line_number";
--- parameters: [1,2,3,3]
-select "r"."return_id", "r"."order_id", "r"."reason", "r"."received_at", "l"."line_number", "l"."quantity" from "order_returns" as "r" left join "order_return_lines" as "l" on "l"."return_id" = "r"."return_id" where "r"."order_id" in ($1, $2, $3, $4) order by "r"."order_id", "r"."return_id", "l"."line_number";
--- parameters: [1,2,3,3]
+-- orderRecordsRepository.recordsOf(orderIds: 3 close together (a range))
+select 'P' as kind, payment_id as id, order_id, amount, type as t1, name as t2, reference_number as t3, paid_at as at1, created_at as at2, cast(null as integer) as line_number, cast(null as integer) as quantity from order_payments where order_id between $1 and $2 union all select 'R', refund_id, order_id, amount, reason, null, reference_number, refunded_at, created_at, null, null from order_refunds where order_id between $3 and $4 union all select 'S', s.shipment_id, s.order_id, null, s.carrier, s.tracking_number, s.tracking_url, s.shipped_at, null, l.line_number, l.quantity from order_shipments s left join order_shipment_lines l on l.shipment_id = s.shipment_id where s.order_id between $5 and $6 union all select 'T', r.return_id, r.order_id, null, r.reason, null, null, r.received_at, null, l.line_number, l.quantity from order_returns r left join order_return_lines l on l.return_id = r.return_id where r.order_id between $7 and $8 order by kind, order_id, id, line_number;
+-- parameters: [1,3,1,3,1,3,1,3]
+
+-- orderRecordsRepository.recordsOf(orderIds: 3 far apart (a list, bound as 4))
+select 'P' as kind, payment_id as id, order_id, amount, type as t1, name as t2, reference_number as t3, paid_at as at1, created_at as at2, cast(null as integer) as line_number, cast(null as integer) as quantity from order_payments where order_id in ($1, $2, $3, $4) union all select 'R', refund_id, order_id, amount, reason, null, reference_number, refunded_at, created_at, null, null from order_refunds where order_id in ($5, $6, $7, $8) union all select 'S', s.shipment_id, s.order_id, null, s.carrier, s.tracking_number, s.tracking_url, s.shipped_at, null, l.line_number, l.quantity from order_shipments s left join order_shipment_lines l on l.shipment_id = s.shipment_id where s.order_id in ($9, $10, $11, $12) union all select 'T', r.return_id, r.order_id, null, r.reason, null, null, r.received_at, null, l.line_number, l.quantity from order_returns r left join order_return_lines l on l.return_id = r.return_id where r.order_id in ($13, $14, $15, $16) order by kind, order_id, id, line_number;
+-- parameters: [1,5000,9000,9000,1,5000,9000,9000,1,5000,9000,9000,1,5000,9000,9000]
 
 -- withRecords(orders: 1 confirmed, 1 open)
-select "payment_id", "order_id", "amount", "type", "name", "reference_number", "paid_at", "created_at" from "order_payments" where "order_id" in ($1) order by "order_id", "payment_id";
--- parameters: [1]
-select "refund_id", "order_id", "amount", "reason", "reference_number", "refunded_at", "created_at" from "order_refunds" where "order_id" in ($1) order by "order_id", "refund_id";
--- parameters: [1]
-select "s"."shipment_id", "s"."order_id", "s"."carrier", "s"."tracking_number", "s"."tracking_url", "s"."shipped_at", "l"."line_number", "l"."quantity" from "order_shipments" as "s" left join "order_shipment_lines" as "l" on "l"."shipment_id" = "s"."shipment_id" where "s"."order_id" in ($1) order by "s"."order_id", "s"."shipment_id", "l"."line_number";
--- parameters: [1]
-select "r"."return_id", "r"."order_id", "r"."reason", "r"."received_at", "l"."line_number", "l"."quantity" from "order_returns" as "r" left join "order_return_lines" as "l" on "l"."return_id" = "r"."return_id" where "r"."order_id" in ($1) order by "r"."order_id", "r"."return_id", "l"."line_number";
--- parameters: [1]
+select 'P' as kind, payment_id as id, order_id, amount, type as t1, name as t2, reference_number as t3, paid_at as at1, created_at as at2, cast(null as integer) as line_number, cast(null as integer) as quantity from order_payments where order_id between $1 and $2 union all select 'R', refund_id, order_id, amount, reason, null, reference_number, refunded_at, created_at, null, null from order_refunds where order_id between $3 and $4 union all select 'S', s.shipment_id, s.order_id, null, s.carrier, s.tracking_number, s.tracking_url, s.shipped_at, null, l.line_number, l.quantity from order_shipments s left join order_shipment_lines l on l.shipment_id = s.shipment_id where s.order_id between $5 and $6 union all select 'T', r.return_id, r.order_id, null, r.reason, null, null, r.received_at, null, l.line_number, l.quantity from order_returns r left join order_return_lines l on l.return_id = r.return_id where r.order_id between $7 and $8 order by kind, order_id, id, line_number;
+-- parameters: [1,1,1,1,1,1,1,1]

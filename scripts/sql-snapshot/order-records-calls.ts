@@ -7,9 +7,13 @@ const { orderRecordsRepository, withRecords } = orderRecordsModule;
 export const orderRecordsCalls: SnapshotSource = {
   source: 'src/orders/order-life.records.ts',
   exports: orderRecordsModule,
+  builders: { recordsSql: 'orderRecordsRepository.recordsOf' },
   calls: {
     ...objectCalls('orderRecordsRepository', orderRecordsRepository, {
-      recordsOf: [call('orderIds: 3 (bound as 4)', ({ sql, db }) => orderRecordsRepository.recordsOf(sql, db, [1, 2, 3]))],
+      recordsOf: [
+        call('orderIds: 3 close together (a range)', ({ sql, db }) => orderRecordsRepository.recordsOf(sql, db, [1, 2, 3])),
+        call('orderIds: 3 far apart (a list, bound as 4)', ({ sql, db }) => orderRecordsRepository.recordsOf(sql, db, [1, 5000, 9000])),
+      ],
     }),
     withRecords: [
       call('orders: 1 confirmed, 1 open', ({ sql, db }) =>

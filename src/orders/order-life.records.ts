@@ -1,10 +1,11 @@
+import { placeholders, textsByShape } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { StoredPayment, StoredRefund } from './order-life.repository.js';
 
 // What every read of an order shows of its life after the confirmation: its shipments, payments,
 // refunds and returns (docs/orders.md, "After the confirmation"). The feed reads them for a whole
-// chunk of orders at once, one statement per kind of record, never one per order; an open order has
-// none (records need a confirmed order, and an order is never open again), so it is not asked for.
+// chunk of orders at once, every kind in one statement, never one per order; an open order has none
+// (records need a confirmed order, and an order is never open again), so it is not asked for.
 
 /** A quantity of an order's line in a shipment or a return. */
 export interface RecordLine {
@@ -64,99 +65,88 @@ function padded(ids: readonly number[]): number[] {
   return out;
 }
 
-const PAYMENT_COLUMNS = ['payment_id', 'order_id', 'amount', 'type', 'name', 'reference_number', 'paid_at', 'created_at'] as const;
-const REFUND_COLUMNS = ['refund_id', 'order_id', 'amount', 'reason', 'reference_number', 'refunded_at', 'created_at'] as const;
-
-interface ShipmentLineRow {
-  shipment_id: number;
+/**
+ * A record as the one read of every kind returns it: the four kinds in one statement (a round trip
+ * and a statement each fewer than four reads: GetOrder runs it on every call), their columns laid
+ * over one another. A shipment or a return comes as one row per line (one row when it has none).
+ */
+interface RecordRow {
+  /** P payment, R refund, S shipment, T return. */
+  kind: 'P' | 'R' | 'S' | 'T';
+  id: number;
   order_id: number;
-  carrier: string | null;
-  tracking_number: string | null;
-  tracking_url: string | null;
-  shipped_at: number;
+  amount: string | null;
+  /** type, reason, carrier, reason. */
+  t1: string | null;
+  /** name, –, tracking number, –. */
+  t2: string | null;
+  /** reference number, reference number, tracking URL, –. */
+  t3: string | null;
+  /** paid, refunded, shipped, received. */
+  at1: number;
+  /** created (payments and refunds). */
+  at2: number | null;
   line_number: number | null;
   quantity: number | null;
 }
-const SHIPMENT_LINE_COLUMNS = [
-  'shipment_id',
+const RECORD_COLUMNS = [
+  'kind',
+  'id',
   'order_id',
-  'carrier',
-  'tracking_number',
-  'tracking_url',
-  'shipped_at',
+  'amount',
+  't1',
+  't2',
+  't3',
+  'at1',
+  'at2',
   'line_number',
   'quantity',
-] as const satisfies ReadonlyArray<keyof ShipmentLineRow>;
+] as const satisfies ReadonlyArray<keyof RecordRow>;
 
-interface ReturnLineRow {
-  return_id: number;
-  order_id: number;
-  reason: string | null;
-  received_at: number;
-  line_number: number | null;
-  quantity: number | null;
-}
-const RETURN_LINE_COLUMNS = ['return_id', 'order_id', 'reason', 'received_at', 'line_number', 'quantity'] as const satisfies ReadonlyArray<
-  keyof ReturnLineRow
->;
+/**
+ * Which orders a read asks for: a list of n ids (`order_id in (…)`), or, as shape RANGE, every
+ * order between two ids. A chunk of the feed mostly holds ids close together (orders are stamped
+ * about in the order they are made), and then the range costs one seek of each table's index instead
+ * of one per order; the records of orders between them that are not in the chunk are passed over.
+ */
+export const RANGE = 0;
+const whereOrder = (alias: string, shape: number): string =>
+  shape === RANGE ? `${alias}order_id between ? and ?` : `${alias}order_id in (${placeholders(shape)})`;
 
-/** The records of many orders as they are read, before they are sorted to their orders. */
-interface Found {
-  payments: StoredPayment[];
-  refunds: StoredRefund[];
-  shipments: ShipmentLineRow[];
-  returns: ReturnLineRow[];
-}
+/** A range is read while it spans at most this many ids per order asked for. */
+const DENSE = 4;
 
-async function read(sql: StoreSql, db: Executor, ids: number[]): Promise<Found> {
-  const payments = db
-    .selectFrom('order_payments')
-    .select(PAYMENT_COLUMNS)
-    .where('order_id', 'in', ids)
-    .orderBy('order_id')
-    .orderBy('payment_id')
-    .compile();
-  const refunds = db
-    .selectFrom('order_refunds')
-    .select(REFUND_COLUMNS)
-    .where('order_id', 'in', ids)
-    .orderBy('order_id')
-    .orderBy('refund_id')
-    .compile();
-  // A shipment and its lines in one statement: one row per line (a shipment without lines, one row).
-  const shipments = db
-    .selectFrom('order_shipments as s')
-    .leftJoin('order_shipment_lines as l', 'l.shipment_id', 's.shipment_id')
-    .select([
-      's.shipment_id',
-      's.order_id',
-      's.carrier',
-      's.tracking_number',
-      's.tracking_url',
-      's.shipped_at',
-      'l.line_number',
-      'l.quantity',
-    ])
-    .where('s.order_id', 'in', ids)
-    .orderBy('s.order_id')
-    .orderBy('s.shipment_id')
-    .orderBy('l.line_number')
-    .compile();
-  const returns = db
-    .selectFrom('order_returns as r')
-    .leftJoin('order_return_lines as l', 'l.return_id', 'r.return_id')
-    .select(['r.return_id', 'r.order_id', 'r.reason', 'r.received_at', 'l.line_number', 'l.quantity'])
-    .where('r.order_id', 'in', ids)
-    .orderBy('r.order_id')
-    .orderBy('r.return_id')
-    .orderBy('l.line_number')
-    .compile();
-  return {
-    payments: await sql.rows<StoredPayment>(db, payments, PAYMENT_COLUMNS),
-    refunds: await sql.rows<StoredRefund>(db, refunds, REFUND_COLUMNS),
-    shipments: await sql.rows<ShipmentLineRow>(db, shipments, SHIPMENT_LINE_COLUMNS),
-    returns: await sql.rows<ReturnLineRow>(db, returns, RETURN_LINE_COLUMNS),
-  };
+/** The read of every kind of record of the orders of a shape (RANGE, or the length of a list of ids), written once per shape. */
+export const recordsSql = textsByShape(
+  (n: number) =>
+    "select 'P' as kind, payment_id as id, order_id, amount, type as t1, name as t2, reference_number as t3, paid_at as at1," +
+    // Typed nulls: PostgreSQL types a union's columns from its parts left to right, and two bare nulls make text.
+    ` created_at as at2, cast(null as integer) as line_number, cast(null as integer) as quantity from order_payments where ${whereOrder('', n)}` +
+    " union all select 'R', refund_id, order_id, amount, reason, null, reference_number, refunded_at, created_at, null, null" +
+    ` from order_refunds where ${whereOrder('', n)}` +
+    " union all select 'S', s.shipment_id, s.order_id, null, s.carrier, s.tracking_number, s.tracking_url, s.shipped_at, null," +
+    ' l.line_number, l.quantity from order_shipments s left join order_shipment_lines l on l.shipment_id = s.shipment_id' +
+    ` where ${whereOrder('s.', n)}` +
+    " union all select 'T', r.return_id, r.order_id, null, r.reason, null, null, r.received_at, null, l.line_number, l.quantity" +
+    ` from order_returns r left join order_return_lines l on l.return_id = r.return_id where ${whereOrder('r.', n)}` +
+    ' order by kind, order_id, id, line_number',
+);
+
+/** Every record of the orders of a shape: the four parts of the statement bind the same ids. */
+const read = (sql: StoreSql, db: Executor, shape: number, params: readonly number[]): Promise<RecordRow[]> =>
+  sql.runRows<RecordRow>(db, recordsSql(shape), [...params, ...params, ...params, ...params], RECORD_COLUMNS);
+
+/** The records of these orders (at most IDS_PER_READ), read as a range of ids or as their list; `keep`: the orders asked for. */
+async function readSome(sql: StoreSql, db: Executor, ids: readonly number[]): Promise<{ found: RecordRow[]; keep?: ReadonlySet<number> }> {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const id of ids) {
+    if (id < lo) lo = id;
+    if (id > hi) hi = id;
+  }
+  if (hi - lo < DENSE * ids.length) return { found: await read(sql, db, RANGE, [lo, hi]), keep: new Set(ids) };
+  const list = padded(ids);
+  return { found: await read(sql, db, list.length, list) };
 }
 
 interface Gathering {
@@ -173,73 +163,62 @@ function of(byOrder: Map<number, Gathering>, orderId: number): Gathering {
   return g;
 }
 
-/** Rows of records with their lines (sorted by record, then line) as records holding their lines. */
-function withLines<R extends { line_number: number | null; quantity: number | null }, S extends { lines: RecordLine[] }>(
-  rows: readonly R[],
-  idOf: (row: R) => number,
-  make: (row: R) => S,
-): S[] {
-  const out: S[] = [];
-  let lastId: number | undefined;
-  for (const row of rows) {
-    const id = idOf(row);
-    if (id !== lastId) {
-      out.push(make(row));
-      lastId = id;
-    }
-    if (row.line_number !== null) out[out.length - 1]!.lines.push({ line_number: Number(row.line_number), quantity: Number(row.quantity) });
+/** A record of a row (the first row of a shipment or a return: its lines are added after). */
+function recordOf(row: RecordRow, orderId: number): [keyof Gathering, StoredPayment | StoredRefund | ShownShipment | ShownReturn] {
+  const id = Number(row.id);
+  const at = Number(row.at1);
+  switch (row.kind) {
+    case 'P':
+      return [
+        'payments',
+        {
+          payment_id: id,
+          order_id: orderId,
+          amount: row.amount!,
+          type: row.t1,
+          name: row.t2,
+          reference_number: row.t3,
+          paid_at: at,
+          created_at: Number(row.at2),
+        },
+      ];
+    case 'R':
+      return [
+        'refunds',
+        {
+          refund_id: id,
+          order_id: orderId,
+          amount: row.amount!,
+          reason: row.t1,
+          reference_number: row.t3,
+          refunded_at: at,
+          created_at: Number(row.at2),
+        },
+      ];
+    case 'S':
+      return [
+        'shipments',
+        { shipment_id: id, order_id: orderId, carrier: row.t1, tracking_number: row.t2, tracking_url: row.t3, shipped_at: at, lines: [] },
+      ];
+    case 'T':
+      return ['returns', { return_id: id, order_id: orderId, reason: row.t1, received_at: at, lines: [] }];
   }
-  return out;
 }
 
 // PostgreSQL returns bigints as text.
-function sortOut(found: Found, byOrder: Map<number, Gathering>): void {
-  for (const p of found.payments) {
-    const row = {
-      ...p,
-      payment_id: Number(p.payment_id),
-      order_id: Number(p.order_id),
-      paid_at: Number(p.paid_at),
-      created_at: Number(p.created_at),
-    };
-    of(byOrder, row.order_id).payments.push(row);
+function sortOut(rows: readonly RecordRow[], byOrder: Map<number, Gathering>, keep?: ReadonlySet<number>): void {
+  let last: { kind: string; id: number; lines?: RecordLine[] } | undefined;
+  for (const row of rows) {
+    const orderId = Number(row.order_id);
+    if (keep !== undefined && !keep.has(orderId)) continue;
+    const id = Number(row.id);
+    if (last === undefined || last.kind !== row.kind || last.id !== id) {
+      const [list, record] = recordOf(row, orderId);
+      (of(byOrder, orderId)[list] as Array<typeof record>).push(record);
+      last = { kind: row.kind, id, lines: 'lines' in record ? record.lines : undefined };
+    }
+    if (row.line_number !== null) last.lines?.push({ line_number: Number(row.line_number), quantity: Number(row.quantity) });
   }
-  for (const r of found.refunds) {
-    const row = {
-      ...r,
-      refund_id: Number(r.refund_id),
-      order_id: Number(r.order_id),
-      refunded_at: Number(r.refunded_at),
-      created_at: Number(r.created_at),
-    };
-    of(byOrder, row.order_id).refunds.push(row);
-  }
-  const shipments = withLines(
-    found.shipments,
-    (r) => Number(r.shipment_id),
-    (r): ShownShipment => ({
-      shipment_id: Number(r.shipment_id),
-      order_id: Number(r.order_id),
-      carrier: r.carrier,
-      tracking_number: r.tracking_number,
-      tracking_url: r.tracking_url,
-      shipped_at: Number(r.shipped_at),
-      lines: [],
-    }),
-  );
-  for (const s of shipments) of(byOrder, s.order_id).shipments.push(s);
-  const returns = withLines(
-    found.returns,
-    (r) => Number(r.return_id),
-    (r): ShownReturn => ({
-      return_id: Number(r.return_id),
-      order_id: Number(r.order_id),
-      reason: r.reason,
-      received_at: Number(r.received_at),
-      lines: [],
-    }),
-  );
-  for (const r of returns) of(byOrder, r.order_id).returns.push(r);
 }
 
 /** The reads of the records of an order's life. */
@@ -248,7 +227,8 @@ export const orderRecordsRepository = {
   async recordsOf(sql: StoreSql, db: Executor, orderIds: readonly number[]): Promise<Map<number, OrderRecords>> {
     const byOrder = new Map<number, Gathering>();
     for (let i = 0; i < orderIds.length; i += IDS_PER_READ) {
-      sortOut(await read(sql, db, padded(orderIds.slice(i, i + IDS_PER_READ))), byOrder);
+      const { found, keep } = await readSome(sql, db, orderIds.slice(i, i + IDS_PER_READ));
+      sortOut(found, byOrder, keep);
     }
     return byOrder;
   },

@@ -1,6 +1,7 @@
 import type { FulfillmentStatus, PaymentStatus } from '../store/database.js';
 import { dateText, toJson, wireDate, type DateWriter, type WireDateValue } from '../wire/serializer.js';
 import type { OrderRecords, RecordLine, ShownReturn, ShownShipment } from './order-life.records.js';
+import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from './order-life.status.js';
 import type { StoredPayment, StoredRefund } from './order-life.repository.js';
 
 // The records of an order's life as the API shows them: alone (the 201 of a payment or a refund, the
@@ -80,16 +81,40 @@ const WCF = dateText('wcf');
 const hasRecords = (r: OrderRecords): boolean =>
   r.shipments.length > 0 || r.payments.length > 0 || r.refunds.length > 0 || r.returns.length > 0;
 
+/** The text of an order without records up to its amounts, per pair of statuses, made once. */
+const EMPTY_PREFIXES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
+  FULFILLMENT_STATUSES.map((f) => [
+    f,
+    new Map(
+      PAYMENT_STATUSES.map((p) => [
+        p,
+        `"FulfillmentStatus":${JSON.stringify(f)},"PaymentStatus":${JSON.stringify(p)},"Shipments":[],"Payments":[],"Refunds":[],"Returns":[],`,
+      ]),
+    ),
+  ]),
+);
+
+/**
+ * A stored amount ("49.90", "0.00", "7") as JSON writes its number (49.9, 0, 7): its trailing zeros
+ * cut, which is the number's shortest form while the decimal has at most 15 digits (every amount
+ * below 10^12 with up to 3 decimals); a longer one goes through the number, as the view does.
+ */
+function amountJson(text: string): string {
+  if (text.length > 16) return JSON.stringify(Number(text));
+  if (!text.includes('.')) return text;
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 48 /* 0 */) end--;
+  if (text.charCodeAt(end - 1) === 46 /* . */) end--;
+  return text.slice(0, end);
+}
+
 /**
  * lifeView as JSON text in the default form (PascalCase, WCF dates), without its braces: the
  * fields the feed and GetOrder splice after the content. Most orders have no records: their text is
- * written directly, the others' through the view.
+ * written from made parts, the others' through the view.
  */
 export function lifeText(order: LifeOfShownOrder): string {
-  if (hasRecords(order.records)) return toJson(lifeView(order, WCF), 'pascal', 'wcf', true).slice(1, -1);
-  return (
-    `"FulfillmentStatus":${JSON.stringify(order.fulfillment_status)},"PaymentStatus":${JSON.stringify(order.payment_status)},` +
-    `"Shipments":[],"Payments":[],"Refunds":[],"Returns":[],"Paid":${JSON.stringify(Number(order.paid))},` +
-    `"Refunded":${JSON.stringify(Number(order.refunded))}`
-  );
+  const prefix = EMPTY_PREFIXES.get(order.fulfillment_status)?.get(order.payment_status);
+  if (prefix === undefined || hasRecords(order.records)) return toJson(lifeView(order, WCF), 'pascal', 'wcf', true).slice(1, -1);
+  return `${prefix}"Paid":${amountJson(order.paid)},"Refunded":${amountJson(order.refunded)}`;
 }

@@ -33,7 +33,7 @@ const READ: ReadonlyMap<string, Field> = new Map([
   ['note', 'Note'],
   ['confirmation.note', 'Confirmation.Note'],
 ]);
-// JSON Lines carry the confirmation, the content and the order's records as objects: every field the feed shows.
+// JSON Lines carry the confirmation, the content and the records of the order's life as objects and lists.
 const PASSED_OVER = new Set(
   [...ORDER_CSV_COLUMNS, ...Object.keys(OrderFeedItem.properties)].map((c) => c.toLowerCase()).filter((c) => !READ.has(c)),
 );

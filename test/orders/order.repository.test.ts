@@ -89,6 +89,13 @@ describeEachStore('order repository', (s) => {
       [ofB],
     );
     assert.deepEqual([found.get(b)!.refunds, found.get(b)!.shipments, found.get(b)!.returns], [[], [], []]);
+
+    // Ids close together are read as a range: an order between them that was not asked for is left out.
+    const c = await insert(`O-${unique()}`);
+    const between = await orderRecordsRepository.recordsOf(s().store.sql, s().store.reader, [a, c]);
+    assert.ok(b > a && b < c);
+    assert.deepEqual([...between.keys()], [a]);
+    assert.deepEqual(between.get(a), found.get(a));
   });
 
   test('markConfirmed changes only an open order, once', async () => {

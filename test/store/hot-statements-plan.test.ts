@@ -5,6 +5,7 @@ import { identifierSearchSql, touchSql as customerTouchSql, updateAddressSql } f
 import { valuesSql } from '../../src/customfields/customfield.repository.js';
 import { BUMP_VERSION, definitionsForWriteSql, fieldsSql, upsertValuesSql } from '../../src/customfields/customfield.statements.js';
 import { FIND_ORDER, MARK_CONFIRMED, SHOW_ORDER, touchSql as orderTouchSql } from '../../src/orders/order.statements.js';
+import { RANGE, recordsSql } from '../../src/orders/order-life.records.js';
 import { describeEachBackend, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -23,7 +24,11 @@ async function plan(t: TestApp, text: string, params: readonly unknown[]): Promi
 
 function assertIndexed(t: TestApp, what: string, text: string): void {
   if (t.backend === 'sqlite')
-    assert.doesNotMatch(text, /\bSCAN (orders|customers|custom_field_values|idempotency_keys)\b/, `${what}:\n${text}`);
+    assert.doesNotMatch(
+      text,
+      /\bSCAN (orders|customers|custom_field_values|idempotency_keys|order_payments|order_refunds|order_shipments|order_returns|order_shipment_lines|order_return_lines|[sr]|l)\b/,
+      `${what}:\n${text}`,
+    );
   else assert.doesNotMatch(text, /Seq Scan/, `${what}:\n${text}`);
 }
 
@@ -45,5 +50,10 @@ describeEachBackend('hot statements use indexes', (t) => {
       ['custom-field fields of two numbers', fieldsSql(2), [1, 2, 'c']],
     ];
     for (const [what, text, params] of cases) assertIndexed(t(), what, await plan(t(), text, params));
+  });
+
+  test("the records of an order's life, for a range of order ids and for a list", async () => {
+    assertIndexed(t(), 'records of a range', await plan(t(), recordsSql(RANGE), [1, 4, 1, 4, 1, 4, 1, 4]));
+    assertIndexed(t(), 'records of a list', await plan(t(), recordsSql(2), [1, 9000, 1, 9000, 1, 9000, 1, 9000]));
   });
 });
