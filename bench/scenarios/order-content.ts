@@ -132,6 +132,9 @@ export const feedWithLines: Scenario = {
       const seeding = await seedWithLines(db, FEED_CUSTOMERS, orders, confirmed, LINES);
       const server = await startService({ databaseUrl: db.url });
       try {
+        const first = await call(server, 'GET', '/orders/1');
+        if ((first.body as { Lines?: unknown[] } | undefined)?.Lines?.length !== LINES)
+          return { status: 'failed', note: `expected order 1 with ${LINES} lines, got ${describe(first)}` };
         const result = await measureFeed(server, orders, confirmed / orders);
         return result.extra ? { ...result, extra: { ...result.extra, seedingSeconds: seeding.seconds } } : result;
       } finally {
