@@ -20,6 +20,7 @@ import {
 } from './order.import-content.js';
 import { contentRecord, type ContentRecord } from './order.content.js';
 import { orderRepository } from './order.repository.js';
+import { OrderFeedItem } from './order.schemas.js';
 
 /** Order numbers looked up in the store at once. */
 const LOOKUP = 1000;
@@ -55,13 +56,14 @@ const READ: ReadonlyMap<string, Field> = new Map([
   ['note', 'Note'],
   ['confirmation.note', 'Confirmation.Note'],
 ]);
-/** The order's content columns of a CSV row (JSON Lines carry `Lines` and `Shipping` as values). */
+/** The order's content columns of a CSV row, and the content's fields of a JSON record (`Lines` and `Shipping` as values). */
 const CONTENT_COLUMNS = new Set(['currency', 'pricesincludetax', ...SHIPPING_COLUMNS]);
-// JSON Lines carry the confirmation and the content as objects.
+const CONTENT_FIELDS = new Set(['currency', 'pricesincludetax', 'lines', 'shipping']);
+// JSON Lines carry every field of the feed, lists and objects too (Confirmation, Totals, …).
 const PASSED_OVER = new Set(
-  [...ORDER_CSV_COLUMNS, ...COMPUTED_COLUMNS, 'Confirmation', 'Totals']
+  [...ORDER_CSV_COLUMNS, ...COMPUTED_COLUMNS, ...Object.keys(OrderFeedItem.properties)]
     .map((c) => c.toLowerCase())
-    .filter((c) => !READ.has(c) && !CONTENT_COLUMNS.has(c)),
+    .filter((c) => !READ.has(c) && !CONTENT_COLUMNS.has(c) && !CONTENT_FIELDS.has(c)),
 );
 const EXPECTED = 'OrderNumber, Note, Currency, PricesIncludeTax, Shipping.*, Lines.*';
 
@@ -115,9 +117,7 @@ function readRecord(line: number, names: readonly string[], values: readonly unk
     else if (csv && LINE_COLUMNS.includes(key)) lineCells[key.slice('lines.'.length)] = value;
     if (csv && (CONTENT_COLUMNS.has(key) || READ.has(key))) orderCells.set(name.trim(), value);
     if (!READ.has(key)) {
-      const read = csv
-        ? CONTENT_COLUMNS.has(key) || LINE_COLUMNS.includes(key)
-        : ['currency', 'pricesincludetax', 'lines', 'shipping'].includes(key);
+      const read = csv ? CONTENT_COLUMNS.has(key) || LINE_COLUMNS.includes(key) : CONTENT_FIELDS.has(key);
       if (!read && !PASSED_OVER.has(key)) rules.fail(name, 'UnknownField', `unknown field '${name}'`);
       continue;
     }
