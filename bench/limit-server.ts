@@ -91,7 +91,7 @@ function searchStatement(n: number): Statement {
 const fields = backend.prepare('limit_fields', fieldsSql('all'));
 const order = backend.prepare(
   'limit_order',
-  'select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, confirmation, confirmation_shown from orders where order_id = ?',
+  'select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, confirmation, confirmation_shown, content_shown from orders where order_id = ?',
 );
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
@@ -129,7 +129,7 @@ function customFields(res: ServerResponse, customerId: string): void {
   });
 }
 
-// order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, confirmation, confirmation_shown
+// order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, confirmation, confirmation_shown, content_shown
 function orderById(res: ServerResponse, id: string): void {
   if (!/^\d{1,15}$/.test(id)) return send(res, 400, '{"ResponseStatus":{"ErrorCode":"TypeMismatch","Message":"OrderId"}}');
   order([Number(id)], (err, rows) => {
@@ -142,7 +142,9 @@ function orderById(res: ServerResponse, id: string): void {
       res,
       200,
       `{"OrderId":${String(o[0])},"OrderNumber":${text(o[1])},"Status":${text(o[2])},"CustomerId":${text(o[3])},"CreatedAt":${wcfDate(o[4])},` +
-        `"ConfirmedAt":${wcfDate(o[5])},"CancelledAt":${wcfDate(o[6])},"Confirmation":${o[8] === null ? 'null' : String(o[8])}}`,
+        `"ConfirmedAt":${wcfDate(o[5])},"CancelledAt":${wcfDate(o[6])},"Confirmation":${o[8] === null ? 'null' : String(o[8])}` +
+        // The content as the service keeps it (JSON text of Currency … Totals), spliced in; the seeded orders all have it.
+        `${o[9] === null ? '' : `,${String(o[9]).slice(1, -1)}`}}`,
     );
   });
 }

@@ -87,9 +87,11 @@ function show(key: string, row: RowData): void {
       : '';
   const versus =
     row.extra?.cpuRatioToSearch === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToSearch)} of the search by id (taking turns)`;
+  const lines =
+    row.extra?.cpuRatioToNoLines === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToNoLines)} of orders without lines (taking turns)`;
   const limit =
     row.extra?.cpuRatioToLimit === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToLimit)} of the limit server (taking turns)`;
-  log(`${key}: ${[main, streamed(row.extra), versus, limit, row.note].filter(Boolean).join('; ')}`);
+  log(`${key}: ${[main, streamed(row.extra), versus, lines, limit, row.note].filter(Boolean).join('; ')}`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -98,3 +98,35 @@ export async function seedBenchData(db: BenchDatabase, customers: number, withOr
   const seeding = await seed(db, customers, orders, confirmed);
   return { customers, orders, openOrders: await orderIds(db, 'Open'), confirmedOrders: await orderIds(db, 'Confirmed'), seeding };
 }
+
+/**
+ * Customers and orders of `lines` lines each, seeded in this process (`seed` has no flag for the
+ * number of lines: its orders hold 1–5): the order content scenarios' own data set, timed.
+ */
+export async function seedWithLines(
+  db: BenchDatabase,
+  customers: number,
+  orders: number,
+  confirmed: number,
+  lines: number,
+): Promise<SeedTiming> {
+  const [{ migrateToLatest }, { writeRegistry }, { openWriteDoor }, { seedCustomers }, { seedOrders }] = await Promise.all([
+    import('../../src/store/migrate.js'),
+    import('../../src/write-registry.js'),
+    import('../../src/writes/write-door.js'),
+    import('../../src/customers/index.js'),
+    import('../../src/orders/index.js'),
+  ]);
+  const started = performance.now();
+  const store = openStore(db.url);
+  const writes = openWriteDoor(store, writeRegistry);
+  try {
+    await migrateToLatest(store);
+    await seedCustomers(writes, customers);
+    await seedOrders(writes, orders, undefined, { confirmed, customers, lines });
+  } finally {
+    await writes.close();
+    await store.close();
+  }
+  return { customers, orders, seconds: (performance.now() - started) / 1000 };
+}

@@ -93,6 +93,9 @@ function extraText(r: RowData): string {
     parts.push(`server CPU per request ×${n2(e.cpuRatioToLimit)} of the limit server's (loads taking turns)`);
   if (e.cpuRatioToSearch !== undefined)
     parts.push(`server CPU per request ×${n2(e.cpuRatioToSearch)} of the search by id's (loads taking turns)`);
+  if (e.cpuRatioToNoLines !== undefined)
+    parts.push(`server CPU per request ×${n2(e.cpuRatioToNoLines)} of the same read of orders without lines (loads taking turns)`);
+  if (e.seedingSeconds !== undefined) parts.push(`its own data set, seeded in ${n0(e.seedingSeconds)} s`);
   if (e.maxWorkerRssMb !== undefined)
     parts.push(`after start ${n0(e.afterStartMb)} MB, after the load ${n0(e.maxWorkerRssMb)} MB per worker`);
   return parts.join('; ');

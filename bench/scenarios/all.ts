@@ -1,6 +1,7 @@
 import { customerScenarios } from './customers.js';
 import { customFieldScenarios } from './customfields.js';
 import { floor } from './floor.js';
+import { orderContentScenarios } from './order-content.js';
 import { orderScenarios } from './orders.js';
 import { textSearchScenarios } from './text-search.js';
 import { webhookScenarios } from './webhooks.js';
@@ -14,6 +15,7 @@ export const ALL_SCENARIOS: readonly Scenario[] = [
   ...textSearchScenarios,
   ...customFieldScenarios,
   ...orderScenarios,
+  ...orderContentScenarios,
   ...webhookScenarios,
 ];
 

@@ -1,6 +1,7 @@
 import { alternatingCpuRatio } from '../lib/alternating.js';
 import { cpuMeter } from '../lib/cpu.js';
 import { load, type RequestShape } from '../lib/load.js';
+import type { ServerProcess } from '../lib/processes.js';
 import { searchGetRequests } from './customers.js';
 import { QUICK, TIMING } from '../lib/settings.js';
 import { incompleteStream, ORDER_START, readStream, rssGrowthDuring, streamRepeatedly } from '../lib/stream.js';
@@ -34,30 +35,35 @@ export const orderFeed: Scenario = {
   usesOrders: true,
   async run(ctx) {
     if (ctx.orders === 0) return { status: 'failed', note: 'no orders were seeded' };
-    const feed = () => readStream(ctx.server.url, '/orders/', ORDER_START);
-    await readStream(ctx.server.url, `/orders/?Take=${WARM_UP}`, ORDER_START);
-    const cpu = cpuMeter(ctx.server.servingPids);
-    const { value, before, peak } = await rssGrowthDuring(ctx.server, () => streamRepeatedly(feed, TIMING.seconds, FEED_STREAMS));
-    const cores = cpu();
-    const bad = incompleteStream(value.streams, ctx.orders, 'orders');
-    if (bad) return { status: 'failed', note: bad };
-    return {
-      status: 'ok',
-      extra: {
-        ordersPerSec: value.itemsPerSec,
-        // Server CPU per order: the figure that other work on the machine moves least.
-        cpuUsPerOrder: (cores.server * 1e6) / value.itemsPerSec,
-        serverCores: cores.server,
-        // What the reader of the feeds took of the same cores.
-        generatorCores: cores.generator,
-        streams: value.streams.length,
-        tableSize: value.streams[0]!.items,
-        confirmedShare: ctx.confirmedOrders.length / ctx.orders,
-        rssGrowthMb: peak - before,
-      },
-    };
+    return measureFeed(ctx.server, ctx.orders, ctx.confirmedOrders.length / ctx.orders);
   },
 };
+
+/** The order feed of a server holding `orders` orders, read whole several times: orders/s, CPU per order, RSS growth. */
+export async function measureFeed(server: ServerProcess, orders: number, confirmedShare: number): Promise<ScenarioResult> {
+  const feed = () => readStream(server.url, '/orders/', ORDER_START);
+  await readStream(server.url, `/orders/?Take=${WARM_UP}`, ORDER_START);
+  const cpu = cpuMeter(server.servingPids);
+  const { value, before, peak } = await rssGrowthDuring(server, () => streamRepeatedly(feed, TIMING.seconds, FEED_STREAMS));
+  const cores = cpu();
+  const bad = incompleteStream(value.streams, orders, 'orders');
+  if (bad) return { status: 'failed', note: bad };
+  return {
+    status: 'ok',
+    extra: {
+      ordersPerSec: value.itemsPerSec,
+      // Server CPU per order: the figure that other work on the machine moves least.
+      cpuUsPerOrder: (cores.server * 1e6) / value.itemsPerSec,
+      serverCores: cores.server,
+      // What the reader of the feeds took of the same cores.
+      generatorCores: cores.generator,
+      streams: value.streams.length,
+      tableSize: value.streams[0]!.items,
+      confirmedShare,
+      rssGrowthMb: peak - before,
+    },
+  };
+}
 
 /**
  * `GET /orders/{OrderId}` of confirmed orders (bank data masked): the counterpart of the customer
@@ -97,7 +103,7 @@ export const orderGet: Scenario = {
  * A complete confirmation as a shop sends it: every other one for a known customer (by id), the
  * others for a new customer (by a fresh external id), with bank and payment data to validate.
  */
-function confirmation(orderId: number, i: number, customers: number): Record<string, unknown> {
+export function confirmation(orderId: number, i: number, customers: number): Record<string, unknown> {
   const known = i % 2 === 0;
   return {
     OrderId: orderId,

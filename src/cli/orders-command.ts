@@ -34,7 +34,12 @@ export const ordersImportCommand: RunCommand = async (args, config) => {
   const progress = importProgress();
   const report = await withStore(config, async (store, writes) => {
     try {
-      return await importOrders(store, writes, file, { format, skipInvalid, onProgress: progress.onProgress });
+      return await importOrders(store, writes, file, {
+        format,
+        skipInvalid,
+        defaultCurrency: config.defaultCurrency,
+        onProgress: progress.onProgress,
+      });
     } finally {
       progress.stop();
     }

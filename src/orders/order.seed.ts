@@ -50,6 +50,8 @@ export interface SeedRange {
   readonly createdAt: number;
   readonly confirmedThrough: number;
   readonly customers: number;
+  /** Lines of every order; absent: 1–5 by the order's number. */
+  readonly lines?: number;
 }
 
 /** What seeded orders hold: articles with realistic prices (cents) and German VAT rates (hundredths of a percent). */
@@ -63,9 +65,9 @@ const CATALOG: ReadonlyArray<readonly [sku: string, name: string, unitPrice: big
   ['TEA-GREEN', 'Green tea, 100 g', 450n, 700],
 ];
 
-/** Seeded order k's content: 1–5 lines of the catalogue and DHL shipping, the same for the same k. */
-export function seededContent(k: number): OrderContent {
-  const count = 1 + ((k * 7) % 5);
+/** Seeded order k's content: 1–5 lines of the catalogue (or `lines`) and DHL shipping, the same for the same k. */
+export function seededContent(k: number, lineCount?: number): OrderContent {
+  const count = lineCount ?? 1 + ((k * 7) % 5);
   const lines = Array.from({ length: count }, (_, j) => {
     const [Sku, Name, UnitPrice, TaxRate] = CATALOG[(k * 3 + j * 5) % CATALOG.length]!;
     return { Sku, Name, Quantity: 1 + ((k + j) % 4), UnitPrice, TaxRate };
@@ -78,7 +80,7 @@ function seededOrder(k: number, range: SeedRange): NewOrder | NewConfirmedOrder 
     order_number: seedOrderNumber(k),
     note: null,
     created_at: range.createdAt,
-    content: contentRecord(seededContent(k)),
+    content: contentRecord(seededContent(k, range.lines)),
   };
   if (k > range.confirmedThrough) return order;
   const data = demoConfirmation(((k - 1) % range.customers) + 1);
@@ -119,6 +121,8 @@ export interface SeedOrdersOptions {
   readonly confirmed?: number;
   /** Demo customers C00000001…: who confirms (needed when `confirmed` is given; they must exist). */
   readonly customers?: number;
+  /** Lines of every order (the benchmarks' orders of five lines); absent: 1–5 by the order's number. */
+  readonly lines?: number;
 }
 
 /**
@@ -138,7 +142,14 @@ export async function seedOrders(
   const createdAt = Date.now();
   for (let first = 1; first <= count; first += BATCH) {
     const last = Math.min(count, first + BATCH - 1);
-    inserted += await writes.run(seedOrdersWrite, { first, last, createdAt, confirmedThrough, customers });
+    inserted += await writes.run(seedOrdersWrite, {
+      first,
+      last,
+      createdAt,
+      confirmedThrough,
+      customers,
+      ...(options.lines === undefined ? {} : { lines: options.lines }),
+    });
     onProgress(last);
   }
   return inserted;
