@@ -105,12 +105,12 @@ describeConsole(
       const unchanged = (await inject(`/orders/${id}`)).json() as { Lines: unknown[] };
       assert.equal(unchanged.Lines.length, 1, 'a refused request writes nothing');
       await assertAccessible('Edit order with an error');
+      await shot('order-edit');
 
       await page.getByLabel('Quantity, line 2').fill('2');
       await page.getByLabel('Shipping amount').fill('4.90');
       await page.getByLabel('Shipping tax rate (%)').fill('19');
       await page.getByLabel('Note').fill('Gift wrap');
-      await shot('order-edit');
       await page.getByRole('button', { name: 'Save order' }).click();
       await page.getByRole('status').filter({ hasText: 'The order was saved.' }).waitFor();
       assert.equal(await form.count(), 0, 'the form closes');
