@@ -209,6 +209,7 @@ describeConsole(
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL(/Payment=PartiallyRefunded/);
       await page.getByRole('link', { name: 'EDIT-1' }).waitFor({ state: 'detached' });
+      await page.getByRole('link', { name: 'PAY-1' }).waitFor();
       const rows = page.locator('table tbody tr');
       assert.deepEqual(await rows.locator('td:first-child').allInnerTexts(), ['PAY-1']);
       await page.reload();
@@ -258,6 +259,7 @@ describeConsole(
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL(/Fulfilment=PartiallyReturned/);
       await page.getByRole('link', { name: 'EDIT-1' }).waitFor({ state: 'detached' });
+      await page.getByRole('link', { name: 'SHIP-1' }).waitFor();
       assert.deepEqual(await page.locator('table tbody tr td:first-child').allInnerTexts(), ['SHIP-1']);
     });
 
