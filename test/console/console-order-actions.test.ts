@@ -187,6 +187,13 @@ describeConsole(
       assert.deepEqual(await feedNumbers(inject, `OrderIds=${id}&PaymentStatuses=PartiallyPaid`), ['PAY-1']);
       const events = (await inject('/events/?Types=order.payment_created')).json() as Array<{ Data: { OrderId: number } }>;
       assert.equal(events.filter((e) => e.Data.OrderId === id).length, 1, 'recorded once');
+      const read = (await inject(`/orders/${id}`)).json() as { Payments?: unknown[]; PaymentStatus?: string };
+      if (read.Payments) {
+        // A service whose GetOrder lists the order's life: the page shows what was recorded.
+        await page.getByRole('table', { name: 'Payments' }).getByRole('cell', { name: 'PP-42' }).waitFor();
+        assert.equal(read.PaymentStatus, 'PartiallyPaid');
+        await page.getByText('PartiallyPaid', { exact: true }).first().waitFor();
+      }
 
       await page.getByRole('button', { name: 'Record refund' }).click();
       await page.getByRole('form', { name: 'Record refund' }).waitFor();
