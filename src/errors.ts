@@ -48,6 +48,8 @@ const CODES = {
   OrderCancelled: 'conflict',
   OrderNotOpen: 'conflict',
   OrderNotConfirmed: 'conflict',
+  OrderShipped: 'conflict',
+  NothingToShip: 'conflict',
   FieldTypeImmutable: 'conflict',
   AllowedValueInUse: 'conflict',
   IdempotencyKeyInUse: 'conflict',
@@ -187,6 +189,11 @@ export const amountBeyondCurrency = (field: string, currency: string, digits: nu
 /** A refund of more than was paid and not yet refunded. */
 export const amountAboveRefundable = (field: string, refundable: string): ValidationError =>
   fieldFailure('LessThanOrEqual', field, `'${field}' must be less than or equal to '${refundable}' (what was paid and not yet refunded).`);
+export const orderShipped = declare(
+  'OrderShipped',
+  (orderId: number) => `Order ${orderId} has shipments and cannot be cancelled: record a return instead`,
+);
+export const nothingToShip = declare('NothingToShip', (orderId: number) => `Every quantity of order ${orderId} is shipped already`);
 export const unknownCustomerId = (): ValidationError =>
   fieldFailure('Predicate', 'CustomerId', "'CustomerId' does not name an existing customer.");
 

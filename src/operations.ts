@@ -3,7 +3,7 @@ import { keyOperations } from './keys/index.js';
 import { customerOperations } from './customers/index.js';
 import { customFieldOperations } from './customfields/index.js';
 import { eventOperations } from './events/index.js';
-import { orderLifeOperations, orderOperations } from './orders/index.js';
+import { orderLifeOperations, orderOperations, orderShipmentOperations } from './orders/index.js';
 import type { Config } from './config.js';
 import { privacyOperations } from './privacy/index.js';
 import type { Store } from './store/store.js';
@@ -22,6 +22,7 @@ export function allOperations(
     ...customerOperations(store, writes),
     ...orderOperations(store, writes, config.defaultCurrency),
     ...orderLifeOperations(store, writes),
+    ...orderShipmentOperations(store, writes),
     ...customFieldOperations(store, writes),
     ...auditOperations(store),
     ...eventOperations(store),

@@ -22,6 +22,7 @@ const FILTERED = {
   skus: ['PEN', 'INK'],
   currencies: ['EUR'],
   paymentStatuses: ['Paid' as const],
+  fulfillmentStatuses: ['Fulfilled' as const],
   modifiedAfter: STAMP - 1000,
   modifiedAtMost: STAMP,
 };

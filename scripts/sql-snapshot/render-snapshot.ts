@@ -7,6 +7,8 @@ import { webhookCalls } from './webhook-calls.js';
 import { keyCalls, syncClockCalls } from './key-and-clock-calls.js';
 import { idempotencyCalls, orderCalls, orderWordsCalls } from './order-calls.js';
 import { orderLifeCalls } from './order-life-calls.js';
+import { orderShipmentsCalls } from './order-shipments-calls.js';
+import { orderRecordsCalls } from './order-records-calls.js';
 import { openRecordingStore, SNAPSHOT_BACKENDS, type RecordingStore, type SnapshotBackend } from './recording-store.js';
 import { exportedFunctions, type SnapshotCall, type SnapshotSource } from './snapshot-calls.js';
 
@@ -18,6 +20,8 @@ export const SNAPSHOT_SOURCES: readonly SnapshotSource[] = [
   orderWordsCalls,
   idempotencyCalls,
   orderLifeCalls,
+  orderShipmentsCalls,
+  orderRecordsCalls,
   customFieldCalls,
   keyCalls,
   syncClockCalls,

@@ -115,6 +115,19 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./order-life-command.js')).ordersRefundCommand,
   },
   {
+    words: ['orders', 'ship'],
+    usage: 'orders ship <OrderId> [--line N:Q …] [--carrier C] [--tracking T] [--tracking-url URL] [--date DATE]',
+    summary:
+      'record a shipment of a confirmed order: the lines given (LineNumber:Quantity), or every quantity not yet shipped; the shipment on stdout',
+    load: async () => (await import('./order-shipments-command.js')).ordersShipCommand,
+  },
+  {
+    words: ['orders', 'return'],
+    usage: 'orders return <OrderId> --line N:Q [--line N:Q …] [--reason R] [--date DATE]',
+    summary: 'record a return of a confirmed order, at most what was shipped and not yet returned of each line; the return on stdout',
+    load: async () => (await import('./order-shipments-command.js')).ordersReturnCommand,
+  },
+  {
     words: ['webhooks', 'add'],
     usage: 'webhooks add <url> [--events a,b] [--description D]',
     summary: 'register a webhook endpoint; its secret is printed alone on the last line, only this once',

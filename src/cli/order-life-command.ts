@@ -6,7 +6,7 @@ import { parseCommandArgs, refusalInCliTerms, UsageError, type RunCommand } from
 import { withStore } from './with-store.js';
 
 /** The one OrderId a command names, as a number (the request's rules then check it as for HTTP). */
-function orderIdOf(positionals: readonly string[]): number {
+export function orderIdOf(positionals: readonly string[]): number {
   const [text, ...more] = positionals;
   if (text === undefined || more.length > 0) throw new UsageError('give one OrderId');
   const id = Number(text);
@@ -21,7 +21,7 @@ function amountOf(text: string | undefined): number {
   return Number(text);
 }
 
-function dateOf(text: string | undefined): number | undefined {
+export function dateOf(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const ms = parseWireDate(text);
   if (ms === undefined) throw new UsageError(`--date: '${text}' is not a date`);
@@ -29,7 +29,7 @@ function dateOf(text: string | undefined): number | undefined {
 }
 
 /** Drops the options not given, so that the request has only what was said. */
-const given = (fields: Record<string, unknown>): Record<string, unknown> =>
+export const given = (fields: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 
 export const ordersPayCommand: RunCommand = async (args, config) => {

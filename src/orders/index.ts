@@ -10,9 +10,13 @@ export { exportOrders, type OrderExportFormat } from './order.export.js';
 export { importOrders } from './order.import.js';
 export { toFeedItem, type BankData } from './order.mapping.js';
 export { orderOperations } from './order.operations.js';
-export { orderLifeOperations, paymentView, refundView } from './order-life.operations.js';
+export { orderLifeOperations } from './order-life.operations.js';
+export { paymentView, refundView } from './order-life.views.js';
 export { CreatePaymentRequest, CreateRefundRequest } from './order-life.schemas.js';
 export { OrderLifeService } from './order-life.service.js';
+export { orderShipmentOperations, returnView, shipmentView } from './order-shipments.operations.js';
+export { CreateReturnRequest, CreateShipmentRequest } from './order-shipments.schemas.js';
+export { OrderShipmentsService } from './order-shipments.service.js';
 export type { ShownOrder } from './order.repository.js';
 import { orderRepository } from './order.repository.js';
 /** Moves the modification stamp of orders: the write door calls it once per transaction. */

@@ -1,30 +1,10 @@
 import type { Store } from '../store/store.js';
 import { defineOperation, type AnyOperation } from '../wire/operation.js';
-import { wireDate, type WireDateValue } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
-import type { StoredPayment, StoredRefund } from './order-life.repository.js';
 import { CreatePaymentRequest, CreateRefundRequest, OrderPaymentRecord, OrderRefundRecord } from './order-life.schemas.js';
 import { OrderLifeService } from './order-life.service.js';
-
-export const paymentView = (p: StoredPayment) => ({
-  PaymentId: p.payment_id,
-  OrderId: p.order_id,
-  Amount: Number(p.amount),
-  Type: p.type,
-  Name: p.name,
-  ReferenceNumber: p.reference_number,
-  Date: wireDate(p.paid_at) as WireDateValue,
-});
-
-export const refundView = (r: StoredRefund) => ({
-  RefundId: r.refund_id,
-  OrderId: r.order_id,
-  Amount: Number(r.amount),
-  Reason: r.reason,
-  ReferenceNumber: r.reference_number,
-  Date: wireDate(r.refunded_at) as WireDateValue,
-});
+import { paymentView, refundView } from './order-life.views.js';
 
 const RETRIES =
   'An Idempotency-Key header (kept 24 h) replays the first answer instead of recording again; the same key with a different body ' +
@@ -75,7 +55,8 @@ export function orderLifeOperations(store: Store, writes: WriteDoor): AnyOperati
   ];
 }
 
-const keyOf = (call: { header(name: string): string | undefined; key: { id: string } }) => {
+/** The request's Idempotency-Key, per API key; undefined when not sent. */
+export const keyOf = (call: { header(name: string): string | undefined; key: { id: string } }) => {
   const key = call.header(IDEMPOTENCY_HEADER)?.trim() || undefined;
   return key === undefined ? undefined : { apiKeyId: call.key.id, key };
 };

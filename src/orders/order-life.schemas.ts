@@ -88,3 +88,36 @@ export const OrderRefundRecord = Type.Object(
   },
   { $id: 'OrderRefundRecord' },
 );
+
+/** A quantity of one of the order's lines in a shipment or a return. */
+export const OrderRecordLine = Type.Object(
+  {
+    LineNumber: Type.Integer({ description: "The order's line (its LineNumber)." }),
+    Quantity: Type.Integer({ description: 'How many of it.' }),
+  },
+  { $id: 'OrderRecordLine' },
+);
+
+export const OrderShipmentRecord = Type.Object(
+  {
+    ShipmentId: Type.Integer(),
+    OrderId: Type.Integer(),
+    Lines: Type.Array(OrderRecordLine, { description: 'What was shipped, by line number.', examples: [[{ LineNumber: 1, Quantity: 2 }]] }),
+    Carrier: Nullable(Type.String()),
+    TrackingNumber: Nullable(Type.String()),
+    TrackingUrl: Nullable(Type.String()),
+    ShippedAt: WireDate(),
+  },
+  { $id: 'OrderShipmentRecord' },
+);
+
+export const OrderReturnRecord = Type.Object(
+  {
+    ReturnId: Type.Integer(),
+    OrderId: Type.Integer(),
+    Lines: Type.Array(OrderRecordLine, { description: 'What came back, by line number.', examples: [[{ LineNumber: 1, Quantity: 1 }]] }),
+    Reason: Nullable(Type.String()),
+    ReceivedAt: WireDate(),
+  },
+  { $id: 'OrderReturnRecord' },
+);

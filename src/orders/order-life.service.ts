@@ -1,10 +1,10 @@
-import { sha256 } from '../digest.js';
 import { amountAboveRefundable, amountBeyondCurrency, orderNotConfirmed, orderNotFound } from '../errors.js';
 import { decimalTextOf, minorDigitsOf, minorUnitsOf, minorUnitsOfText } from '../money/index.js';
 import type { Store } from '../store/store.js';
 import { defineWrite, type Unit } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idempotency.js';
+import { recordOnce, requestHash, type RecordAnswer, type Recorded } from './order-life.record-once.js';
 import {
   orderLifeRepository,
   type LifeOfOrder,
@@ -19,7 +19,7 @@ export const PAYMENT_OPERATION = 'CreateOrderPayment';
 export const REFUND_OPERATION = 'CreateOrderRefund';
 
 /** The order's row, locked: a record needs a confirmed order. */
-async function confirmedOrder(unit: Unit, orderId: number): Promise<LifeOfOrder> {
+export async function confirmedOrder(unit: Unit, orderId: number): Promise<LifeOfOrder> {
   const order = await orderLifeRepository.lockOrder(unit.sql, unit.db, orderId);
   if (!order) throw orderNotFound(orderId);
   if (order.status !== 'Confirmed') throw orderNotConfirmed(orderId, order.status);
@@ -73,11 +73,6 @@ export async function startPayments(unit: Unit, row: PaymentBasis, payment: { re
   if (state === undefined) return;
   await orderLifeRepository.setPayments(unit.sql, unit.db, row.order_id, state);
   Object.assign(row, state);
-}
-
-/** What a payment or refund answers and an Idempotency-Key replays: the record's id (the record is read again, as it stands). */
-interface RecordAnswer {
-  readonly id: number;
 }
 
 /** Records a payment of a confirmed order: its amount is added to what was paid, and the payment status follows. */
@@ -134,15 +129,6 @@ export const createRefundWrite = defineWrite(
 
 export const orderLifeWrites = [createPaymentWrite, createRefundWrite];
 
-/** A record as it is answered, and whether an Idempotency-Key replayed it. */
-export interface Recorded<R> {
-  readonly record: R;
-  readonly replayed: boolean;
-}
-
-/** The request as retries are compared: the order and every field, in a fixed order. */
-const requestHash = (orderId: number, fields: readonly unknown[]): string => sha256(`${orderId}\n${JSON.stringify(fields)}`);
-
 /** Records payments and refunds; with an Idempotency-Key, a retry answers the first record instead of adding one. */
 export class OrderLifeService {
   readonly #keys: IdempotencyKeys;
@@ -156,47 +142,19 @@ export class OrderLifeService {
 
   pay(req: CreatePaymentRequest, key?: KeyRef): Promise<Recorded<StoredPayment>> {
     const hash = requestHash(req.OrderId, [req.Amount, req.Type ?? null, req.Name ?? null, req.ReferenceNumber ?? null, req.Date ?? null]);
-    return this.#record(
-      key,
-      PAYMENT_OPERATION,
-      hash,
-      (held) => this.writes.run(createPaymentWrite, { req, now: Date.now(), key: held }),
-      (id) => orderLifeRepository.findPayment(this.store.sql, this.store.reader, id),
-    );
+    return recordOnce(this.#keys, key, hash, {
+      operation: PAYMENT_OPERATION,
+      write: (held) => this.writes.run(createPaymentWrite, { req, now: Date.now(), key: held }),
+      find: (id) => orderLifeRepository.findPayment(this.store.sql, this.store.reader, id),
+    });
   }
 
   refund(req: CreateRefundRequest, key?: KeyRef): Promise<Recorded<StoredRefund>> {
     const hash = requestHash(req.OrderId, [req.Amount, req.Reason ?? null, req.ReferenceNumber ?? null, req.Date ?? null]);
-    return this.#record(
-      key,
-      REFUND_OPERATION,
-      hash,
-      (held) => this.writes.run(createRefundWrite, { req, now: Date.now(), key: held }),
-      (id) => orderLifeRepository.findRefund(this.store.sql, this.store.reader, id),
-    );
-  }
-
-  async #record<R>(
-    ref: KeyRef | undefined,
-    operation: string,
-    hash: string,
-    write: (key: HeldKey | undefined) => Promise<R>,
-    find: (id: number) => Promise<R | undefined>,
-  ): Promise<Recorded<R>> {
-    if (!ref) return { record: await write(undefined), replayed: false };
-    const claim = await this.#keys.claim(ref, operation, hash);
-    if (claim.kind === 'replay') {
-      const record = await find((claim.body as RecordAnswer).id);
-      if (record === undefined) throw new Error(`${operation}: the record of a stored answer is gone`);
-      return { record, replayed: true };
-    }
-    const key: HeldKey = { ref, at: claim.at };
-    try {
-      return { record: await write(key), replayed: false };
-    } catch (err) {
-      // As for a confirmation: a failed request frees its key, so that its retry runs again.
-      await this.#keys.release(key).catch(() => undefined);
-      throw err;
-    }
+    return recordOnce(this.#keys, key, hash, {
+      operation: REFUND_OPERATION,
+      write: (held) => this.writes.run(createRefundWrite, { req, now: Date.now(), key: held }),
+      find: (id) => orderLifeRepository.findRefund(this.store.sql, this.store.reader, id),
+    });
   }
 }

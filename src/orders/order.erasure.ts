@@ -110,10 +110,23 @@ export async function eraseOrdersOf(unit: Unit, customerId: string): Promise<boo
   return changed;
 }
 
-/** An order event's payload with the personal fields of its confirmation null. */
+/** The personal fields of the records of an order's life as the order shows them (order-life.erasure.ts's columns). */
+const PERSONAL_RECORD_FIELDS = { Payments: ['Name', 'ReferenceNumber'], Refunds: ['ReferenceNumber'] } as const;
+
+/** An order event's payload with the personal fields of its confirmation and of its payments and refunds null. */
 export function erasedOrderEventData(type: string, data: Record<string, unknown>): Record<string, unknown> {
-  if (type.startsWith('order.') && data.Confirmation !== undefined) {
+  if (!type.startsWith('order.')) return data;
+  if (data.Confirmation !== undefined) {
     data.Confirmation = erasedConfirmationView(data.Confirmation as Record<string, unknown> | null);
+  }
+  for (const [list, fields] of Object.entries(PERSONAL_RECORD_FIELDS)) {
+    const records = data[list];
+    if (!Array.isArray(records)) continue;
+    data[list] = records.map((r: Record<string, unknown>) => {
+      const kept = { ...r };
+      for (const f of fields) if (f in kept) kept[f] = null;
+      return kept;
+    });
   }
   return data;
 }

@@ -1,6 +1,7 @@
 import { wireDate, type DateWriter, type WireDateValue } from '../wire/serializer.js';
 import type { CustomerAddress } from '../customers/index.js';
 import { contentView } from './order.content.js';
+import { lifeView } from './order-life.views.js';
 import type { ShownOrder, StoredOrder } from './order.statements.js';
 import { CONFIRMATION_TEXT_FIELDS, type ConfirmationTextField } from './order.schemas.js';
 import {
@@ -150,6 +151,7 @@ export function toOrderView(order: ShownOrder, bank: BankData = 'masked', date: 
     CancelledAt: date(order.cancelled_at),
     Confirmation: toConfirmationView(order.confirmation, bank, date),
     ...contentView(order),
+    ...lifeView(order, date),
   };
 }
 

@@ -174,6 +174,7 @@ export function orderOperations(store: Store, writes: WriteDoor, defaultCurrency
       name: 'CancelOrder',
       tag: 'Operator',
       summary: 'Cancel an open or confirmed order (operator); cancelling again changes nothing.',
+      description: 'A confirmed order with shipments → 409 OrderShipped (record a return instead).',
       routes: [{ method: 'POST', path: '/orders/{OrderId}/cancel' }],
       example: { OrderId: 2 },
       notFound: 'No order with this OrderId.',

@@ -1,9 +1,10 @@
 import { sql, type RawBuilder, type SelectExpression } from 'kysely';
-import type { Database, OrderLineRow, OrderRow, PaymentStatus } from '../store/database.js';
+import type { Database, FulfillmentStatus, OrderLineRow, OrderRow, PaymentStatus } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
 import type { Executor, StoreSql } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { NO_CONTENT, type ContentRecord } from './order.content.js';
+import { withRecords, type OrderRecords } from './order-life.records.js';
 import { shownConfirmation } from './order.shown-form.js';
 import type { PaymentState } from './order-life.repository.js';
 import { orderWordsRepository } from './order.words.js';
@@ -16,6 +17,7 @@ import {
   findManySql,
   touchSql,
   type ShownOrder,
+  type ShownRow,
   type StoredOrder,
 } from './order.statements.js';
 
@@ -63,6 +65,7 @@ export interface OrderFilter {
   readonly skus?: readonly string[];
   readonly currencies?: readonly string[];
   readonly paymentStatuses?: readonly PaymentStatus[];
+  readonly fulfillmentStatuses?: readonly FulfillmentStatus[];
   /** Strict lower bound of the stamp (LastModifiedAfter). */
   readonly modifiedAfter?: number;
   /** Upper bound of the stamp: the watermark read before the rows. */
@@ -112,6 +115,7 @@ function feedQuery(db: Executor, f: OrderFilter) {
     );
   }
   if (some(f.paymentStatuses)) q = q.where('payment_status', 'in', f.paymentStatuses);
+  if (some(f.fulfillmentStatuses)) q = q.where('fulfillment_status', 'in', f.fulfillmentStatuses);
   if (f.match) q = q.where(f.match);
   return q.orderBy('modified_at').orderBy('order_id');
 }
@@ -123,13 +127,16 @@ const stored = (row: StoredOrder | OrderRow): StoredOrder => ({
 });
 
 /** The feed's rows, fresh from the driver: their numbers made plain numbers in place (PostgreSQL returns bigints as text). */
-function shown(rows: ShownOrder[]): ShownOrder[] {
+function shown(rows: ShownRow[]): ShownRow[] {
   for (const row of rows) {
     row.order_id = Number(row.order_id);
     row.modified_at = Number(row.modified_at);
   }
   return rows;
 }
+
+/** An order row with the records of its life, as every read that shows an order gives it. */
+export type StoredOrderWithRecords = StoredOrder & { records: OrderRecords };
 
 /** A new open order; its stamp is provisional (created_at) until the door stamps it in the same transaction. */
 export interface NewOrder {
@@ -268,9 +275,9 @@ export const orderRepository = {
     return row ? stored(row) : undefined;
   },
 
-  /** The order as it is shown (GetOrder): only the shown columns. */
+  /** The order as it is shown (GetOrder): only the shown columns, and its records. */
   async findShown(storeSql: StoreSql, db: Executor, orderId: number): Promise<ShownOrder | undefined> {
-    return shown((await storeSql.run<ShownOrder>(db, SHOW_ORDER, [orderId])).rows)[0];
+    return (await withRecords(storeSql, db, shown((await storeSql.run<ShownRow>(db, SHOW_ORDER, [orderId])).rows)))[0];
   },
 
   /** A customer's orders that hold personal data: a confirmation or a note (an erasure's work). */
@@ -299,15 +306,15 @@ export const orderRepository = {
     await orderWordsRepository.refresh(db, [orderId]);
   },
 
-  /** The orders of these ids that exist (events read them after the change). */
-  async findMany(storeSql: StoreSql, db: Executor, orderIds: readonly number[]): Promise<StoredOrder[]> {
+  /** The orders of these ids that exist, with their records (events read them after the change). */
+  async findMany(storeSql: StoreSql, db: Executor, orderIds: readonly number[]): Promise<StoredOrderWithRecords[]> {
     const out: StoredOrder[] = [];
     for (const ids of chunks(orderIds, IDS_PER_TOUCH))
       out.push(...(await storeSql.run<OrderRow>(db, findManySql(ids.length), ids)).rows.map(stored));
-    return out;
+    return withRecords(storeSql, db, out);
   },
 
-  /** Up to `limit` orders of the feed in sync order (modified_at, order_id), skipping `offset`. */
+  /** Up to `limit` orders of the feed in sync order (modified_at, order_id), skipping `offset`; with their records. */
   async search(
     storeSql: StoreSql,
     db: Executor,
@@ -319,7 +326,7 @@ export const orderRepository = {
     const columns = read === 'stored' ? STORED_COLUMNS : SHOWN_TEXT_COLUMNS;
     let q = feedQuery(db, f).select(columns).limit(limit);
     if (offset > 0) q = q.offset(offset);
-    return shown(await storeSql.rows<ShownOrder>(db, q.compile(), SHOWN_COLUMNS));
+    return withRecords(storeSql, db, shown(await storeSql.rows<ShownRow>(db, q.compile(), SHOWN_COLUMNS)));
   },
 
   /** How many orders the feed's filter matches (an export's progress). */

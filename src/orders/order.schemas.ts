@@ -3,7 +3,8 @@ import { LIST_LENGTH, NAME_LENGTH, NotNull, TEXT_LENGTH, withRules } from '../wi
 import { Nullable, WireDate } from '../wire/schema-types.js';
 import { TextQuery, textQueryRule } from '../wire/text-query.js';
 import { orderCursorIssuedHere } from './order.cursor.js';
-import { PAYMENT_STATUSES } from './order-life.status.js';
+import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from './order-life.status.js';
+import { OrderPaymentRecord, OrderRefundRecord, OrderReturnRecord, OrderShipmentRecord } from './order-life.schemas.js';
 import { ORDER_CONTENT_LIMITS } from '../money/index.js';
 import {
   amountScale,
@@ -274,6 +275,25 @@ export const OrderView = Type.Object(
     Lines: Type.Array(OrderLine),
     Shipping: Nullable(OrderShipping),
     Totals: OrderTotals,
+    FulfillmentStatus: Type.Union(
+      FULFILLMENT_STATUSES.map((s) => Type.Literal(s)),
+      { description: 'Unfulfilled, PartiallyFulfilled, Fulfilled, PartiallyReturned or Returned: computed from Shipments and Returns.' },
+    ),
+    PaymentStatus: Type.Union(
+      PAYMENT_STATUSES.map((s) => Type.Literal(s)),
+      {
+        description:
+          "Unpaid, PartiallyPaid, Paid, PartiallyRefunded or Refunded: computed from the confirmation's Payment, Payments and Refunds.",
+      },
+    ),
+    Shipments: Type.Array(OrderShipmentRecord, { description: 'What was shipped, oldest first; [] when nothing.' }),
+    Payments: Type.Array(OrderPaymentRecord, {
+      description: "Payments recorded after the confirmation, oldest first; [] when none (the confirmation's Payment is in Confirmation).",
+    }),
+    Refunds: Type.Array(OrderRefundRecord, { description: 'Refunds, oldest first; [] when none.' }),
+    Returns: Type.Array(OrderReturnRecord, { description: 'What came back, oldest first; [] when nothing.' }),
+    Paid: money("What was paid: the confirmation's Payment and the Payments, refunds not taken off."),
+    Refunded: money('What was refunded: the sum of the Refunds.'),
   },
   { $id: 'Order' },
 );
@@ -360,6 +380,13 @@ export const SearchOrdersRequest = withRules(
         Type.Array(Type.Union(PAYMENT_STATUSES.map((s) => Type.Literal(s))), {
           description:
             'Unpaid, PartiallyPaid, Paid, PartiallyRefunded or Refunded; several match any of them. Empty or omitted: every one.',
+          maxItems: LIST_LENGTH,
+        }),
+      ),
+      FulfillmentStatuses: Type.Optional(
+        Type.Array(Type.Union(FULFILLMENT_STATUSES.map((s) => Type.Literal(s))), {
+          description:
+            'Unfulfilled, PartiallyFulfilled, Fulfilled, PartiallyReturned or Returned; several match any of them. Empty or omitted: every one.',
           maxItems: LIST_LENGTH,
         }),
       ),

@@ -73,6 +73,7 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
     skus: req.Skus,
     currencies: req.Currencies,
     paymentStatuses: req.PaymentStatuses,
+    fulfillmentStatuses: req.FulfillmentStatuses,
     modifiedAfter: req.LastModifiedAfter,
     modifiedAtMost: committed,
     after,

@@ -5,9 +5,10 @@ import { FieldRules } from '../wire/field-rules.js';
 import type { Executor, Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { RetryWork, defineWrite } from '../writes/unit.js';
-import { orderRepository, type ShownOrder, type StoredOrder } from './order.repository.js';
+import { orderRepository, type ShownOrder } from './order.repository.js';
 import { contentRecord, type ContentRecord } from './order.content.js';
 import type { CreateOrderRequest, OrderContentFields, UpdateOrderRequest } from './order.schemas.js';
+import { refuseCancelOfShipped } from './order-shipments.service.js';
 
 /** A generated order number: `ORD-` and the order id, at least six digits. */
 export const generatedOrderNumber = (orderId: number): string => `ORD-${String(orderId).padStart(6, '0')}`;
@@ -80,12 +81,13 @@ export const createOrderWrite = defineWrite('order.create', async (unit, req: Ne
 });
 
 /** Open or confirmed → cancelled; cancelling a cancelled order again changes nothing. */
-export const cancelOrderWrite = defineWrite('order.cancel', async (unit, orderId: number): Promise<StoredOrder> => {
+export const cancelOrderWrite = defineWrite('order.cancel', async (unit, orderId: number): Promise<ShownOrder> => {
+  await refuseCancelOfShipped(unit, orderId);
   if (await orderRepository.markCancelled(unit.db, orderId, Date.now())) {
     unit.touch('order', String(orderId));
     unit.emit({ type: 'order.cancelled', orderId });
   }
-  const order = await orderRepository.find(unit.sql, unit.db, orderId);
+  const order = await orderRepository.findShown(unit.sql, unit.db, orderId);
   if (!order) throw orderNotFound(orderId);
   return order;
 });
@@ -97,9 +99,9 @@ export interface OrderUpdate {
 }
 
 /** Replaces the note and content of an open order (UpdateOrder); answers the order as written. */
-export const updateOrderWrite = defineWrite('order.update', async (unit, update: OrderUpdate): Promise<StoredOrder> => {
+export const updateOrderWrite = defineWrite('order.update', async (unit, update: OrderUpdate): Promise<ShownOrder> => {
   const outcome = await orderRepository.replaceContent(unit.db, update.orderId, update.note, update.content);
-  const order = await orderRepository.find(unit.sql, unit.db, update.orderId);
+  const order = await orderRepository.findShown(unit.sql, unit.db, update.orderId);
   if (outcome === 'not-found' || !order) throw orderNotFound(update.orderId);
   if (outcome === 'not-open') throw orderNotOpen(update.orderId, order.status);
   unit.touch('order', String(update.orderId));

@@ -1,6 +1,7 @@
 import { wcfDateJson } from '../wire/dates.js';
 import { dateText, toJson } from '../wire/serializer.js';
 import { contentText } from './order.content.js';
+import { lifeText } from './order-life.views.js';
 import { toConfirmationView, toFeedItem } from './order.mapping.js';
 import type { ShownOrder } from './order.statements.js';
 
@@ -26,7 +27,8 @@ const jsonText = (v: string | null): string => (v === null ? 'null' : JSON.strin
 
 /**
  * GetOrder's fields of an order whose shown text was kept (or that has no confirmation), as JSON text;
- * its content is kept as text too (order.content.ts).
+ * its content is kept as text too (order.content.ts), and its life's fields are written from its
+ * columns and records (order-life.views.ts).
  * The id is written by toFixed, not `${}`: that goes through V8's number-to-string cache, which holds
  * each id's string until another number takes its slot, long enough for the feed's scavenges to
  * promote it (about 24 MB of old generation per 10^6 orders; the dates likewise, wire/dates.ts).
@@ -34,7 +36,8 @@ const jsonText = (v: string | null): string => (v === null ? 'null' : JSON.strin
 const shownFields = (order: ShownOrder): string =>
   `"OrderId":${order.order_id.toFixed(0)},"OrderNumber":${jsonText(order.order_number)},"Status":${jsonText(order.status)},` +
   `"CustomerId":${jsonText(order.customer_id)},"CreatedAt":${wcfDate(order.created_at)},"ConfirmedAt":${wcfDate(order.confirmed_at)},` +
-  `"CancelledAt":${wcfDate(order.cancelled_at)},"Confirmation":${order.confirmation_shown ?? 'null'},${contentText(order).slice(1, -1)}`;
+  `"CancelledAt":${wcfDate(order.cancelled_at)},"Confirmation":${order.confirmation_shown ?? 'null'},${contentText(order).slice(1, -1)},` +
+  lifeText(order);
 
 const textKept = (order: ShownOrder): boolean => order.confirmation === null || order.confirmation_shown !== null;
 

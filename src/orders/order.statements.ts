@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { OrderRow } from '../store/database.js';
+import type { OrderRecords } from './order-life.records.js';
 import { placeholders, textsByShape } from '../store/statement-texts.js';
 
 /**
@@ -61,13 +63,20 @@ export const SHOWN_COLUMNS = [
   'currency',
   'prices_include_tax',
   'content_shown',
+  'payment_status',
+  'fulfillment_status',
+  'paid',
+  'refunded',
 ] as const;
 
 /** An order row as the service reads it (the generated id is a plain number once stored). */
-export type StoredOrder = Omit<OrderRow, 'order_id'> & { order_id: number };
+export type StoredOrder = Omit<Selectable<OrderRow>, 'order_id'> & { order_id: number };
 
-/** An order as it is shown (SHOWN_COLUMNS). */
-export type ShownOrder = Pick<StoredOrder, (typeof SHOWN_COLUMNS)[number]>;
+/** An order's row as it is shown (SHOWN_COLUMNS). */
+export type ShownRow = Pick<StoredOrder, (typeof SHOWN_COLUMNS)[number]>;
+
+/** An order as it is shown: its row and the records of its life after the confirmation (order-life.records.ts). */
+export type ShownOrder = ShownRow & { records: OrderRecords };
 
 /** GetOrder's read: the shown columns of one order. */
 export const SHOW_ORDER = `select ${SHOWN_COLUMNS.join(', ')} from orders where order_id = ?`;

@@ -1,6 +1,7 @@
 import { confirmOrderWrite } from './confirmation.service.js';
 import { idempotencyWrites } from './idempotency.js';
 import { orderLifeWrites } from './order-life.service.js';
+import { orderShipmentWrites } from './order-shipments.service.js';
 import { cancelOrderWrite, createOrderWrite, updateOrderWrite } from './order.service.js';
 import { importOrdersWrite } from './order.import.js';
 import { seedOrdersWrite } from './order.seed.js';
@@ -15,4 +16,5 @@ export const orderWrites = [
   importOrdersWrite,
   ...idempotencyWrites,
   ...orderLifeWrites,
+  ...orderShipmentWrites,
 ];

@@ -9,7 +9,16 @@ import type { WriteDoor } from '../writes/unit.js';
 import { eraseCustomerWrite, type ErasureAnswer } from './erasure.js';
 
 /** Tables an erasure rewrites: their freed space is scrubbed after it. */
-const ERASED_TABLES = ['customers', 'custom_field_values', 'orders', 'events', 'customer_words', 'order_words'] as const;
+const ERASED_TABLES = [
+  'customers',
+  'custom_field_values',
+  'orders',
+  'order_payments',
+  'order_refunds',
+  'events',
+  'customer_words',
+  'order_words',
+] as const;
 
 /** Who asks, for the audit log and the bank-data permission. */
 export interface Requester {

@@ -62,7 +62,7 @@ export interface OrderRow {
   content_shown: string | null;
   /** Computed from the order's payments and refunds (orders/order-life.status.ts); the feed filters by it. */
   payment_status: Generated<PaymentStatus>;
-  /** Computed from the order's shipments and returns (orders/order-life.status.ts); the feed filters by it. */
+  /** Computed from the order's shipments and returns (orders/order-shipments.status.ts); the feed filters by it. */
   fulfillment_status: Generated<FulfillmentStatus>;
   /** Paid and refunded so far: exact decimal text at the currency's minor unit (the confirmation's Payment included). */
   paid: Generated<string>;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './postgres/pg-driver.js';
 import { BetterSqlite3, type SqliteDatabase } from './sqlite/sqlite-driver.js';
 
 /** The absolute SQLite file a DATABASE_URL names, or undefined for PostgreSQL. */
@@ -58,7 +59,7 @@ function connectionFailure(url: string, err: unknown): Error {
  * does not exist. Other connection failures throw, naming the server and what to check.
  */
 async function onPostgres<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const client = new (pgDriver().Client)({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
     try {
       await client.connect();
@@ -187,7 +188,7 @@ export async function createStoreIfMissing(databaseUrl: string): Promise<void> {
   const { name, where, role } = describePostgres(databaseUrl);
   const maintenance = new URL(databaseUrl);
   maintenance.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 5000 });
+  const client = new (pgDriver().Client)({ connectionString: maintenance.toString(), connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
     await client.query(`create database ${client.escapeIdentifier(name)}`);

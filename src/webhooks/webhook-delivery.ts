@@ -2,7 +2,6 @@ import fp from 'fastify-plugin';
 import type { Store } from '../store/store.js';
 import { startEventRetention } from './event-retention.js';
 import { WebhookDispatcher, type DispatcherSettings } from './webhook-dispatcher.js';
-import { registerWebhookMetrics } from './webhook-metrics.js';
 
 export interface WebhookDeliveryOptions {
   readonly store: Store;
@@ -16,7 +15,10 @@ export interface WebhookDeliveryOptions {
  * in the reverse order of their registration, and this one needs the door).
  */
 export const webhookDelivery = fp(
-  (app, { store, settings, eventRetentionDays }: WebhookDeliveryOptions, done) => {
+  async (app, { store, settings, eventRetentionDays }: WebhookDeliveryOptions) => {
+    // Loaded with the server only: the CLI's commands reach this module through the write registry,
+    // and a command that starts no server should not pay for loading the metrics client.
+    const { registerWebhookMetrics } = await import('./webhook-metrics.js');
     const dispatcher = new WebhookDispatcher(
       store,
       app.writes,
@@ -34,7 +36,6 @@ export const webhookDelivery = fp(
       await dispatcher.stop();
       await stopRetention?.();
     });
-    done();
   },
   { name: 'webhook-delivery', dependencies: ['write-door', 'metrics', 'api-load'] },
 );

@@ -268,6 +268,7 @@ export class SearchOrders implements IReturn<OrderFeedItem[]> {
   public Skus?: string[];
   public Currencies?: string[];
   public PaymentStatuses?: string[];
+  public FulfillmentStatuses?: string[];
   public LastModifiedAfter?: string;
   public Take?: number;
   public Skip?: number;
@@ -384,6 +385,71 @@ export class CreateOrderRefund implements IReturn<OrderRefundRecord> {
   }
   public createResponse() {
     return new OrderRefundRecord();
+  }
+}
+
+export class OrderRecordLine {
+  public LineNumber!: number;
+  public Quantity!: number;
+}
+
+export class OrderShipmentRecord {
+  public ShipmentId!: number;
+  public OrderId!: number;
+  public Lines!: OrderRecordLine[];
+  public Carrier!: string | null;
+  public TrackingNumber!: string | null;
+  public TrackingUrl!: string | null;
+  public ShippedAt!: string;
+}
+
+export class OrderReturnRecord {
+  public ReturnId!: number;
+  public OrderId!: number;
+  public Lines!: OrderRecordLine[];
+  public Reason!: string | null;
+  public ReceivedAt!: string;
+}
+
+// @Route("/orders/{OrderId}/shipments", "POST")
+export class CreateOrderShipment implements IReturn<OrderShipmentRecord> {
+  public OrderId?: number;
+  public Lines?: Array<{ LineNumber: number; Quantity: number }>;
+  public Carrier?: string;
+  public TrackingNumber?: string;
+  public TrackingUrl?: string;
+  public ShippedAt?: string;
+  public constructor(init?: Partial<CreateOrderShipment>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'CreateOrderShipment';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new OrderShipmentRecord();
+  }
+}
+
+// @Route("/orders/{OrderId}/returns", "POST")
+export class CreateOrderReturn implements IReturn<OrderReturnRecord> {
+  public OrderId?: number;
+  public Lines?: Array<{ LineNumber: number; Quantity: number }>;
+  public Reason?: string;
+  public ReceivedAt?: string;
+  public constructor(init?: Partial<CreateOrderReturn>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'CreateOrderReturn';
+  }
+  public getMethod() {
+    return 'POST';
+  }
+  public createResponse() {
+    return new OrderReturnRecord();
   }
 }
 

@@ -56,6 +56,17 @@ async function confirmedOrder(ctx: ScenarioContext): Promise<number> {
   return OrderId;
 }
 
+/** A confirmed order of two lines (3 and 1 units), to ship and take back. */
+async function confirmedOrderWithLines(ctx: ScenarioContext): Promise<number> {
+  const line = (Sku: string, Quantity: number) => ({ Sku, Name: Sku, Quantity, UnitPrice: 10, TaxRate: 19 });
+  const created = (await ctx.admin.send(
+    ctx.dto('CreateOrder', { OrderNumber: ctx.unique('ORD'), Lines: [line('A', 3), line('B', 1)] }),
+  )) as Row;
+  const OrderId = created.OrderId as number;
+  await ctx.admin.send(ctx.dto('ConfirmOrder', { OrderId, ...REQUIRED_CONFIRMATION, ExternalCustomerId: ctx.unique('ext') }));
+  return OrderId;
+}
+
 async function newField(ctx: ScenarioContext, FieldType: string): Promise<number> {
   const n = ctx.fieldNumber();
   await ctx.admin.send(ctx.dto('DefineCustomField', { Number: n, Label: `Field ${n}`, FieldType }));
@@ -241,6 +252,49 @@ export const SCENARIOS: Record<string, Scenario> = {
       assert.equal(r.Reason, 'Damaged');
     },
     invalid: async (ctx) => ({ init: { OrderId: await confirmedOrder(ctx), Amount: 1 }, field: 'Amount', code: 'LessThanOrEqual' }),
+  },
+  CreateOrderShipment: {
+    valid: async (ctx) => ({
+      init: {
+        OrderId: await confirmedOrderWithLines(ctx),
+        Lines: [{ LineNumber: 1, Quantity: 2 }],
+        Carrier: 'DHL',
+        TrackingUrl: 'https://t.example/1',
+      },
+    }),
+    check: (res, init) => {
+      const r = res as Row;
+      assert.equal(typeof r.ShipmentId, 'number');
+      assert.equal(r.OrderId, init.OrderId);
+      assert.deepEqual(r.Lines, [{ LineNumber: 1, Quantity: 2 }]);
+      assert.equal(r.Carrier, 'DHL');
+      assert.equal(r.TrackingNumber, null);
+      assert.match(r.ShippedAt as string, WIRE_DATE);
+    },
+    invalid: async (ctx) => ({
+      init: { OrderId: await confirmedOrderWithLines(ctx), Lines: [{ LineNumber: 1, Quantity: 4 }] },
+      field: 'Lines[0].Quantity',
+      code: 'LessThanOrEqual',
+    }),
+  },
+  CreateOrderReturn: {
+    valid: async (ctx) => {
+      const OrderId = await confirmedOrderWithLines(ctx);
+      await ctx.admin.send(ctx.dto('CreateOrderShipment', { OrderId }));
+      return { init: { OrderId, Lines: [{ LineNumber: 2, Quantity: 1 }], Reason: 'Wrong size' } };
+    },
+    check: (res, init) => {
+      const r = res as Row;
+      assert.equal(typeof r.ReturnId, 'number');
+      assert.equal(r.OrderId, init.OrderId);
+      assert.deepEqual(r.Lines, [{ LineNumber: 2, Quantity: 1 }]);
+      assert.equal(r.Reason, 'Wrong size');
+    },
+    invalid: async (ctx) => ({
+      init: { OrderId: await confirmedOrderWithLines(ctx), Lines: [{ LineNumber: 1, Quantity: 1 }] },
+      field: 'Lines[0].Quantity',
+      code: 'LessThanOrEqual',
+    }),
   },
   GetCustomerCustomFields: {
     valid: async (ctx) => {

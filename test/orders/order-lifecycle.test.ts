@@ -18,6 +18,14 @@ const ORDER_KEYS = [
   'Lines',
   'Shipping',
   'Totals',
+  'FulfillmentStatus',
+  'PaymentStatus',
+  'Shipments',
+  'Payments',
+  'Refunds',
+  'Returns',
+  'Paid',
+  'Refunded',
 ];
 const WCF = /^\/Date\(\d+-0000\)\/$/;
 
@@ -69,6 +77,19 @@ describeEachBackend(
       assert.equal(order.Status, 'Open');
       assert.match(order.CreatedAt, WCF);
       assert.deepEqual([order.CustomerId, order.ConfirmedAt, order.CancelledAt, order.Confirmation], [null, null, null, null]);
+      assert.deepEqual(
+        [
+          order.FulfillmentStatus,
+          order.PaymentStatus,
+          order.Shipments,
+          order.Payments,
+          order.Refunds,
+          order.Returns,
+          order.Paid,
+          order.Refunded,
+        ],
+        ['Unfulfilled', 'Unpaid', [], [], [], [], 0, 0],
+      );
       assert.equal((await t().inject('/orders/999999999')).statusCode, 404);
       assert.equal(json(await t().inject('/orders/x1')).ResponseStatus.ErrorCode, 'SerializationException');
     });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { orderRecordsRepository } from '../../src/orders/order-life.records.js';
 import { orderRepository as repo, type ConfirmedState } from '../../src/orders/order.repository.js';
 import { createCustomer, describeEachStore } from '../helpers/store-suite.js';
 import { unique } from './order-fixtures.js';
@@ -33,23 +34,61 @@ describeEachStore('order repository', (s) => {
     assert.equal(await repo.orderNumberTaken(s().store.reader, `${number}-other`), false);
   });
 
-  test('findShown reads what find reads but the note, the hash, the exact amounts and the payment columns, with numeric ids; nothing for an unknown id', async () => {
+  test('findShown reads what find reads but the note, the hash and the exact amounts, with numeric ids and its records; nothing for an unknown id', async () => {
     const id = await insert(`O-${unique()}`, 'internal');
     await confirm(id, state(await customer(), 2000));
     const full = (await find(id))!;
     const shown = await repo.findShown(s().store.sql, s().store.reader, id);
     const { note: _note, confirmation_hash: _hash, shipping_name, shipping_amount, shipping_tax_rate, ...rest } = full;
-    const { total_net, total_tax, total_gross, total_discount, payment_status, fulfillment_status, paid, refunded, ...shownColumns } = rest;
-    // The view shows the content from its kept text; the exact amounts and the payment columns are
-    // for the records of the order's life, exports and accounting.
+    const { total_net, total_tax, total_gross, total_discount, ...shownColumns } = rest;
+    // The view shows the content from its kept text; the exact amounts are for exports and accounting.
     assert.deepEqual(
       [shipping_name, shipping_amount, shipping_tax_rate, total_net, total_tax, total_gross, total_discount],
       [null, null, null, '0.00', '0.00', '0.00', '0.00'],
     );
-    assert.deepEqual([payment_status, fulfillment_status, paid, refunded], ['Unpaid', 'Unfulfilled', '0.00', '0.00']);
-    assert.deepEqual(shown, shownColumns);
+    const { records, ...shownRow } = shown!;
+    assert.deepEqual(shownRow, shownColumns);
+    assert.deepEqual(
+      [shownRow.payment_status, shownRow.fulfillment_status, shownRow.paid, shownRow.refunded],
+      ['Unpaid', 'Unfulfilled', '0.00', '0.00'],
+    );
+    assert.deepEqual(records, { shipments: [], payments: [], refunds: [], returns: [] });
     assert.equal(typeof shown?.modified_at, 'number');
     assert.equal(await repo.findShown(s().store.sql, s().store.reader, id + 1_000_000), undefined);
+  });
+
+  test('recordsOf reads the records of many orders at once (more ids than one statement binds), each order its own, oldest first', async () => {
+    const [a, b] = [await insert(`O-${unique()}`), await insert(`O-${unique()}`)];
+    const pay = (order_id: number, amount: string, paid_at: number) =>
+      s().write((unit) =>
+        unit.db
+          .insertInto('order_payments')
+          .values({ order_id, amount, type: null, name: null, reference_number: null, paid_at, created_at: paid_at })
+          .returning('payment_id')
+          .executeTakeFirstOrThrow(),
+      );
+    const first = Number((await pay(a, '1.00', 3000)).payment_id);
+    const second = Number((await pay(a, '2.00', 1000)).payment_id);
+    const ofB = Number((await pay(b, '3.00', 2000)).payment_id);
+    // 2,000 ids: b's is past the first statement's; the unknown ids find nothing.
+    const ids = [a, ...Array.from({ length: 1998 }, (_, i) => 1_000_000_000 + i), b];
+    const found = await orderRecordsRepository.recordsOf(s().store.sql, s().store.reader, ids);
+    assert.deepEqual(
+      [...found.keys()].sort((x, y) => x - y),
+      [a, b].sort((x, y) => x - y),
+    );
+    assert.deepEqual(
+      found.get(a)!.payments.map((p) => [p.payment_id, p.order_id, p.amount, p.paid_at]),
+      [
+        [first, a, '1.00', 3000],
+        [second, a, '2.00', 1000],
+      ],
+    );
+    assert.deepEqual(
+      found.get(b)!.payments.map((p) => p.payment_id),
+      [ofB],
+    );
+    assert.deepEqual([found.get(b)!.refunds, found.get(b)!.shipments, found.get(b)!.returns], [[], [], []]);
   });
 
   test('markConfirmed changes only an open order, once', async () => {

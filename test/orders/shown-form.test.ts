@@ -51,6 +51,21 @@ describeEachBackend('the order feed and GetOrder send the kept masked confirmati
         if (body === erased) erasedCustomer = json(res).CustomerId;
       }
     }
+    // Records of the order's life, with text that JSON must escape: the kept text splices them too.
+    const record = async (id: number, kind: 'payments' | 'refunds', body: Record<string, unknown>) => {
+      const res = await t().inject({ method: 'POST', url: `/orders/${id}/${kind}`, payload: body });
+      assert.equal(res.statusCode, 201, res.body);
+    };
+    await record(ids[0]!, 'payments', {
+      Amount: 0.05,
+      Name: 'quote " backslash \\ "/Date(1-0000)/" 😀',
+      ReferenceNumber: 'line\u2028',
+      Date: '/Date(-1000)/',
+    });
+    await record(ids[0]!, 'payments', { Amount: 1e11 + 0.01 });
+    await record(ids[0]!, 'refunds', { Amount: 0.02, Reason: 'tab\t ß' });
+    await record(ids[2]!, 'payments', { Amount: 1, Name: 'erased with the customer', ReferenceNumber: 'R' });
+    await record(ids[4]!, 'payments', { Amount: 0.01 });
     assert.equal((await t().inject({ method: 'POST', url: `/orders/${ids[4]}/cancel` })).statusCode, 200);
     assert.equal((await t().inject({ method: 'POST', url: `/customer/${erasedCustomer}/erase` })).statusCode, 200);
   });
@@ -75,6 +90,11 @@ describeEachBackend('the order feed and GetOrder send the kept masked confirmati
     const res = await t().inject(`/orders/?OrderIds=${ids.join(',')}`);
     assert.equal(res.statusCode, 200, res.body);
     itemTexts(res.body, ids, await getBodies());
+    const withRecords = json(await t().inject(`/orders/${ids[0]}`));
+    assert.deepEqual(
+      [withRecords.Payments.length, withRecords.Refunds[0].Reason, withRecords.Paid, withRecords.PaymentStatus],
+      [2, 'tab\t ß', 100000000000.16, 'PartiallyRefunded'],
+    );
   });
 
   test('where the text was not made (orders confirmed before it was kept), the feed and GetOrder make the same bytes', async () => {

@@ -40,6 +40,9 @@ function person() {
     quarter: `Viertel${u}`,
     cf: `cfsecret${u}`,
     orderNote: `OrderNote${u}`,
+    recordName: `RecName${u}`,
+    recordRef: `RecRef${u}`,
+    refundRef: `RefundRef${u}`,
   };
   const body = confirmation({
     CustomerFirstName: values.first,
@@ -103,6 +106,14 @@ async function customerWithData(t: TestApp) {
   const res = await confirm(t, first, p.body);
   assert.equal(res.statusCode, 200, res.body);
   const customerId: string = json(res).CustomerId;
+  // A payment and a refund recorded after the confirmation: their personal fields go too.
+  for (const [kind, body] of [
+    ['payments', { Amount: 3, Name: p.values.recordName, ReferenceNumber: p.values.recordRef }],
+    ['refunds', { Amount: 1, ReferenceNumber: p.values.refundRef }],
+  ] as const) {
+    const recorded = await t.inject({ method: 'POST', url: `/orders/${first}/${kind}`, payload: body });
+    assert.equal(recorded.statusCode, 201, recorded.body);
+  }
   const put = await t.inject({
     method: 'PUT',
     url: `/customer/${customerId}`,

@@ -70,9 +70,14 @@ async function customer(t: TestApp): Promise<string> {
   return CustomerId;
 }
 
-/** A confirmed order of its own, paid 1 by its confirmation's Payment. */
-async function confirmedOrder(t: TestApp): Promise<number> {
+/** A confirmed order of its own, paid 1 by its confirmation's Payment; `withLine`: of one line, to ship. */
+async function confirmedOrder(t: TestApp, withLine = false): Promise<number> {
   const request = await BASES.ConfirmOrder!(t);
+  if (withLine) {
+    const Lines = [{ Sku: 'S', Name: 'N', Quantity: 2, UnitPrice: 1, TaxRate: 19 }];
+    const updated = await t.inject({ method: 'PUT', url: `/orders/${String(request.OrderId)}`, payload: { Lines } });
+    assert.equal(updated.statusCode, 200, updated.body);
+  }
   const res = await t.inject({ method: 'POST', url: `/orders/${String(request.OrderId)}/confirm`, payload: request });
   assert.equal(res.statusCode, 200, res.body);
   return request.OrderId as number;
@@ -117,6 +122,19 @@ const BASES: Record<string, (t: TestApp) => Promise<Record<string, unknown>>> = 
     ReferenceNumber: 'R-1',
     Date: '2024-01-01',
   }),
+  CreateOrderShipment: async (t) => ({
+    OrderId: await confirmedOrder(t, true),
+    Carrier: 'DHL',
+    TrackingNumber: '0034',
+    TrackingUrl: 'https://t.example/0034',
+    ShippedAt: '2024-01-01',
+  }),
+  CreateOrderReturn: async (t) => {
+    const OrderId = await confirmedOrder(t, true);
+    const shipped = await t.inject({ method: 'POST', url: `/orders/${OrderId}/shipments`, payload: {} });
+    assert.equal(shipped.statusCode, 201, shipped.body);
+    return { OrderId, Lines: [{ LineNumber: 1, Quantity: 1 }], Reason: 'Damaged', ReceivedAt: '2024-01-01' };
+  },
   SearchOrders: async () => ({ OrderNumbers: ['limits-o1'], CustomerIds: ['limits-c1'], LastModifiedAfter: '2024-01-01' }),
   GetCustomerCustomFields: async () => ({ CustomerId: 'limits-c1' }),
   SetCustomerCustomField: async () => ({ CustomerId: 'limits-c1', Number: 9101, Value: 'v' }),

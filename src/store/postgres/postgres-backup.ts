@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { renameSync } from 'node:fs';
-import pg from 'pg';
+import { pgDriver } from './pg-driver.js';
 import { reason, refused, type BackupReport, type MigrateStore } from '../backup-report.js';
 
 /** Runs a PostgreSQL client tool; resolves with its stdout. */
@@ -59,7 +59,7 @@ function tablesOf(toc: string): Set<string> {
  * becomes what the backup held; the migrations then build the later tables afresh.
  */
 async function dropTablesNotIn(url: string, kept: ReadonlySet<string>): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new (pgDriver().Client)({ connectionString: url });
   await client.connect();
   try {
     const { rows } = await client.query<{ name: string }>("select tablename as name from pg_tables where schemaname = 'public'");

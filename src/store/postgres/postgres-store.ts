@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver.js';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type DialectAdapter, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
 import { ReadReplica } from '../read-replica.js';
@@ -14,7 +15,7 @@ const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => Number(v);
     // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- pg types a parser looked up with a runtime format as any
-    return pg.types.getTypeParser(oid, format);
+    return pgDriver().types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
 
@@ -118,7 +119,7 @@ class StatementNaming {
  * only consulted for a named query, and once naming is off none is sent again.
  */
 function namingClient(naming: StatementNaming): typeof pg.Client {
-  return class NamingClient extends pg.Client {
+  return class NamingClient extends pgDriver().Client {
     constructor(config?: string | pg.ClientConfig) {
       super(config);
       const plain = this.query.bind(this) as (...args: unknown[]) => Promise<unknown>;
@@ -154,7 +155,7 @@ function openPool(
   onPoolError: (err: Error) => void,
 ): { pool: pg.Pool; db: Kysely<Database> } {
   const { max, connectionTimeoutMillis, naming } = options;
-  const pool = new pg.Pool({
+  const pool = new (pgDriver().Pool)({
     connectionString,
     max,
     types,
