@@ -226,7 +226,7 @@ describeConsole(
     });
 
     test('Add shipment and Record return, and the fulfilment filter, where the service records shipments', async () => {
-      const { server, page, go } = c();
+      const { server, page, go, shot, assertAccessible } = c();
       const inject: Inject = (o) => server.t.inject(o);
       const shipments = await hasRoute(inject, '/orders/{OrderId}/shipments');
       const id = await confirmedOrder(inject, 'SHIP-1', [LINE, { ...LINE, Sku: 'SOCK-2', Name: 'Socks', Quantity: 3 }]);
@@ -246,6 +246,8 @@ describeConsole(
       await page.getByLabel('Quantity to ship, line 2').fill('4');
       await page.getByRole('button', { name: 'Save shipment' }).click();
       assert.ok((await errorUnder(page, 'Quantity to ship, line 2')).length > 0, 'more than is left to ship');
+      await assertAccessible('Add shipment with an error');
+      await shot('order-shipment');
       await page.getByLabel('Quantity to ship, line 2').fill('2');
       await page.getByLabel('Carrier').fill('DHL');
       await page.getByLabel('Tracking number').fill('TRACK-1');

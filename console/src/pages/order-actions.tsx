@@ -258,7 +258,7 @@ function LineQuantities({
 }): JSX.Element {
   const lines = order.Lines ?? [];
   return (
-    <table class="line-editor">
+    <table class="line-editor line-quantities">
       <caption>{caption}</caption>
       <thead>
         <tr>
