@@ -251,8 +251,13 @@ describeConsole(
       await page.getByLabel('Quantity to ship, line 2').fill('2');
       await page.getByLabel('Carrier').fill('DHL');
       await page.getByLabel('Tracking number').fill('TRACK-1');
+      await page.getByLabel('Tracking URL').fill('https://track.example/TRACK-1');
       await page.getByRole('button', { name: 'Save shipment' }).click();
       await page.getByRole('status').filter({ hasText: 'The shipment was recorded.' }).waitFor();
+      if (((await inject(`/orders/${id}`)).json() as { Shipments?: unknown[] }).Shipments) {
+        const tracking = page.getByRole('table', { name: 'Shipments' }).getByRole('link', { name: 'TRACK-1' });
+        assert.equal(await tracking.getAttribute('href'), 'https://track.example/TRACK-1');
+      }
       assert.deepEqual(await feedNumbers(inject, `OrderIds=${id}&FulfillmentStatuses=PartiallyFulfilled`), ['SHIP-1']);
 
       await page.getByRole('button', { name: 'Record return' }).click();

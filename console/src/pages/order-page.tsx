@@ -305,7 +305,15 @@ export function OrderPage({ route }: PageProps): JSX.Element {
                     <tr key={s.ShipmentId}>
                       <td>{when(s.ShippedAt)}</td>
                       <td>{text(s.Carrier)}</td>
-                      <td>{text(s.TrackingNumber)}</td>
+                      <td>
+                        {s.TrackingUrl && /^https?:\/\//i.test(s.TrackingUrl) ? (
+                          <a href={s.TrackingUrl} rel="noreferrer noopener" target="_blank">
+                            {s.TrackingNumber || 'Track'}
+                          </a>
+                        ) : (
+                          text(s.TrackingNumber)
+                        )}
+                      </td>
                       <td>{(s.Lines ?? []).map((l) => `#${l.LineNumber} × ${l.Quantity}`).join(', ')}</td>
                     </tr>
                   ))}
