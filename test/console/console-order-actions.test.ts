@@ -201,6 +201,7 @@ describeConsole(
       await page.getByRole('button', { name: 'Save refund' }).click();
       assert.ok((await errorUnder(page, 'Amount (EUR)')).length > 0, 'more than was paid: refused on Amount');
       assert.deepEqual(await feedNumbers(inject, `OrderIds=${id}&PaymentStatuses=PartiallyRefunded`), []);
+      await assertAccessible('Record refund with an error');
       await page.getByLabel('Amount (EUR)').fill('2');
       await page.getByLabel('Reason').fill('Scratched');
       await page.getByRole('button', { name: 'Save refund' }).click();
@@ -264,8 +265,14 @@ describeConsole(
       await page.getByRole('form', { name: 'Record return' }).waitFor();
       await page.getByLabel('Quantity returned, line 2').fill('1');
       await page.getByLabel('Reason').fill('Too small');
+      await assertAccessible('Record return');
       await page.getByRole('button', { name: 'Save return' }).click();
       await page.getByRole('status').filter({ hasText: 'The return was recorded.' }).waitFor();
+      if (((await inject(`/orders/${id}`)).json() as { Returns?: unknown[] }).Returns)
+        await page
+          .getByRole('listitem')
+          .filter({ hasText: /#2 × 1.*Too small/ })
+          .waitFor();
       assert.deepEqual(await feedNumbers(inject, `OrderIds=${id}&FulfillmentStatuses=PartiallyReturned`), ['SHIP-1']);
 
       await go('Orders');
