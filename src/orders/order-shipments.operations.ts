@@ -4,7 +4,8 @@ import { wireDate, type WireDateValue } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { keyOf } from './order-life.operations.js';
 import type { RecordLineRow, StoredReturn, StoredShipment } from './order-shipments.repository.js';
-import { CreateReturnRequest, CreateShipmentRequest, OrderReturnRecord, OrderShipmentRecord } from './order-shipments.schemas.js';
+import { OrderReturnRecord, OrderShipmentRecord } from './order-life.schemas.js';
+import { CreateReturnRequest, CreateShipmentRequest } from './order-shipments.schemas.js';
 import { OrderShipmentsService } from './order-shipments.service.js';
 
 const linesView = (lines: readonly RecordLineRow[]) => lines.map((l) => ({ LineNumber: l.line_number, Quantity: l.quantity }));

@@ -1,11 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ORDER_CONTENT_LIMITS } from '../money/index.js';
 import { NAME_LENGTH, NotNull, TEXT_LENGTH, withRules, type FieldRule } from '../wire/request-schema.js';
-import { Nullable, WireDate } from '../wire/schema-types.js';
+import { WireDate } from '../wire/schema-types.js';
 import { idempotencyKeyRule, orderIdOfPath } from './order.rules.js';
 
-// Shipments and returns of a confirmed order, as requests and answers (docs/orders.md, "After the
-// confirmation"). Whether a quantity is left to ship or to return is known once the order is read.
+// Shipments and returns of a confirmed order as requests (docs/orders.md, "After the confirmation");
+// their records are in order-life.schemas.ts, beside payments and refunds. Whether a quantity is
+// left to ship or to return is known once the order is read.
 
 const { maxLines, maxQuantity } = ORDER_CONTENT_LIMITS;
 
@@ -24,8 +25,6 @@ export const RecordLineRequest = Type.Object(
   { $id: 'OrderRecordLineRequest' },
 );
 export type RecordLineRequest = Static<typeof RecordLineRequest>;
-
-export const RecordLine = Type.Object({ LineNumber: Type.Integer(), Quantity: Type.Integer() }, { $id: 'OrderRecordLine' });
 
 /** Each line once: a second entry of a LineNumber is a mistake, not a sum (400 on its LineNumber). */
 const distinctLines: FieldRule = (rules, field, value) => {
@@ -93,27 +92,3 @@ export const CreateReturnRequest = withRules(
   { ...idempotencyKeyRule, OrderId: orderIdOfPath, Lines: distinctLines },
 );
 export type CreateReturnRequest = Static<typeof CreateReturnRequest>;
-
-export const OrderShipmentRecord = Type.Object(
-  {
-    ShipmentId: Type.Integer(),
-    OrderId: Type.Integer(),
-    Lines: Type.Array(RecordLine),
-    Carrier: Nullable(Type.String()),
-    TrackingNumber: Nullable(Type.String()),
-    TrackingUrl: Nullable(Type.String()),
-    ShippedAt: WireDate(),
-  },
-  { $id: 'OrderShipmentRecord' },
-);
-
-export const OrderReturnRecord = Type.Object(
-  {
-    ReturnId: Type.Integer(),
-    OrderId: Type.Integer(),
-    Lines: Type.Array(RecordLine),
-    Reason: Nullable(Type.String()),
-    ReceivedAt: WireDate(),
-  },
-  { $id: 'OrderReturnRecord' },
-);

@@ -25,20 +25,19 @@ const leftToReturn: LeftOf = (l) => l.shipped - l.returned;
  */
 function checkedLines(tallies: readonly LineTally[], requested: readonly RecordLineRequest[], left?: LeftOf, what = ''): RecordLineRow[] {
   const byNumber = new Map(tallies.map((t) => [t.line_number, t]));
-  const unknown: FieldError[] = [];
-  const beyond: FieldError[] = [];
+  const errors: FieldError[] = [];
   requested.forEach((line, i) => {
     const tally = byNumber.get(line.LineNumber);
     if (tally === undefined) {
       const fieldName = `Lines[${i}].LineNumber`;
-      unknown.push({ errorCode: 'Predicate', fieldName, message: `'${fieldName}' does not name a line of the order.` });
+      errors.push({ errorCode: 'Predicate', fieldName, message: `'${fieldName}' does not name a line of the order.` });
     } else if (left !== undefined && line.Quantity > left(tally)) {
       const fieldName = `Lines[${i}].Quantity`;
       const message = `'${fieldName}' must be less than or equal to '${left(tally)}' (${what} of line ${line.LineNumber}).`;
-      beyond.push({ errorCode: 'LessThanOrEqual', fieldName, message });
+      errors.push({ errorCode: 'LessThanOrEqual', fieldName, message });
     }
   });
-  if (unknown.length > 0 || beyond.length > 0) throw new ValidationError([...unknown, ...beyond]);
+  if (errors.length > 0) throw new ValidationError(errors);
   return requested.map((l) => ({ line_number: l.LineNumber, quantity: l.Quantity }));
 }
 

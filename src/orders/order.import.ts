@@ -10,6 +10,7 @@ import { defineWrite } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { ORDER_CSV_COLUMNS } from './order.export.js';
 import { orderRepository } from './order.repository.js';
+import { OrderFeedItem } from './order.schemas.js';
 
 /** Order numbers looked up in the store at once. */
 const LOOKUP = 1000;
@@ -32,9 +33,9 @@ const READ: ReadonlyMap<string, Field> = new Map([
   ['note', 'Note'],
   ['confirmation.note', 'Confirmation.Note'],
 ]);
-// JSON Lines carry the confirmation and the content as objects.
+// JSON Lines carry the confirmation, the content and the order's records as objects: every field the feed shows.
 const PASSED_OVER = new Set(
-  [...ORDER_CSV_COLUMNS, 'Confirmation', 'Lines', 'Shipping', 'Totals'].map((c) => c.toLowerCase()).filter((c) => !READ.has(c)),
+  [...ORDER_CSV_COLUMNS, ...Object.keys(OrderFeedItem.properties)].map((c) => c.toLowerCase()).filter((c) => !READ.has(c)),
 );
 
 function headerProblems(header: readonly string[]): string[] {

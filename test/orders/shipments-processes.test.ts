@@ -6,6 +6,8 @@ import { allBackends, createTestDatabase, leftOut, type TestDatabase } from '../
 import { call, confirmOver, prepareOrders, serveOrders } from './server-processes.js';
 
 const ORDERS = 6;
+/** Orders after the first ORDERS, for cancellations racing shipments. */
+const CANCELLED_OR_SHIPPED = 4;
 const ATTEMPTS = 8;
 
 /** What the store holds of an order's lines: ordered, shipped and returned units of each, by LineNumber. */
@@ -57,10 +59,10 @@ for (const backend of allBackends(true)) {
     const servers: ServerProcess[] = [];
     before(async () => {
       database = await createTestDatabase(backend);
-      await prepareOrders(database.url, ORDERS);
+      await prepareOrders(database.url, ORDERS + CANCELLED_OR_SHIPPED);
       servers.push(await serveOrders(database.url, database.env)); // the first one registers the key
       servers.push(await serveOrders(database.url, database.env));
-      for (let id = 1; id <= ORDERS; id++) {
+      for (let id = 1; id <= ORDERS + CANCELLED_OR_SHIPPED; id++) {
         const res = await confirmOver(servers[0]!.port, id, { ExternalCustomerId: `ship-race-${id}` });
         assert.equal(res.status, 200, JSON.stringify(res.body));
       }
@@ -126,6 +128,35 @@ for (const backend of allBackends(true)) {
         const cancel = await call(a, 'POST', `/orders/${id}/cancel`);
         assert.equal(cancel.status, 409);
         assert.equal(cancel.body.ResponseStatus.ErrorCode, 'OrderShipped');
+      }
+    });
+
+    test('a cancellation and a shipment at once on the two processes: either the order is cancelled and nothing shipped, or shipped and not cancelled', async () => {
+      const [a, b] = servers.map((s) => s.port) as [number, number];
+      const orders = Array.from({ length: CANCELLED_OR_SHIPPED }, (_, i) => ORDERS + i + 1);
+      const answers = await Promise.all(
+        orders.map(async (id) => {
+          const [cancel, shipment] = await Promise.all([
+            call(id % 2 ? a : b, 'POST', `/orders/${id}/cancel`),
+            call(id % 2 ? b : a, 'POST', `/orders/${id}/shipments`, {}),
+          ]);
+          return { id, cancel, shipment };
+        }),
+      );
+      for (const { id, cancel, shipment } of answers) {
+        const order = (await call(a, 'GET', `/orders/${id}`)).body;
+        const shipped = [...(await quantities(database.url, id)).values()].reduce((n, l) => n + l.shipped, 0);
+        if (cancel.status === 200) {
+          assert.equal(shipment.status, 409, JSON.stringify(shipment.body));
+          assert.equal(shipment.body.ResponseStatus.ErrorCode, 'OrderNotConfirmed');
+          assert.deepEqual([order.Status, shipped], ['Cancelled', 0], `order ${id}`);
+        } else {
+          assert.equal(cancel.status, 409, JSON.stringify(cancel.body));
+          assert.equal(cancel.body.ResponseStatus.ErrorCode, 'OrderShipped');
+          assert.equal(shipment.status, 201, JSON.stringify(shipment.body));
+          assert.equal(order.Status, 'Confirmed', `order ${id}`);
+          assert.ok(shipped > 0, `order ${id}`);
+        }
       }
     });
   });
