@@ -10,6 +10,12 @@ import { ErrorNote, Loading } from './ui/feedback.js';
 
 type Session = { state: 'out' } | { state: 'checking' } | { state: 'in'; caps: Capabilities } | { state: 'failed'; error: unknown };
 
+/** The key's permissions as `keys list` writes them; a key that may change nothing says so. */
+const permissionsOf = (caps: Capabilities): string => {
+  const held = [caps.all && 'all', caps.admin && 'admin', !caps.admin && caps.fulfilment && 'fulfilment'].filter(Boolean);
+  return caps.admin || caps.fulfilment ? held.join(', ') : [...held, 'read-only'].join(', ');
+};
+
 /** The console: sign-in until a key is known, then the navigation and the page of the address. */
 export function App(): JSX.Element {
   const [session, setSession] = useState<Session>(() => (storedKey() ? { state: 'checking' } : { state: 'out' }));
@@ -67,7 +73,7 @@ export function App(): JSX.Element {
             ))}
           </ul>
         </nav>
-        <span class="who">{caps.admin ? (caps.all ? 'all, admin' : 'admin') : 'all, read-only'}</span>
+        <span class="who">{permissionsOf(caps)}</span>
         <button type="button" class="btn btn-secondary" onClick={signOut}>
           Sign out
         </button>

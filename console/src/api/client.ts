@@ -68,10 +68,10 @@ async function failure(res: Response): Promise<ApiError> {
 export async function call<T>(
   method: string,
   path: string,
-  options: { query?: Query; body?: unknown; key?: string } = {},
+  options: { query?: Query; body?: unknown; key?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiAnswer<T>> {
   const key = options.key ?? storedKey();
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
@@ -92,5 +92,11 @@ export async function call<T>(
 
 export const get = async <T>(path: string, query?: Query): Promise<T> => (await call<T>('GET', path, query ? { query } : {})).body;
 export const post = async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('POST', path, { body: body ?? {} })).body;
+/**
+ * A POST that records something (a payment, a shipment…) with an Idempotency-Key: sent again after
+ * a lost answer, it replays the first answer instead of recording twice.
+ */
+export const record = async <T>(path: string, body: unknown, idempotencyKey: string): Promise<T> =>
+  (await call<T>('POST', path, { body, headers: { 'idempotency-key': idempotencyKey } })).body;
 export const put = async <T>(path: string, body: unknown): Promise<T> => (await call<T>('PUT', path, { body })).body;
 export const del = async <T>(path: string): Promise<T> => (await call<T>('DELETE', path)).body;

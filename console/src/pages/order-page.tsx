@@ -1,15 +1,17 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { get, post } from '../api/client.js';
 import type { MoneyRecord, Order } from '../api/types.js';
+import type { Capabilities } from '../api/capabilities.js';
 import { useCapabilities } from '../capabilities-context.js';
 import { count, day, money, when } from '../format.js';
 import type { PageProps } from '../pages.js';
 import { Link } from '../router.js';
-import { ErrorNote, Show } from '../ui/feedback.js';
+import { Done, ErrorNote, Show } from '../ui/feedback.js';
 import { Busy } from '../ui/form.js';
 import { StatusBadge } from '../ui/order-table.js';
 import { useLoad } from '../ui/use-load.js';
+import { AddShipment, EditOrder, RecordPayment, RecordRefund, RecordReturn, type ActionName } from './order-actions.js';
 
 const text = (v: unknown): string =>
   v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -153,6 +155,43 @@ function timeline(o: Order): Array<{ at: string; what: string }> {
   return items.filter((i): i is { at: string; what: string } => Boolean(i.at)).sort((a, b) => a.at.localeCompare(b.at));
 }
 
+/** The actions a key may take on an order in its state (design.md, "The operator console"). */
+function actionsFor(o: Order, caps: Capabilities): ActionName[] {
+  const names: ActionName[] = [];
+  if (caps.admin && o.Status === 'Open') names.push('Edit order');
+  if (caps.fulfilment && o.Status === 'Confirmed') {
+    if (caps.shipments) names.push('Add shipment');
+    names.push('Record payment', 'Record refund');
+    if (caps.returns) names.push('Record return');
+  }
+  return names;
+}
+
+function ActionPanel({
+  name,
+  ...props
+}: {
+  name: ActionName;
+  order: Order;
+  onDone: (what: string) => void;
+  onClose: () => void;
+}): JSX.Element {
+  // Keyed by the order's change, a form opened again starts from what the order holds now.
+  const key = `${name}|${props.order.LastModified ?? ''}`;
+  switch (name) {
+    case 'Edit order':
+      return <EditOrder key={key} {...props} />;
+    case 'Record payment':
+      return <RecordPayment key={key} {...props} />;
+    case 'Record refund':
+      return <RecordRefund key={key} {...props} />;
+    case 'Add shipment':
+      return <AddShipment key={key} {...props} />;
+    case 'Record return':
+      return <RecordReturn key={key} {...props} />;
+  }
+}
+
 /** An order: its data, content, what was recorded after confirmation, a timeline, and the actions the key may take. */
 export function OrderPage({ route }: PageProps): JSX.Element {
   const id = Number(route.path.slice('/orders/'.length));
@@ -160,9 +199,28 @@ export function OrderPage({ route }: PageProps): JSX.Element {
   const [loaded, reload] = useLoad(() => get<Order>(`/orders/${id}`), [id]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
+  const [action, setAction] = useState<ActionName | undefined>(undefined);
+  const [done, setDone] = useState<string | undefined>(undefined);
+  const opener = useRef<HTMLButtonElement | null>(null);
+  const open = (name: ActionName, button: HTMLButtonElement): void => {
+    opener.current = button;
+    setDone(undefined);
+    setAction(action === name ? undefined : name);
+  };
+  // A closed form gives the focus back to the button that opened it.
+  const close = (): void => {
+    setAction(undefined);
+    opener.current?.focus();
+  };
+  const finished = (what: string): void => {
+    close();
+    setDone(what);
+    reload();
+  };
   const cancel = async (): Promise<void> => {
     setBusy(true);
     setError(undefined);
+    setDone(undefined);
     try {
       await post(`/orders/${id}/cancel`);
       reload();
@@ -184,12 +242,25 @@ export function OrderPage({ route }: PageProps): JSX.Element {
               <StatusBadge status={o.FulfillmentStatus} />
               <StatusBadge status={o.PaymentStatus} />
               <div class="actions">
+                {actionsFor(o, caps).map((name) => (
+                  <button
+                    key={name}
+                    type="button"
+                    class="btn btn-secondary"
+                    aria-expanded={action === name ? 'true' : 'false'}
+                    onClick={(e) => open(name, e.currentTarget)}
+                  >
+                    {name}
+                  </button>
+                ))}
                 {caps.admin && o.Status !== 'Cancelled' && (
                   <Busy type="button" kind="danger" busy={busy} label="Cancel order" onClick={() => void cancel()} />
                 )}
               </div>
             </div>
             <ErrorNote error={error} />
+            {done && <Done>{done}</Done>}
+            {action && <ActionPanel name={action} order={o} onDone={finished} onClose={close} />}
             <dl class="facts" aria-label="Order">
               <dt>Order id</dt>
               <dd>{o.OrderId}</dd>
@@ -234,7 +305,15 @@ export function OrderPage({ route }: PageProps): JSX.Element {
                     <tr key={s.ShipmentId}>
                       <td>{when(s.ShippedAt)}</td>
                       <td>{text(s.Carrier)}</td>
-                      <td>{text(s.TrackingNumber)}</td>
+                      <td>
+                        {s.TrackingUrl && /^https?:\/\//i.test(s.TrackingUrl) ? (
+                          <a href={s.TrackingUrl} rel="noreferrer noopener" target="_blank">
+                            {s.TrackingNumber || 'Track'}
+                          </a>
+                        ) : (
+                          text(s.TrackingNumber)
+                        )}
+                      </td>
                       <td>{(s.Lines ?? []).map((l) => `#${l.LineNumber} × ${l.Quantity}`).join(', ')}</td>
                     </tr>
                   ))}

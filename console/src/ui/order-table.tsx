@@ -3,8 +3,18 @@ import type { Order } from '../api/types.js';
 import { money, when } from '../format.js';
 import { Link } from '../router.js';
 
+const GOOD = new Set(['Confirmed', 'Paid', 'Fulfilled']);
+const BAD = new Set(['Cancelled', 'Refunded', 'Returned']);
+
+/** The colour of a status, whichever axis it is on (order, fulfilment, payment); partial ones are a warning. */
 const statusBadge = (status: string): string =>
-  status === 'Confirmed' ? 'badge badge-good' : status === 'Cancelled' ? 'badge badge-bad' : 'badge';
+  GOOD.has(status)
+    ? 'badge badge-good'
+    : BAD.has(status)
+      ? 'badge badge-bad'
+      : status.startsWith('Partially')
+        ? 'badge badge-warn'
+        : 'badge';
 
 /** A status as a badge. */
 export const StatusBadge = ({ status }: { status: string | undefined }): JSX.Element | null =>
