@@ -1,32 +1,11 @@
 import type { Store } from '../store/store.js';
 import { defineOperation, type AnyOperation } from '../wire/operation.js';
-import { wireDate, type WireDateValue } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { keyOf } from './order-life.operations.js';
-import type { RecordLineRow, StoredReturn, StoredShipment } from './order-shipments.repository.js';
+import { returnView, shipmentView } from './order-life.views.js';
 import { OrderReturnRecord, OrderShipmentRecord } from './order-life.schemas.js';
 import { CreateReturnRequest, CreateShipmentRequest } from './order-shipments.schemas.js';
 import { OrderShipmentsService } from './order-shipments.service.js';
-
-const linesView = (lines: readonly RecordLineRow[]) => lines.map((l) => ({ LineNumber: l.line_number, Quantity: l.quantity }));
-
-export const shipmentView = (s: StoredShipment) => ({
-  ShipmentId: s.shipment_id,
-  OrderId: s.order_id,
-  Lines: linesView(s.lines),
-  Carrier: s.carrier,
-  TrackingNumber: s.tracking_number,
-  TrackingUrl: s.tracking_url,
-  ShippedAt: wireDate(s.shipped_at) as WireDateValue,
-});
-
-export const returnView = (r: StoredReturn) => ({
-  ReturnId: r.return_id,
-  OrderId: r.order_id,
-  Lines: linesView(r.lines),
-  Reason: r.reason,
-  ReceivedAt: wireDate(r.received_at) as WireDateValue,
-});
 
 const RETRIES =
   'An Idempotency-Key header (kept 24 h) replays the first answer instead of recording again; the same key with a different body ' +
