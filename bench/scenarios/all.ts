@@ -2,6 +2,7 @@ import { customerScenarios } from './customers.js';
 import { customFieldScenarios } from './customfields.js';
 import { floor } from './floor.js';
 import { orderScenarios } from './orders.js';
+import { orderLifeScenarios } from './order-life.js';
 import { textSearchScenarios } from './text-search.js';
 import { webhookScenarios } from './webhooks.js';
 import { SCENARIO_FILTER } from '../lib/settings.js';
@@ -14,6 +15,7 @@ export const ALL_SCENARIOS: readonly Scenario[] = [
   ...textSearchScenarios,
   ...customFieldScenarios,
   ...orderScenarios,
+  ...orderLifeScenarios,
   ...webhookScenarios,
 ];
 
