@@ -80,8 +80,9 @@ export const feedUnpaid = filteredFeed('orders-feed-unpaid', 'order feed: Paymen
 /**
  * The seeded confirmed orders the writes below take, newest first: the reads of other scenarios
  * (order by id) take theirs from the whole range and still find each confirmed, shipped or not.
+ * One list per database: each backend's run has its own orders.
  */
-let unshipped: number[] | undefined;
+const unshippedOf = new Map<string, number[]>();
 
 /** A shipment POST as a warehouse sends it: the rest of the order (no Lines), carrier and tracking. */
 const shipment = (orderId: number): RequestShape => ({
@@ -104,7 +105,8 @@ export const shipmentPost: Scenario = {
   label: 'shipment, POST (durable)',
   usesOrders: true,
   async run(ctx): Promise<ScenarioResult> {
-    unshipped ??= [...ctx.confirmedOrders].reverse();
+    let unshipped = unshippedOf.get(ctx.db.url);
+    if (!unshipped) unshippedOf.set(ctx.db.url, (unshipped = [...ctx.confirmedOrders].reverse()));
     const firstId = unshipped.shift();
     if (firstId === undefined) return { status: 'failed', note: 'no confirmed orders were seeded' };
     const first = await call(ctx.server, 'POST', shipment(firstId).path, JSON.parse(shipment(firstId).body!));
@@ -113,7 +115,7 @@ export const shipmentPost: Scenario = {
     if (first.status !== 201 || !shipped?.Lines?.length) return { status: 'failed', note: `shipment: ${describe(first)}` };
     let exhausted = 0;
     const next = (): RequestShape => {
-      const orderId = unshipped!.shift();
+      const orderId = unshipped.shift();
       if (orderId !== undefined) return shipment(orderId);
       exhausted++;
       return shipment(firstId);
