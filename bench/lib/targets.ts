@@ -348,4 +348,33 @@ export const TARGETS: readonly Target[] = [
     mb,
     onPostgres(mb, (r) => finite(ok(r, 'postgres/orders-feed-lines')?.extra?.rssGrowthMb)),
   ),
+  ...orderLifeTargets(),
 ];
+
+/** The order's life after the confirmation (issue 28): the records posted back and the feed filtered by status. */
+function orderLifeTargets(): Target[] {
+  const unfulfilled = (r: Rows, backend: string, key: 'ordersPerSec' | 'rssGrowthMb'): number | undefined =>
+    finite(ok(r, `${backend}/orders-feed-unfulfilled`)?.extra?.[key]);
+  return [
+    atLeast('shipment', 'SQLite durable shipments', 3000, (r) => rate(r, 'sqlite/shipment'), perSec),
+    atLeast('pg-shipment', 'PostgreSQL durable shipments', 1500, (r) => rate(r, 'postgres/shipment'), perSec),
+    atLeast('payment', 'SQLite durable payments', 3000, (r) => rate(r, 'sqlite/payment'), perSec),
+    atLeast('pg-payment', 'PostgreSQL durable payments', 1500, (r) => rate(r, 'postgres/payment'), perSec),
+    atLeast(
+      'orders-feed-unfulfilled',
+      'SQLite order feed FulfillmentStatuses=Unfulfilled, orders/s',
+      100_000,
+      (r) => unfulfilled(r, 'sqlite', 'ordersPerSec'),
+      perSec,
+      onPostgres(perSec, (r) => unfulfilled(r, 'postgres', 'ordersPerSec')),
+    ),
+    atMost(
+      'orders-feed-unfulfilled-rss',
+      'SQLite order feed FulfillmentStatuses=Unfulfilled RSS growth',
+      50,
+      (r) => single(unfulfilled(r, 'sqlite', 'rssGrowthMb')),
+      mb,
+      onPostgres(mb, (r) => unfulfilled(r, 'postgres', 'rssGrowthMb')),
+    ),
+  ];
+}

@@ -3,6 +3,7 @@ import { customFieldScenarios } from './customfields.js';
 import { floor } from './floor.js';
 import { orderContentScenarios } from './order-content.js';
 import { orderScenarios } from './orders.js';
+import { orderLifeScenarios } from './order-life.js';
 import { textSearchScenarios } from './text-search.js';
 import { webhookScenarios } from './webhooks.js';
 import { SCENARIO_FILTER } from '../lib/settings.js';
@@ -16,6 +17,7 @@ export const ALL_SCENARIOS: readonly Scenario[] = [
   ...customFieldScenarios,
   ...orderScenarios,
   ...orderContentScenarios,
+  ...orderLifeScenarios,
   ...webhookScenarios,
 ];
 
