@@ -1,8 +1,8 @@
 -- SQLite: the SQL of src/orders/order-shipments.repository.ts. Written by `npm run sql:snapshot`; do not edit.
 
 -- orderShipmentsRepository.lineTallies(orderId)
-select ol.line_number, ol.quantity, coalesce((select sum(sl.quantity) from order_shipment_lines sl join order_shipments s on s.shipment_id = sl.shipment_id where s.order_id = ol.order_id and sl.line_number = ol.line_number), 0) as shipped, coalesce((select sum(rl.quantity) from order_return_lines rl join order_returns r on r.return_id = rl.return_id where r.order_id = ol.order_id and rl.line_number = ol.line_number), 0) as returned from order_lines ol where ol.order_id = ? order by ol.line_number;
--- parameters: [1]
+select ol.line_number, ol.quantity, coalesce(sh.shipped, 0) as shipped, coalesce(rt.returned, 0) as returned from order_lines ol left join (select sl.line_number, sum(sl.quantity) as shipped from order_shipments s join order_shipment_lines sl on sl.shipment_id = s.shipment_id where s.order_id = ? group by sl.line_number) sh on sh.line_number = ol.line_number left join (select rl.line_number, sum(rl.quantity) as returned from order_returns r join order_return_lines rl on rl.return_id = r.return_id where r.order_id = ? group by rl.line_number) rt on rt.line_number = ol.line_number where ol.order_id = ? order by ol.line_number;
+-- parameters: [1,1,1]
 
 -- orderShipmentsRepository.insertShipment(shipment: 2 lines)
 insert into order_shipments (order_id, carrier, tracking_number, tracking_url, shipped_at, created_at) values (?, ?, ?, ?, ?, ?) returning shipment_id, order_id, carrier, tracking_number, tracking_url, shipped_at, created_at;

@@ -7,13 +7,18 @@ import type { LineTally } from './order-shipments.status.js';
 // count the quantities one after the other.
 
 /** Each line of the order with what was shipped and returned of it so far, by LineNumber. */
-const LINE_TALLIES =
-  'select ol.line_number, ol.quantity,' +
-  ' coalesce((select sum(sl.quantity) from order_shipment_lines sl join order_shipments s on s.shipment_id = sl.shipment_id' +
-  ' where s.order_id = ol.order_id and sl.line_number = ol.line_number), 0) as shipped,' +
-  ' coalesce((select sum(rl.quantity) from order_return_lines rl join order_returns r on r.return_id = rl.return_id' +
-  ' where r.order_id = ol.order_id and rl.line_number = ol.line_number), 0) as returned' +
-  ' from order_lines ol where ol.order_id = ? order by ol.line_number';
+// The order's records are summed first, reached by their order id, then matched to its lines: a
+// sum per line reached through the line number would have no index to start from but the order's.
+export const LINE_TALLIES =
+  'select ol.line_number, ol.quantity, coalesce(sh.shipped, 0) as shipped, coalesce(rt.returned, 0) as returned' +
+  ' from order_lines ol' +
+  ' left join (select sl.line_number, sum(sl.quantity) as shipped from order_shipments s' +
+  ' join order_shipment_lines sl on sl.shipment_id = s.shipment_id where s.order_id = ? group by sl.line_number) sh' +
+  ' on sh.line_number = ol.line_number' +
+  ' left join (select rl.line_number, sum(rl.quantity) as returned from order_returns r' +
+  ' join order_return_lines rl on rl.return_id = r.return_id where r.order_id = ? group by rl.line_number) rt' +
+  ' on rt.line_number = ol.line_number' +
+  ' where ol.order_id = ? order by ol.line_number';
 
 const SHIPMENT_COLUMNS = 'shipment_id, order_id, carrier, tracking_number, tracking_url, shipped_at, created_at';
 const RETURN_COLUMNS = 'return_id, order_id, reason, received_at, created_at';
@@ -68,7 +73,7 @@ const lineRow = (r: RecordLineRow): RecordLineRow => ({ line_number: Number(r.li
 export const orderShipmentsRepository = {
   /** The order's lines with what was shipped and returned of each; call it with the order's row locked. */
   async lineTallies(sql: StoreSql, db: Executor, orderId: number): Promise<LineTally[]> {
-    const rows = (await sql.run<LineTally>(db, LINE_TALLIES, [orderId])).rows;
+    const rows = (await sql.run<LineTally>(db, LINE_TALLIES, [orderId, orderId, orderId])).rows;
     return rows.map((r) => ({
       line_number: Number(r.line_number),
       quantity: Number(r.quantity),

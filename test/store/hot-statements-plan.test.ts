@@ -6,6 +6,7 @@ import { valuesSql } from '../../src/customfields/customfield.repository.js';
 import { BUMP_VERSION, definitionsForWriteSql, fieldsSql, upsertValuesSql } from '../../src/customfields/customfield.statements.js';
 import { FIND_ORDER, MARK_CONFIRMED, SHOW_ORDER, touchSql as orderTouchSql } from '../../src/orders/order.statements.js';
 import { RANGE, recordsSql } from '../../src/orders/order-life.records.js';
+import { LINE_TALLIES } from '../../src/orders/order-shipments.repository.js';
 import { describeEachBackend, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -55,5 +56,6 @@ describeEachBackend('hot statements use indexes', (t) => {
   test("the records of an order's life, for a range of order ids and for a list", async () => {
     assertIndexed(t(), 'records of a range', await plan(t(), recordsSql(RANGE), [1, 4, 1, 4, 1, 4, 1, 4]));
     assertIndexed(t(), 'records of a list', await plan(t(), recordsSql(2), [1, 9000, 1, 9000, 1, 9000, 1, 9000]));
+    assertIndexed(t(), "a shipment's or a return's tally of the lines", await plan(t(), LINE_TALLIES, [1, 1, 1]));
   });
 });
