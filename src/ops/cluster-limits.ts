@@ -149,7 +149,7 @@ export class LeasedCounter {
     readonly slice: number,
   ) {}
 
-  /** Counts `weight` events (up to the whole burst); `undefined` when the primary did not answer (fail open). */
+  /** Counts `weight` events (up to the whole burst); `undefined` when the primary did not answer (the caller then counts on its own). */
   async count(subject: string, weight: number): Promise<LimitCount | undefined> {
     const need = Math.min(Math.max(1, weight), this.max);
     // A window may end while its answer is on the way (windows of a few ms under load): what was just

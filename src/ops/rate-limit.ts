@@ -178,7 +178,10 @@ async function registerRateLimits(app: FastifyInstance, config: Config): Promise
       redis.disconnect();
     });
   const onRedisError = throttled(app.log, 10_000, 'rate limits: Redis failed to count, this server counted the request on its own');
-  const cluster = clusterLimits(throttled(app.log, 10_000, 'rate limits: the primary did not answer, the request passes unlimited'));
+  // A worker whose primary does not answer counts on its own: no limit is ever off.
+  const cluster = clusterLimits(
+    throttled(app.log, 10_000, 'rate limits: the primary did not answer, this worker counted the request on its own'),
+  );
 
   let perKey: PerKey | undefined;
   // RateLimit-Limit is the quota of the window (IETF RateLimit header fields draft); the policy names
@@ -189,9 +192,8 @@ async function registerRateLimits(app: FastifyInstance, config: Config): Promise
     const windowMs = Math.max(1, Math.round((burst * 1000) / config.rateLimitPerSecond));
     policy = `${burst};w=${Math.ceil(windowMs / 1000)}`;
     const leased = cluster?.leased('rate', burst, windowMs, config.workers);
-    const local: PerKey = leased
-      ? (keyId, weight) => leased.count(keyId, weight)
-      : batched(counter(localStore(), burst, windowMs, onRedisError));
+    const own = batched(counter(localStore(), burst, windowMs, onRedisError));
+    const local: PerKey = leased ? async (keyId, weight) => (await leased.count(keyId, weight)) ?? own(keyId, weight) : own;
     if (redis) {
       const shared = batched(counter(new RedisStore(false, false, redis, 'ordergate:rate:'), burst, windowMs, onRedisError));
       perKey = async (keyId, weight) =>
@@ -205,7 +207,9 @@ async function registerRateLimits(app: FastifyInstance, config: Config): Promise
     const max = config.authFailureLimit;
     const windowMs = config.authFailureWindowSeconds * 1000;
     const block = (address: string, until: number): void => failures?.block(address, until);
-    const local = cluster ? cluster.counter('authfail', max, windowMs, block) : counter(localStore(), max, windowMs, onRedisError);
+    const own = counter(localStore(), max, windowMs, onRedisError);
+    const primary = cluster?.counter('authfail', max, windowMs, block);
+    const local: LimitCounter = primary ? async (subject) => (await primary(subject)) ?? own(subject) : own;
     failures = redis
       ? new AuthFailureLimiter(
           sharedOrLocal(redis, counter(new RedisStore(false, false, redis, 'ordergate:authfail:'), max, windowMs, onRedisError), local),
