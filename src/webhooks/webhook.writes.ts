@@ -29,7 +29,9 @@ export interface NewEndpoint extends Actor {
 
 /**
  * Registers an endpoint. Its cursor starts at the newest event once the clock is held (after the
- * stamp), so it receives exactly the events committed after it.
+ * stamp), so it receives exactly the events committed after it. Until then it stands at the newest
+ * event committed before this transaction: a fan-out in the same group commit must not find it at 0
+ * and queue every kept event for it.
  */
 export const createEndpointWrite = defineWrite('webhook.create', async (unit, e: NewEndpoint): Promise<StoredEndpoint> => {
   const row: WebhookEndpointRow = {
@@ -47,6 +49,7 @@ export const createEndpointWrite = defineWrite('webhook.create', async (unit, e:
     updated_at: e.now,
   };
   await repo.insertEndpoint(unit.db, row);
+  await repo.startCursorAtNewestEvent(unit.db, e.endpointId);
   unit.onStamp(() => repo.startCursorAtNewestEvent(unit.db, e.endpointId));
   await recordAuditWrite.run(unit, { keyId: e.keyId, action: 'webhook.create', resourceType: 'webhook', resourceIds: [e.endpointId] });
   return row;
