@@ -1,7 +1,5 @@
-import { cpuMeter } from '../lib/cpu.js';
 import { load, type RequestShape } from '../lib/load.js';
-import { QUICK, TIMING } from '../lib/settings.js';
-import { incompleteStream, ORDER_START, readStream, rssGrowthDuring, streamRepeatedly } from '../lib/stream.js';
+import { measureFeed } from './orders.js';
 import {
   call,
   describe,
@@ -17,13 +15,9 @@ import {
 // warehouse or an accountant asks for, and the records they post back. The reads run before the
 // writes, so the filtered feeds see the seeded statuses: every order Unfulfilled, open orders Unpaid.
 
-/** Whole filtered feeds read per run, as the unfiltered feed. */
-const FEED_STREAMS = QUICK ? 1 : 3;
-
 /**
- * A feed filtered by a status, read whole several times, as the order feed is (orders counted in the
- * bytes as they arrive, server RSS sampled every 50 ms). `expected` is the least number of orders
- * the filter must return; the rate is of the orders returned.
+ * A feed filtered by a status, measured as the order feed is (measureFeed). `expected` is the least
+ * number of orders the filter must return; the rate is of the orders returned.
  */
 function filteredFeed(id: string, label: string, query: string, expected: (ctx: ScenarioContext) => number): Scenario {
   return {
@@ -35,29 +29,10 @@ function filteredFeed(id: string, label: string, query: string, expected: (ctx: 
       const path = `/orders/?${query}`;
       const first = await call(ctx.server, 'GET', `${path}&Take=1`);
       if (isMissingRoute(first) || first.status === 400) return notAvailable(`SearchOrders ${query}`);
-      // Warm-up: a page, so the JIT and the page cache are warm before the measured feeds.
-      await readStream(ctx.server.url, `${path}&Take=50000`, ORDER_START);
-      const cpu = cpuMeter(ctx.server.servingPids);
-      const feed = () => readStream(ctx.server.url, path, ORDER_START);
-      const { value, before, peak } = await rssGrowthDuring(ctx.server, () => streamRepeatedly(feed, TIMING.seconds, FEED_STREAMS));
-      const cores = cpu();
-      const bad = incompleteStream(value.streams, expected(ctx), 'orders');
-      if (bad) return { status: 'failed', note: bad };
-      const matched = value.streams[0]!.items;
-      return {
-        status: 'ok',
-        note: `${query}: ${matched.toLocaleString('en-US')} of ${ctx.orders.toLocaleString('en-US')} orders match`,
-        extra: {
-          ordersPerSec: value.itemsPerSec,
-          cpuUsPerOrder: (cores.server * 1e6) / value.itemsPerSec,
-          serverCores: cores.server,
-          generatorCores: cores.generator,
-          streams: value.streams.length,
-          tableSize: matched,
-          confirmedShare: ctx.confirmedOrders.length / ctx.orders,
-          rssGrowthMb: peak - before,
-        },
-      };
+      const result = await measureFeed(ctx.server, ctx.orders, ctx.confirmedOrders.length / ctx.orders, { query, expected: expected(ctx) });
+      const matched = result.extra?.tableSize;
+      if (result.status !== 'ok' || typeof matched !== 'number') return result;
+      return { ...result, note: `${query}: ${matched.toLocaleString('en-US')} of ${ctx.orders.toLocaleString('en-US')} orders match` };
     },
   };
 }

@@ -39,14 +39,24 @@ export const orderFeed: Scenario = {
   },
 };
 
-/** The order feed of a server holding `orders` orders, read whole several times: orders/s, CPU per order, RSS growth. */
-export async function measureFeed(server: ServerProcess, orders: number, confirmedShare: number): Promise<ScenarioResult> {
-  const feed = () => readStream(server.url, '/orders/', ORDER_START);
-  await readStream(server.url, `/orders/?Take=${WARM_UP}`, ORDER_START);
+/**
+ * The order feed of a server holding `orders` orders, read whole several times: orders/s, CPU per
+ * order, RSS growth. `query` filters it (SearchOrders' parameters); a filtered feed must return at
+ * least `expected` orders, the whole feed `orders`.
+ */
+export async function measureFeed(
+  server: ServerProcess,
+  orders: number,
+  confirmedShare: number,
+  filter: { readonly query: string; readonly expected: number } = { query: '', expected: orders },
+): Promise<ScenarioResult> {
+  const path = filter.query ? `/orders/?${filter.query}&` : '/orders/?';
+  const feed = () => readStream(server.url, path.slice(0, -1), ORDER_START);
+  await readStream(server.url, `${path}Take=${WARM_UP}`, ORDER_START);
   const cpu = cpuMeter(server.servingPids);
   const { value, before, peak } = await rssGrowthDuring(server, () => streamRepeatedly(feed, TIMING.seconds, FEED_STREAMS));
   const cores = cpu();
-  const bad = incompleteStream(value.streams, orders, 'orders');
+  const bad = incompleteStream(value.streams, filter.expected, 'orders');
   if (bad) return { status: 'failed', note: bad };
   return {
     status: 'ok',
