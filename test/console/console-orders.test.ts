@@ -57,6 +57,8 @@ describeConsole(
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.waitForURL(/Query=list-052.*Status=Open/);
       await page.getByRole('link', { name: 'LIST-051' }).waitFor({ state: 'detached' });
+      // The earlier rows leave before the search's rows arrive: read the list once it shows them.
+      await page.getByRole('link', { name: 'LIST-052' }).waitFor();
       assert.deepEqual(await rows.locator('td:first-child').allInnerTexts(), ['LIST-052']);
 
       await page.goto(`${server.baseUrl}/console/orders/${confirmed}`);
