@@ -31,45 +31,39 @@ export const customerCalls: SnapshotSource = {
   exports: customerModule,
   builders: { feedQuery: 'customerRepository.search and customerRepository.positionsAt' },
   calls: objectCalls('customerRepository', customerRepository, {
-    touch: [call('customerIds: 3, stamp', ({ sql, db }) => customerRepository.touch(sql, db, ['c-1', 'c-2', 'c-3'], STAMP))],
+    touch: [call('customerIds: 3, stamp', ({ db }) => customerRepository.touch(db, ['c-1', 'c-2', 'c-3'], STAMP))],
     findById: [call('customerId', ({ db }) => customerRepository.findById(db, 'c-1'))],
-    findMany: [call('customerIds: 2', ({ sql, db }) => customerRepository.findMany(sql, db, ['c-1', 'c-2']))],
-    findForUpdate: [call('customerId', ({ sql, db }) => customerRepository.findForUpdate(sql, db, 'c-1'))],
+    findMany: [call('customerIds: 2', ({ db }) => customerRepository.findMany(db, ['c-1', 'c-2']))],
+    findForUpdate: [call('customerId', ({ db }) => customerRepository.findForUpdate(db, 'c-1'))],
     blank: [call('customerId, erasedAt', ({ db }) => customerRepository.blank(db, 'c-1', STAMP))],
     existingIds: [call('customerIds: 2', ({ db }) => customerRepository.existingIds(db, ['c-1', 'c-2']))],
     findByExternalId: [call('externalId', ({ db }) => customerRepository.findByExternalId(db, 'ext-1'))],
     findByIdentifiers: [
-      call('identifiers: 2, no lower bound', ({ sql, db }) => customerRepository.findByIdentifiers(sql, db, ['c-1', 'ext-1'], undefined)),
-      call('identifiers: 2, modifiedAfter', ({ sql, db }) => customerRepository.findByIdentifiers(sql, db, ['c-1', 'ext-1'], STAMP - 1000)),
+      call('identifiers: 2, no lower bound', ({ db }) => customerRepository.findByIdentifiers(db, ['c-1', 'ext-1'], undefined)),
+      call('identifiers: 2, modifiedAfter', ({ db }) => customerRepository.findByIdentifiers(db, ['c-1', 'ext-1'], STAMP - 1000)),
     ],
     search: [
-      call('{ modifiedAtMost }, no limit', ({ sql, db }) => customerRepository.search(sql, db, { modifiedAtMost: STAMP })),
-      call('{ modifiedAfter, modifiedAtMost }, limit', ({ sql, db }) => customerRepository.search(sql, db, WINDOW, 100)),
-      call('{ modifiedAfter, modifiedAtMost, after (tighter), through }, limit, offset', ({ sql, db }) =>
+      call('{ modifiedAtMost }, no limit', ({ db }) => customerRepository.search(db, { modifiedAtMost: STAMP })),
+      call('{ modifiedAfter, modifiedAtMost }, limit', ({ db }) => customerRepository.search(db, WINDOW, 100)),
+      call('{ modifiedAfter, modifiedAtMost, after (tighter), through }, limit, offset', ({ db }) =>
         customerRepository.search(
-          sql,
           db,
           { ...WINDOW, after: { modifiedAt: STAMP - 500, customerId: 'c-1' }, through: { modifiedAt: STAMP, customerId: 'c-9' } },
           100,
           200,
         ),
       ),
-      call('{ modifiedAtMost }, offset without limit', ({ sql, db }) =>
-        customerRepository.search(sql, db, { modifiedAtMost: STAMP }, undefined, 200),
+      call('{ modifiedAtMost }, offset without limit', ({ db }) =>
+        customerRepository.search(db, { modifiedAtMost: STAMP }, undefined, 200),
       ),
-      call('{ modifiedAtMost, match: text words 2 }, limit', async ({ sql, db }) =>
-        customerRepository.search(
-          sql,
-          db,
-          { modifiedAtMost: STAMP, match: await sql.textMatch(db, CUSTOMER_TEXT, ['mull', 'koln']) },
-          1000,
-        ),
+      call('{ modifiedAtMost, match: text words 2 }, limit', async ({ db }) =>
+        customerRepository.search(db, { modifiedAtMost: STAMP, match: await db.textMatch(CUSTOMER_TEXT, ['mull', 'koln']) }, 1000),
       ),
     ],
     positionsAt: [
       call('{ modifiedAfter, modifiedAtMost }, offset, count', ({ db }) => customerRepository.positionsAt(db, WINDOW, 1000, 2)),
-      call('{ modifiedAtMost, match: text words 1 }, offset, count', async ({ sql, db }) =>
-        customerRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, CUSTOMER_TEXT, ['mull']) }, 19, 2),
+      call('{ modifiedAtMost, match: text words 1 }, offset, count', async ({ db }) =>
+        customerRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await db.textMatch(CUSTOMER_TEXT, ['mull']) }, 19, 2),
       ),
     ],
     writeData: [
@@ -91,19 +85,17 @@ export const customerCalls: SnapshotSource = {
     ],
     insertNew: [call('rows: 2', ({ db }) => customerRepository.insertNew(db, [ROW, { ...ROW, customer_id: 'c-2', external_id: 'ext-2' }]))],
     updateAddress: [
-      call('customerId, address (every column)', ({ sql, db }) => customerRepository.updateAddress(sql, db, 'c-1', ADDRESS)),
-      call('customerId, address { city, country }', ({ sql, db }) =>
-        customerRepository.updateAddress(sql, db, 'c-1', { city: 'Köln', country: 'DE' }),
+      call('customerId, address (every column)', ({ db }) => customerRepository.updateAddress(db, 'c-1', ADDRESS)),
+      call('customerId, address { city, country }', ({ db }) =>
+        customerRepository.updateAddress(db, 'c-1', { city: 'Köln', country: 'DE' }),
       ),
-      call('customerId, address {}', ({ sql, db }) => customerRepository.updateAddress(sql, db, 'c-1', {})),
+      call('customerId, address {}', ({ db }) => customerRepository.updateAddress(db, 'c-1', {})),
     ],
     upsertByExternalId: [
-      call('newId, externalId, address (every column), now', ({ sql, db }) =>
-        customerRepository.upsertByExternalId(sql, db, 'c-new', 'ext-1', ADDRESS, STAMP),
+      call('newId, externalId, address (every column), now', ({ db }) =>
+        customerRepository.upsertByExternalId(db, 'c-new', 'ext-1', ADDRESS, STAMP),
       ),
-      call('newId, externalId null, address {}, now', ({ sql, db }) =>
-        customerRepository.upsertByExternalId(sql, db, 'c-new', null, {}, STAMP),
-      ),
+      call('newId, externalId null, address {}, now', ({ db }) => customerRepository.upsertByExternalId(db, 'c-new', null, {}, STAMP)),
     ],
     holdersOfExternalIds: [call('externalIds: 2', ({ db }) => customerRepository.holdersOfExternalIds(db, ['ext-1', 'ext-2']))],
   }),
@@ -115,7 +107,7 @@ export const customerWordsCalls: SnapshotSource = {
   exports: customerWordsModule,
   builders: { customerWords: 'no SQL of its own: the words customerWordsRepository writes' },
   calls: objectCalls('customerWordsRepository', customerWordsRepository, {
-    writeOne: [call('row', ({ sql, db }) => customerWordsRepository.writeOne(sql, db, ROW))],
+    writeOne: [call('row', ({ db }) => customerWordsRepository.writeOne(db, ROW))],
     write: [call('rows: 2', ({ db }) => customerWordsRepository.write(db, [ROW, { ...ROW, customer_id: 'c-2' }]))],
   }),
 };

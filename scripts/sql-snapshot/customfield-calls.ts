@@ -19,18 +19,18 @@ export const customFieldCalls: SnapshotSource = {
   exports: customFieldModule,
   builders: { valuesSql: 'customFieldRepository.readValues' },
   calls: objectCalls('customFieldRepository', cf, {
-    readValues: [call('customerId', ({ sql, db }) => cf.readValues(sql, db, 'c-1'))],
+    readValues: [call('customerId', ({ db }) => cf.readValues(db, 'c-1'))],
     readFields: [
-      call('customerId, every field', ({ sql, db }) => cf.readFields(sql, db, 'c-1')),
-      call('customerId, numbers: 2', ({ sql, db }) => cf.readFields(sql, db, 'c-1', [1, 2])),
-      call('customerId, numbers: 0', ({ sql, db }) => cf.readFields(sql, db, 'c-1', [])),
+      call('customerId, every field', ({ db }) => cf.readFields(db, 'c-1')),
+      call('customerId, numbers: 2', ({ db }) => cf.readFields(db, 'c-1', [1, 2])),
+      call('customerId, numbers: 0', ({ db }) => cf.readFields(db, 'c-1', [])),
     ],
     listDefinitions: [call('', ({ db }) => cf.listDefinitions(db))],
     definitionsWithVersion: [call('', ({ db }) => cf.definitionsWithVersion(db))],
     bumpDefinitionsVersion: [call('', ({ db }) => cf.bumpDefinitionsVersion(db))],
-    definitionsForWrite: [call('numbers: 2', ({ sql, db }) => cf.definitionsForWrite(sql, db, [1, 2]))],
-    allDefinitionsForWrite: [call('', ({ sql, db }) => cf.allDefinitionsForWrite(sql, db))],
-    findDefinitionForUpdate: [call('number', ({ sql, db }) => cf.findDefinitionForUpdate(sql, db, 1))],
+    definitionsForWrite: [call('numbers: 2', ({ db }) => cf.definitionsForWrite(db, [1, 2]))],
+    allDefinitionsForWrite: [call('', ({ db }) => cf.allDefinitionsForWrite(db))],
+    findDefinitionForUpdate: [call('number', ({ db }) => cf.findDefinitionForUpdate(db, 1))],
     saveDefinition: [call('row', ({ db }) => cf.saveDefinition(db, DEFINITION))],
     deleteDefinition: [call('number', ({ db }) => cf.deleteDefinition(db, 1))],
     hasValues: [call('number', ({ db }) => cf.hasValues(db, 1))],
@@ -38,12 +38,11 @@ export const customFieldCalls: SnapshotSource = {
     bumpCustomersWithValues: [call('number', ({ db }) => cf.bumpCustomersWithValues(db, 1))],
     stampCustomersWithValues: [call('number, stamp', ({ db }) => cf.stampCustomersWithValues(db, 1, STAMP))],
     deleteValuesOfField: [call('number', ({ db }) => cf.deleteValuesOfField(db, 1))],
-    bumpVersion: [call('customerId', ({ sql, db }) => cf.bumpVersion(sql, db, 'c-1'))],
+    bumpVersion: [call('customerId', ({ db }) => cf.bumpVersion(db, 'c-1'))],
     bumpVersions: [call('customerIds: 2', ({ db }) => cf.bumpVersions(db, ['c-1', 'c-2']))],
     upsertValues: [
-      call('customerId, values: 2, now', ({ sql, db }) =>
+      call('customerId, values: 2, now', ({ db }) =>
         cf.upsertValues(
-          sql,
           db,
           'c-1',
           [

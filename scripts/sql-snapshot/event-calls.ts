@@ -9,9 +9,7 @@ export const eventCalls: SnapshotSource = {
   source: 'src/events/event.repository.ts',
   exports: eventModule,
   calls: objectCalls('eventRepository', eventRepository, {
-    insertMany: [
-      call('rows: 2', ({ sql, db }) => eventRepository.insertMany(sql, db, [EVENT, { ...EVENT, sequence: 2, event_id: 'evt_2' }])),
-    ],
+    insertMany: [call('rows: 2', ({ db }) => eventRepository.insertMany(db, [EVENT, { ...EVENT, sequence: 2, event_id: 'evt_2' }]))],
     list: [
       call('after, take', ({ db }) => eventRepository.list(db, 0, [], 1000)),
       call('after, types: 2, take', ({ db }) => eventRepository.list(db, 10, ['order.created', 'order.confirmed'], 1000)),

@@ -32,10 +32,10 @@ export const keyCalls: SnapshotSource = {
 };
 
 const clockCalls: CallsOf<typeof syncClock> = {
-  nextStamp: [call('now', ({ sql, db }) => syncClock.nextStamp(sql, db, STAMP))],
-  committedWatermark: [call('', ({ sql, db }) => syncClock.committedWatermark(sql, db))],
-  nextStampAndEvents: [call('count, now', ({ sql, db }) => syncClock.nextStampAndEvents(sql, db, 3, STAMP))],
-  eventBounds: [call('', ({ sql, db }) => syncClock.eventBounds(sql, db))],
+  nextStamp: [call('now', ({ db }) => syncClock.nextStamp(db, STAMP))],
+  committedWatermark: [call('', ({ db }) => syncClock.committedWatermark(db))],
+  nextStampAndEvents: [call('count, now', ({ db }) => syncClock.nextStampAndEvents(db, 3, STAMP))],
+  eventBounds: [call('', ({ db }) => syncClock.eventBounds(db))],
 };
 
 export const syncClockCalls: SnapshotSource = { source: 'src/store/sync-clock.ts', exports: syncClock, calls: clockCalls };

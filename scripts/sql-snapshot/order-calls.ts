@@ -33,29 +33,28 @@ export const orderCalls: SnapshotSource = {
   source: 'src/orders/order.repository.ts',
   exports: orderModule,
   calls: objectCalls('orderRepository', orderRepository, {
-    touch: [call('orderIds: 3, stamp', ({ sql, db }) => orderRepository.touch(sql, db, ['1', '2', '3'], STAMP))],
+    touch: [call('orderIds: 3, stamp', ({ db }) => orderRepository.touch(db, ['1', '2', '3'], STAMP))],
     insert: [call('row with a line', ({ db }) => orderRepository.insert(db, { ...ORDER, content: CONTENT }))],
     insertNew: [call('rows: 2', ({ db }) => orderRepository.insertNew(db, [ORDER, { ...ORDER, order_number: 'O-2' }]))],
     insertNewConfirmed: [call('rows: 1', ({ db }) => orderRepository.insertNewConfirmed(db, [{ ...ORDER, ...CONFIRMED }]))],
     setOrderNumber: [call('orderId, orderNumber', ({ db }) => orderRepository.setOrderNumber(db, 1, 'O-1'))],
     orderNumberTaken: [call('orderNumber', ({ db }) => orderRepository.orderNumberTaken(db, 'O-1'))],
-    find: [call('orderId', ({ sql, db }) => orderRepository.find(sql, db, 1))],
-    findShown: [call('orderId', ({ sql, db }) => orderRepository.findShown(sql, db, 1))],
+    find: [call('orderId', ({ db }) => orderRepository.find(db, 1))],
+    findShown: [call('orderId', ({ db }) => orderRepository.findShown(db, 1))],
     personalDataOfCustomer: [call('customerId', ({ db }) => orderRepository.personalDataOfCustomer(db, 'c-1'))],
     replaceConfirmation: [call('orderId, confirmation, hash', ({ db }) => orderRepository.replaceConfirmation(db, 1, '{}', 'hash'))],
-    findMany: [call('orderIds: 2', ({ sql, db }) => orderRepository.findMany(sql, db, [1, 2]))],
-    markConfirmed: [call('orderId, state', ({ sql, db }) => orderRepository.markConfirmed(sql, db, 1, CONFIRMED))],
+    findMany: [call('orderIds: 2', ({ db }) => orderRepository.findMany(db, [1, 2]))],
+    markConfirmed: [call('orderId, state', ({ db }) => orderRepository.markConfirmed(db, 1, CONFIRMED))],
     replaceContent: [call('orderId, note, content: 1 line', ({ db }) => orderRepository.replaceContent(db, 1, null, CONTENT))],
     markCancelled: [call('orderId, at', ({ db }) => orderRepository.markCancelled(db, 1, STAMP))],
     search: [
-      call('window, limit', ({ sql, db }) => orderRepository.search(sql, db, { modifiedAtMost: STAMP }, 1000)),
-      call('every filter, after, limit, offset', ({ sql, db }) => orderRepository.search(sql, db, FILTERED, 1000, 20)),
-      call('window, match: text words 1, limit', async ({ sql, db }) =>
-        orderRepository.search(sql, db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, ORDER_TEXT, ['anna']) }, 1000),
+      call('window, limit', ({ db }) => orderRepository.search(db, { modifiedAtMost: STAMP }, 1000)),
+      call('every filter, after, limit, offset', ({ db }) => orderRepository.search(db, FILTERED, 1000, 20)),
+      call('window, match: text words 1, limit', async ({ db }) =>
+        orderRepository.search(db, { modifiedAtMost: STAMP, match: await db.textMatch(ORDER_TEXT, ['anna']) }, 1000),
       ),
-      call('modifiedAfter, keyset after, through', ({ sql, db }) =>
+      call('modifiedAfter, keyset after, through', ({ db }) =>
         orderRepository.search(
-          sql,
           db,
           {
             modifiedAfter: STAMP - 1000,
@@ -72,8 +71,8 @@ export const orderCalls: SnapshotSource = {
     takenOrderNumbers: [call('orderNumbers: 2', ({ db }) => orderRepository.takenOrderNumbers(db, ['O-1', 'O-2']))],
     positionsAt: [
       call('filter, offset, count', ({ db }) => orderRepository.positionsAt(db, FILTERED, 99, 2)),
-      call('window, match: text words 2, offset, count', async ({ sql, db }) =>
-        orderRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await sql.textMatch(db, ORDER_TEXT, ['anna', 'mull']) }, 19, 2),
+      call('window, match: text words 2, offset, count', async ({ db }) =>
+        orderRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await db.textMatch(ORDER_TEXT, ['anna', 'mull']) }, 19, 2),
       ),
     ],
   }),
@@ -86,8 +85,8 @@ export const orderWordsCalls: SnapshotSource = {
   builders: { orderWords: 'no SQL of its own: the words orderWordsRepository writes' },
   calls: objectCalls('orderWordsRepository', orderWordsRepository, {
     writeOne: [
-      call('order', ({ sql, db }) =>
-        orderWordsRepository.writeOne(sql, db, { order_id: 1, order_number: 'O-1', customer_id: 'c-1', confirmation: '{}' }),
+      call('order', ({ db }) =>
+        orderWordsRepository.writeOne(db, { order_id: 1, order_number: 'O-1', customer_id: 'c-1', confirmation: '{}' }),
       ),
     ],
     write: [
@@ -106,19 +105,17 @@ export const idempotencyCalls: SnapshotSource = {
   source: 'src/orders/idempotency.repository.ts',
   exports: idempotencyModule,
   calls: objectCalls('idempotencyRepository', idempotencyRepository, {
-    find: [call('ref', ({ sql, db }) => idempotencyRepository.find(sql, db, REF))],
+    find: [call('ref', ({ db }) => idempotencyRepository.find(db, REF))],
     insertRunning: [
-      call('ref, operation, requestHash, now', ({ sql, db }) =>
-        idempotencyRepository.insertRunning(sql, db, REF, 'ConfirmOrder', 'hash', STAMP),
-      ),
+      call('ref, operation, requestHash, now', ({ db }) => idempotencyRepository.insertRunning(db, REF, 'ConfirmOrder', 'hash', STAMP)),
     ],
     replace: [
       call('ref, seenCreatedAt, operation, requestHash, now', ({ db }) =>
         idempotencyRepository.replace(db, REF, STAMP - 1000, 'ConfirmOrder', 'hash', STAMP),
       ),
     ],
-    complete: [call('ref, claimedAt, status, body', ({ sql, db }) => idempotencyRepository.complete(sql, db, REF, STAMP, 200, '{}'))],
-    delete: [call('ref, claimedAt', ({ sql, db }) => idempotencyRepository.delete(sql, db, REF, STAMP))],
+    complete: [call('ref, claimedAt, status, body', ({ db }) => idempotencyRepository.complete(db, REF, STAMP, 200, '{}'))],
+    delete: [call('ref, claimedAt', ({ db }) => idempotencyRepository.delete(db, REF, STAMP))],
     deleteOlderThan: [call('cutoff', ({ db }) => idempotencyRepository.deleteOlderThan(db, STAMP))],
   }),
 };

@@ -11,16 +11,16 @@ export const orderLifeCalls: SnapshotSource = {
   source: 'src/orders/order-life.repository.ts',
   exports: orderLifeModule,
   calls: objectCalls('orderLifeRepository', orderLifeRepository, {
-    lockOrder: [call('orderId', ({ sql, db }) => orderLifeRepository.lockOrder(sql, db, 1))],
-    insertPayment: [call('payment', ({ sql, db }) => orderLifeRepository.insertPayment(sql, db, PAYMENT))],
-    insertRefund: [call('refund', ({ sql, db }) => orderLifeRepository.insertRefund(sql, db, REFUND))],
+    lockOrder: [call('orderId', ({ db }) => orderLifeRepository.lockOrder(db, 1))],
+    insertPayment: [call('payment', ({ db }) => orderLifeRepository.insertPayment(db, PAYMENT))],
+    insertRefund: [call('refund', ({ db }) => orderLifeRepository.insertRefund(db, REFUND))],
     setPayments: [
-      call('orderId, state', ({ sql, db }) =>
-        orderLifeRepository.setPayments(sql, db, 1, { paid: '12.30', refunded: '2.00', payment_status: 'PartiallyRefunded' }),
+      call('orderId, state', ({ db }) =>
+        orderLifeRepository.setPayments(db, 1, { paid: '12.30', refunded: '2.00', payment_status: 'PartiallyRefunded' }),
       ),
     ],
-    findPayment: [call('paymentId', ({ sql, db }) => orderLifeRepository.findPayment(sql, db, 1))],
-    findRefund: [call('refundId', ({ sql, db }) => orderLifeRepository.findRefund(sql, db, 1))],
+    findPayment: [call('paymentId', ({ db }) => orderLifeRepository.findPayment(db, 1))],
+    findRefund: [call('refundId', ({ db }) => orderLifeRepository.findRefund(db, 1))],
     erasePersonal: [call('orderIds: 2', ({ db }) => orderLifeRepository.erasePersonal(db, [1, 2]))],
     ordersWithPersonalRecords: [call('customerId', ({ db }) => orderLifeRepository.ordersWithPersonalRecords(db, 'c-1'))],
   }),

@@ -11,13 +11,13 @@ export const orderRecordsCalls: SnapshotSource = {
   calls: {
     ...objectCalls('orderRecordsRepository', orderRecordsRepository, {
       recordsOf: [
-        call('orderIds: 3 close together (a range)', ({ sql, db }) => orderRecordsRepository.recordsOf(sql, db, [1, 2, 3])),
-        call('orderIds: 3 far apart (a list, bound as 4)', ({ sql, db }) => orderRecordsRepository.recordsOf(sql, db, [1, 5000, 9000])),
+        call('orderIds: 3 close together (a range)', ({ db }) => orderRecordsRepository.recordsOf(db, [1, 2, 3])),
+        call('orderIds: 3 far apart (a list, bound as 4)', ({ db }) => orderRecordsRepository.recordsOf(db, [1, 5000, 9000])),
       ],
     }),
     withRecords: [
-      call('orders: 1 confirmed, 1 open', ({ sql, db }) =>
-        withRecords(sql, db, [
+      call('orders: 1 confirmed, 1 open', ({ db }) =>
+        withRecords(db, [
           { order_id: 1, status: 'Confirmed' },
           { order_id: 2, status: 'Open' },
         ]),

@@ -10,6 +10,7 @@ import { orderLifeCalls } from './order-life-calls.js';
 import { orderShipmentsCalls } from './order-shipments-calls.js';
 import { orderRecordsCalls } from './order-records-calls.js';
 import { openRecordingStore, SNAPSHOT_BACKENDS, type RecordingStore, type SnapshotBackend } from './recording-store.js';
+import { handleOf } from '../../src/store/store.js';
 import { exportedFunctions, type SnapshotCall, type SnapshotSource } from './snapshot-calls.js';
 
 /** Every module that runs SQL, in the order the snapshot lists them. */
@@ -48,7 +49,7 @@ export const snapshotPath = (source: SnapshotSource, backend: SnapshotBackend): 
 async function recordCall(store: RecordingStore, name: string, { args, run }: SnapshotCall): Promise<string[]> {
   await store.db
     .transaction()
-    .execute((db) => run({ db, sql: store.sql }))
+    .execute((trx) => run({ db: handleOf(trx, store.sql) }))
     .catch(() => undefined);
   const queries = store.take();
   if (queries.length === 0) throw new Error(`sql snapshot: ${name}(${args}) ran no statement; give it arguments that do`);

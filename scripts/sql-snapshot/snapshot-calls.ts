@@ -1,14 +1,13 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../src/store/database.js';
-import type { StoreSql } from '../../src/store/store.js';
+import type { DbHandle } from '../../src/store/store.js';
 
 /** The stamp and time every call passes: fixed, so that the snapshot is the same on every run. */
 export const STAMP = 1_700_000_000_000;
 
-/** What a recorded call gets: a transaction on the recording store and the backend's StoreSql. */
+/** What a recorded call gets: a transaction on the recording store, as the backend's handle. */
 export interface CallContext {
-  readonly db: Transaction<Database>;
-  readonly sql: StoreSql;
+  readonly db: DbHandle<Transaction<Database>>;
 }
 
 /** One call of a repository function with representative arguments; `args` names their shape. */

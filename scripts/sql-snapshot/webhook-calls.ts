@@ -33,7 +33,7 @@ export const webhookCalls: SnapshotSource = {
     anyEnabled: [call('', ({ db }) => repo.anyEnabled(db))],
     anyBehind: [call('', ({ db }) => repo.anyBehind(db))],
     anyDue: [call('now', ({ db }) => repo.anyDue(db, STAMP))],
-    endpointsBehind: [call('', ({ sql, db }) => repo.endpointsBehind(sql, db))],
+    endpointsBehind: [call('', ({ db }) => repo.endpointsBehind(db))],
     eventsAfter: [call('cursor, limit', ({ db }) => repo.eventsAfter(db, 10, 1000))],
     queue: [call('endpointId, sequences: 2, now', ({ db }) => repo.queue(db, 'wh_1', [11, 12], STAMP))],
     replayable: [
@@ -41,8 +41,8 @@ export const webhookCalls: SnapshotSource = {
       call('no types, eventIds: 2', ({ db }) => repo.replayable(db, [], undefined, ['evt_1', 'evt_2'])),
     ],
     claim: [
-      call('owner, now, lease, limit', ({ sql, db }) => repo.claim(sql, db, 'd-1', STAMP, STAMP + 15000, 32, [])),
-      call('owner, now, lease, limit, skip: 1', ({ sql, db }) => repo.claim(sql, db, 'd-1', STAMP, STAMP + 15000, 32, ['wh_2'])),
+      call('owner, now, lease, limit', ({ db }) => repo.claim(db, 'd-1', STAMP, STAMP + 15000, 32, [])),
+      call('owner, now, lease, limit, skip: 1', ({ db }) => repo.claim(db, 'd-1', STAMP, STAMP + 15000, 32, ['wh_2'])),
     ],
     settle: [
       call('job, owner, state', ({ db }) =>

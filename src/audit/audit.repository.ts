@@ -1,5 +1,5 @@
 import type { AuditRow } from '../store/database.js';
-import type { Executor } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 import type { AuditRecord } from './audit.actions.js';
 
 /** An audit entry as stored: the generated sequence is a plain number once read. */
@@ -13,7 +13,7 @@ const stored = (row: StoredAudit | AuditRow): StoredAudit => ({
 
 /** All SQL about the audit log. */
 export const auditRepository = {
-  async insert(db: Executor, entry: AuditRecord, at: number): Promise<number> {
+  async insert(db: DbHandle, entry: AuditRecord, at: number): Promise<number> {
     const res = await db
       .insertInto('audit_log')
       .values({
@@ -29,7 +29,7 @@ export const auditRepository = {
   },
 
   /** Entries with a sequence above `after` (and at or after `since`), ascending, at most `take`. */
-  async list(db: Executor, after: number, take: number, since?: number): Promise<StoredAudit[]> {
+  async list(db: DbHandle, after: number, take: number, since?: number): Promise<StoredAudit[]> {
     let q = db.selectFrom('audit_log').selectAll().where('sequence', '>', after);
     if (since !== undefined) q = q.where('at', '>=', since);
     return (await q.orderBy('sequence').limit(take).execute()).map(stored);

@@ -36,11 +36,11 @@ export async function customerOfConfirmation(
   let row: CustomerRow | undefined;
   let created = false;
   if (ref.customerId) {
-    row = await customerRepository.updateAddress(unit.sql, unit.db, ref.customerId, address);
+    row = await customerRepository.updateAddress(unit.db, ref.customerId, address);
     if (!row) return undefined;
   } else {
     const newId = newCustomerId(now);
-    row = await customerRepository.upsertByExternalId(unit.sql, unit.db, newId, ref.externalId || null, address, now);
+    row = await customerRepository.upsertByExternalId(unit.db, newId, ref.externalId || null, address, now);
     created = row.customer_id === newId;
   }
   unit.touch('customer', row.customer_id);

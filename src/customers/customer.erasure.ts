@@ -17,7 +17,7 @@ export interface CustomerToErase {
  * lands before it (and is erased) or after it; undefined when there is no such customer.
  */
 export async function lockCustomerToErase(unit: Unit, customerId: string): Promise<CustomerToErase | undefined> {
-  const row = await customerRepository.findForUpdate(unit.sql, unit.db, customerId);
+  const row = await customerRepository.findForUpdate(unit.db, customerId);
   if (!row) return undefined;
   return {
     holdsPersonalData: PERSONAL_CUSTOMER_COLUMNS.some((c) => row[c] !== null),

@@ -5,8 +5,8 @@ import { customerRepository } from './customer.repository.js';
 
 /** A customer's created and updated events hold the customer as the API shows it. */
 export const customerEventSource: EventSource<string> = {
-  async read(sql, db, customerIds) {
-    return new Map((await customerRepository.findMany(sql, db, customerIds)).map((c) => [c.customer_id, c]));
+  async read(db, customerIds) {
+    return new Map((await customerRepository.findMany(db, customerIds)).map((c) => [c.customer_id, c]));
   },
   eventData(row) {
     const customer = row as CustomerRow;

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { CustomerRow } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { DATA_COLUMNS, SYNC_COLUMNS, type CustomerAddress, type CustomerData, type SyncRow } from './customer.columns.js';
 import {
@@ -25,7 +25,7 @@ export interface CustomerFilter {
   readonly after?: Position;
   /** Only rows at or before this position. */
   readonly through?: Position;
-  /** Only rows this text-index condition holds for (StoreSql.textMatch). */
+  /** Only rows this text-index condition holds for (db.textMatch). */
   readonly match?: RawBuilder<boolean>;
 }
 
@@ -47,7 +47,7 @@ const IDS_PER_STATEMENT = 500;
  * row-value comparisons on (modified_at, customer_id): both backends read them as a range of the
  * sync-order index (an OR of two comparisons would rescan a whole stamp group on every chunk).
  */
-export function feedQuery(db: Executor, f: CustomerFilter) {
+export function feedQuery(db: DbHandle, f: CustomerFilter) {
   const { after, through } = f;
   // One upper bound and one lower bound, the tighter of each two, so that the index range starts
   // and ends right at them: a second upper bound the planner keeps as a filter, and a page whose
@@ -65,33 +65,32 @@ export function feedQuery(db: Executor, f: CustomerFilter) {
 }
 
 /** Moves the modification stamp of customers: the write door calls it once per transaction. */
-const stampCustomers: Stamper = async (storeSql, db, customerIds, stamp) => {
-  for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
+const stampCustomers: Stamper = async (db, customerIds, stamp) => {
+  for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) await db.run(touchSql(ids.length), [stamp, ...ids]);
 };
 
 /** All SQL about customers. */
 export const customerRepository = {
   touch: stampCustomers,
 
-  findById(db: Executor, customerId: string): Promise<CustomerRow | undefined> {
+  findById(db: DbHandle, customerId: string): Promise<CustomerRow | undefined> {
     return db.selectFrom('customers').selectAll().where('customer_id', '=', customerId).executeTakeFirst();
   },
 
   /** The customers of these ids that exist (events read them after the change; imports ask which are new). */
-  async findMany(storeSql: StoreSql, db: Executor, customerIds: readonly string[]): Promise<CustomerRow[]> {
+  async findMany(db: DbHandle, customerIds: readonly string[]): Promise<CustomerRow[]> {
     const out: CustomerRow[] = [];
-    for (const ids of chunks(customerIds, IDS_PER_STATEMENT))
-      out.push(...(await storeSql.run<CustomerRow>(db, findManySql(ids.length), ids)).rows);
+    for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) out.push(...(await db.run<CustomerRow>(findManySql(ids.length), ids)).rows);
     return out;
   },
 
   /** A customer with its row locked until the transaction ends (an erasure holds it against concurrent writers). */
-  findForUpdate(storeSql: StoreSql, db: Executor, customerId: string): Promise<CustomerRow | undefined> {
-    return storeSql.lockRows(db.selectFrom('customers').selectAll().where('customer_id', '=', customerId), 'update').executeTakeFirst();
+  findForUpdate(db: DbHandle, customerId: string): Promise<CustomerRow | undefined> {
+    return db.lockRows(db.selectFrom('customers').selectAll().where('customer_id', '=', customerId), 'update').executeTakeFirst();
   },
 
   /** Sets the 13 data columns to null and records when (an erasure); the id and bookkeeping stay. */
-  async blank(db: Executor, customerId: string, erasedAt: number): Promise<void> {
+  async blank(db: DbHandle, customerId: string, erasedAt: number): Promise<void> {
     const nulls = Object.fromEntries(DATA_COLUMNS.map((c) => [c, null])) as Record<keyof CustomerData, null>;
     await db
       .updateTable('customers')
@@ -102,7 +101,7 @@ export const customerRepository = {
   },
 
   /** Which of these customer ids exist. */
-  async existingIds(db: Executor, customerIds: readonly string[]): Promise<Set<string>> {
+  async existingIds(db: DbHandle, customerIds: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (const ids of chunks(customerIds, IDS_PER_STATEMENT)) {
       for (const r of await db.selectFrom('customers').select('customer_id').where('customer_id', 'in', ids).execute())
@@ -111,21 +110,16 @@ export const customerRepository = {
     return found;
   },
 
-  findByExternalId(db: Executor, externalId: string): Promise<CustomerRow | undefined> {
+  findByExternalId(db: DbHandle, externalId: string): Promise<CustomerRow | undefined> {
     return db.selectFrom('customers').selectAll().where('external_id', '=', externalId).executeTakeFirst();
   },
 
   /** The identifier search (see customer.statements.ts): matches stamped in (modifiedAfter, watermark]. */
-  async findByIdentifiers(
-    storeSql: StoreSql,
-    db: Executor,
-    identifiers: readonly string[],
-    modifiedAfter: number | undefined,
-  ): Promise<IdentifierMatches> {
+  async findByIdentifiers(db: DbHandle, identifiers: readonly string[], modifiedAfter: number | undefined): Promise<IdentifierMatches> {
     const params: unknown[] = [...identifiers, ...identifiers];
     if (modifiedAfter !== undefined) params.push(modifiedAfter);
     const text = identifierSearchSql(`${identifiers.length}:${modifiedAfter === undefined ? 0 : 1}`);
-    const all = await storeSql.runRows<IdentifierRow>(db, text, params, IDENTIFIER_COLUMNS);
+    const all = await db.runRows<IdentifierRow>(text, params, IDENTIFIER_COLUMNS);
     if (all.length === 0) throw new Error('sync_clock row missing');
     // No match: the one joined row carries only the watermark.
     return { committed: Number(all[0]!.sync_watermark), rows: all[0]!.customer_id === null ? [] : all };
@@ -135,15 +129,15 @@ export const customerRepository = {
    * Up to `limit` customers in sync order (modified_at, customer_id), skipping `offset`: the columns
    * of the answer and the stamp, read as arrays where the driver can (a sync reads every row).
    */
-  search(storeSql: StoreSql, db: Executor, f: CustomerFilter, limit?: number, offset = 0): Promise<SyncRow[]> {
+  search(db: DbHandle, f: CustomerFilter, limit?: number, offset = 0): Promise<SyncRow[]> {
     let q = feedQuery(db, f).select(SYNC_COLUMNS);
     if (limit !== undefined) q = q.limit(limit);
     if (offset > 0) q = (limit === undefined ? q.limit(Number.MAX_SAFE_INTEGER) : q).offset(offset);
-    return storeSql.rows<SyncRow>(db, q.compile(), SYNC_COLUMNS);
+    return db.rows<SyncRow>(q.compile(), SYNC_COLUMNS);
   },
 
   /** Positions of the rows at `offset` and after it (index-only on the sync-order index). */
-  async positionsAt(db: Executor, f: CustomerFilter, offset: number, count: number): Promise<Position[]> {
+  async positionsAt(db: DbHandle, f: CustomerFilter, offset: number, count: number): Promise<Position[]> {
     const rows = await feedQuery(db, f).select(['modified_at', 'customer_id']).limit(count).offset(offset).execute();
     return rows.map((r) => ({ modifiedAt: Number(r.modified_at), customerId: r.customer_id }));
   },
@@ -154,7 +148,7 @@ export const customerRepository = {
    * weaker row lock, which does not wait for transactions inserting orders or custom-field values
    * that reference the customer; INSERT … ON CONFLICT would always take the strong one.
    */
-  async writeData(db: Executor, customerId: string, data: CustomerData, provisionalStamp: number): Promise<'created' | 'updated'> {
+  async writeData(db: DbHandle, customerId: string, data: CustomerData, provisionalStamp: number): Promise<'created' | 'updated'> {
     const updated = await db.updateTable('customers').set(data).where('customer_id', '=', customerId).executeTakeFirst();
     const outcome = Number(updated.numUpdatedRows) > 0 ? 'updated' : 'created';
     if (outcome === 'created') {
@@ -174,7 +168,7 @@ export const customerRepository = {
    * rows get `provisionalStamp` until the door stamps them. Ids must be distinct within one call.
    */
   async writeMany(
-    db: Executor,
+    db: DbHandle,
     rows: ReadonlyArray<{ readonly customerId: string; readonly data: CustomerData }>,
     provisionalStamp: number,
   ): Promise<void> {
@@ -206,7 +200,7 @@ export const customerRepository = {
   },
 
   /** Inserts customers whose ids do not exist yet (others are left as they are); returns the new ids. */
-  async insertNew(db: Executor, rows: readonly CustomerRow[]): Promise<string[]> {
+  async insertNew(db: DbHandle, rows: readonly CustomerRow[]): Promise<string[]> {
     const ids: string[] = [];
     for (const slice of chunks(rows, IDS_PER_STATEMENT)) {
       const res = await db
@@ -226,10 +220,10 @@ export const customerRepository = {
   },
 
   /** Writes the name and address of an existing customer and returns it as written; undefined when there is no such customer. */
-  async updateAddress(storeSql: StoreSql, db: Executor, customerId: string, address: CustomerAddress): Promise<CustomerRow | undefined> {
+  async updateAddress(db: DbHandle, customerId: string, address: CustomerAddress): Promise<CustomerRow | undefined> {
     const { columns, values } = addressColumns(address);
-    const row = (await storeSql.run<CustomerRow>(db, updateAddressSql(columns), [...values, customerId])).rows[0];
-    if (row) await customerWordsRepository.writeOne(storeSql, db, row);
+    const row = (await db.run<CustomerRow>(updateAddressSql(columns), [...values, customerId])).rows[0];
+    if (row) await customerWordsRepository.writeOne(db, row);
     return row;
   },
 
@@ -239,22 +233,21 @@ export const customerRepository = {
    * same new ExternalId cannot both insert (the unique index decides, without an error).
    */
   async upsertByExternalId(
-    storeSql: StoreSql,
-    db: Executor,
+    db: DbHandle,
     newId: string,
     externalId: string | null,
     address: CustomerAddress,
     now: number,
   ): Promise<CustomerRow> {
     const { columns, values } = addressColumns(address);
-    const row = (await storeSql.run<CustomerRow>(db, upsertByExternalIdSql(columns), [newId, externalId, ...values, now, now])).rows[0];
+    const row = (await db.run<CustomerRow>(upsertByExternalIdSql(columns), [newId, externalId, ...values, now, now])).rows[0];
     if (!row) throw new Error('the customer upsert returned no row');
-    await customerWordsRepository.writeOne(storeSql, db, row);
+    await customerWordsRepository.writeOne(db, row);
     return row;
   },
 
   /** Which customers hold these external ids now: externalId → customerId. */
-  async holdersOfExternalIds(db: Executor, externalIds: readonly string[]): Promise<Map<string, string>> {
+  async holdersOfExternalIds(db: DbHandle, externalIds: readonly string[]): Promise<Map<string, string>> {
     const holders = new Map<string, string>();
     for (const ids of chunks(externalIds, IDS_PER_STATEMENT)) {
       const rows = await db.selectFrom('customers').select(['customer_id', 'external_id']).where('external_id', 'in', ids).execute();

@@ -36,7 +36,7 @@ const cursorPosition = (req: SearchCustomersRequest): Position | undefined => (r
  */
 async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number): AsyncGenerator<SyncRow[]> {
   const read = (after: Position | undefined, offset: number): Promise<SyncRow[]> => {
-    const rows = customerRepository.search(store.sql, store.reader, { ...filter, after }, CHUNK, offset);
+    const rows = customerRepository.search(store.reader, { ...filter, after }, CHUNK, offset);
     rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
     return rows;
   };
@@ -69,7 +69,7 @@ async function byIdentifiers(
   after: Position | undefined,
   skip: number,
 ): Promise<SearchResult> {
-  const found = await customerRepository.findByIdentifiers(store.sql, store.reader, identifiers, req.LastModifiedAfter);
+  const found = await customerRepository.findByIdentifiers(store.reader, identifiers, req.LastModifiedAfter);
   const words = req.Query === undefined ? undefined : queryWords(req.Query);
   const matching = words ? found.rows.filter((r) => hasWords(r, words)) : found.rows;
   const rows = after ? rowsAfter(matching, after) : matching;
@@ -117,10 +117,10 @@ export async function searchCustomers(store: Store, req: SearchCustomersRequest)
   const skip = req.Skip ?? 0;
   if (identifiers !== undefined && identifiers.length > 0) return byIdentifiers(store, req, identifiers, after, skip);
 
-  const committed = await committedWatermark(store.sql, store.reader);
+  const committed = await committedWatermark(store.reader);
   const words = req.Query === undefined ? undefined : queryWords(req.Query);
   const wanted = req.Take === undefined ? undefined : skip + req.Take + 1;
-  const match = words && (await store.sql.textMatch(store.reader, CUSTOMER_TEXT, words, wanted));
+  const match = words && (await store.reader.textMatch(CUSTOMER_TEXT, words, wanted));
   const filter: CustomerFilter = { modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed, after, match };
   const base = { committed, modifiedAfter: req.LastModifiedAfter, after, skipped: skip > 0 };
   if (req.Take === undefined) return { watermark: pageWatermark(base), customers: keysetChunks(store, filter, skip) };

@@ -1,4 +1,4 @@
-import type { Executor } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { toCustomer, toCustomerData } from './customer.mapping.js';
 import { customerRepository } from './customer.repository.js';
@@ -19,7 +19,7 @@ export async function putCustomer(writes: WriteDoor, req: UpsertCustomerRequest)
 }
 
 /** A customer as the API shows it, or undefined when there is none. */
-export async function findCustomer(db: Executor, customerId: string): Promise<Customer | undefined> {
+export async function findCustomer(db: DbHandle, customerId: string): Promise<Customer | undefined> {
   const row = await customerRepository.findById(db, customerId);
   return row && toCustomer(row);
 }

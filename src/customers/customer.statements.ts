@@ -2,7 +2,7 @@ import { placeholders, textsByShape } from '../store/statement-texts.js';
 import { ADDRESS_COLUMNS, ROW_COLUMNS, SYNC_COLUMNS, type CustomerAddress } from './customer.columns.js';
 
 /**
- * Customer statements written once by hand (run with StoreSql.run: `?` placeholders) for the hot
+ * Customer statements written once by hand (run with db.run: `?` placeholders) for the hot
  * paths: an order confirmation's customer write, the stamp of every write, the identifier search.
  * Texts that depend on a shape (columns present, list length) are kept per shape.
  */

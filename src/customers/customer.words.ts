@@ -1,6 +1,6 @@
 import type { CustomerRow } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
-import type { Executor, StoreSql, TextIndex } from '../store/store.js';
+import type { DbHandle, TextIndex } from '../store/store.js';
 import { indexedWords } from '../store/text-words.js';
 
 /**
@@ -25,12 +25,12 @@ const ROWS_PER_STATEMENT = 500;
 
 export const customerWordsRepository = {
   /** The words of one customer as written (the confirmation's hot path: a statement written once). */
-  async writeOne(storeSql: StoreSql, db: Executor, row: WordSource): Promise<void> {
-    await storeSql.run(db, WRITE_ONE, [row.customer_id, customerWords(row)]);
+  async writeOne(db: DbHandle, row: WordSource): Promise<void> {
+    await db.run(WRITE_ONE, [row.customer_id, customerWords(row)]);
   },
 
   /** The words of many customers as written. */
-  async write(db: Executor, rows: readonly WordSource[]): Promise<void> {
+  async write(db: DbHandle, rows: readonly WordSource[]): Promise<void> {
     for (const slice of chunks(rows, ROWS_PER_STATEMENT)) {
       await db
         .insertInto('customer_words')

@@ -54,7 +54,7 @@ class BatchRefused extends Error {
 export const importBatchWrite = defineWrite(
   'customer.import-batch',
   async (unit, input: { records: readonly ReadRecord[]; format: ImportFormat; usesCustomFields: boolean }): Promise<number> => {
-    const definitions = input.usesCustomFields ? await customFieldDefinitions(unit.db, unit.sql) : new Map<number, CustomFieldDefinition>();
+    const definitions = input.usesCustomFields ? await customFieldDefinitions(unit.db, true) : new Map<number, CustomFieldDefinition>();
     const rows: ImportRow[] = [];
     for (const { line, names, values } of input.records) {
       const row = checkRow(names, values, input.format, definitions);
@@ -72,7 +72,7 @@ export const importBatchWrite = defineWrite(
       throw err;
     }
     const customFields = rows.flatMap((r) => r.customFields);
-    if (customFields.length > 0) await storeCustomFieldValues(unit.sql, unit.db, customFields);
+    if (customFields.length > 0) await storeCustomFieldValues(unit.db, customFields);
     for (const r of rows) {
       unit.touch('customer', r.customerId);
       unit.emit({ type: existing.has(r.customerId) ? 'customer.updated' : 'customer.created', customerId: r.customerId });

@@ -1,4 +1,4 @@
-import type { Executor } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 import { toDefinition } from './customfield.mapping.js';
 import { customFieldRepository as repo } from './customfield.repository.js';
 import type { CustomFieldDefinition } from './customfield.types.js';
@@ -21,7 +21,7 @@ export class DefinitionCache {
   #current: DefinitionSet | undefined;
 
   /** The definitions of exactly `version`, or undefined when the store has moved past it meanwhile. */
-  async at(db: Executor, version: number): Promise<DefinitionSet | undefined> {
+  async at(db: DbHandle, version: number): Promise<DefinitionSet | undefined> {
     if (this.#current?.version === version) return this.#current;
     const loaded = await repo.definitionsWithVersion(db);
     const set: DefinitionSet = { version: loaded.version, ordered: Object.freeze(loaded.rows.map((r) => freeze(toDefinition(r)))) };

@@ -1,5 +1,5 @@
 import { allowedValueInUse, customFieldNotDefined, fieldTypeImmutable } from '../errors.js';
-import type { Executor, Store } from '../store/store.js';
+import type { DbHandle, Store } from '../store/store.js';
 import { defineWrite } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { toDefinition, toDefinitionRow } from './customfield.mapping.js';
@@ -28,7 +28,7 @@ export function definitionOf(req: DefineCustomFieldRequest): CustomFieldDefiniti
 }
 
 /** The choices still stored somewhere among those a new definition drops. */
-async function removedInUse(trx: Executor, old: CustomFieldDefinition, next: CustomFieldDefinition): Promise<string[]> {
+async function removedInUse(trx: DbHandle, old: CustomFieldDefinition, next: CustomFieldDefinition): Promise<string[]> {
   const removed = (old.AllowedValues ?? []).filter((v) => !(next.AllowedValues ?? []).includes(v));
   if (removed.length === 0) return [];
   const used = new Set<string>();
@@ -49,7 +49,7 @@ export async function listDefinitions(store: Store): Promise<CustomFieldDefiniti
  * has values, or drop a choice that some customer has chosen.
  */
 export const defineFieldWrite = defineWrite('customfield.define', async (unit, next: CustomFieldDefinition): Promise<boolean> => {
-  const row = await repo.findDefinitionForUpdate(unit.sql, unit.db, next.Number);
+  const row = await repo.findDefinitionForUpdate(unit.db, next.Number);
   const old = row ? toDefinition(row) : undefined;
   if (old && old.FieldType !== next.FieldType && (await repo.hasValues(unit.db, next.Number))) {
     throw fieldTypeImmutable(next.Number, old.FieldType);
@@ -74,7 +74,7 @@ export const defineFieldWrite = defineWrite('customfield.define', async (unit, n
  * values for millions of customers).
  */
 export const deleteFieldWrite = defineWrite('customfield.delete', async (unit, number: number): Promise<void> => {
-  const row = await repo.findDefinitionForUpdate(unit.sql, unit.db, number);
+  const row = await repo.findDefinitionForUpdate(unit.db, number);
   if (!row) throw customFieldNotDefined(number);
   unit.emit({ type: 'customfield.deleted', definition: toDefinition(row) });
   const remove = async (): Promise<void> => {

@@ -10,6 +10,6 @@ export const PERSONAL_CUSTOM_FIELD_TABLE = 'custom_field_values';
  */
 export async function eraseCustomFieldValuesOf(unit: Unit, customerId: string): Promise<number> {
   const values = await customFieldRepository.deleteAllValues(unit.db, customerId);
-  if (values > 0) await customFieldRepository.bumpVersion(unit.sql, unit.db, customerId);
+  if (values > 0) await customFieldRepository.bumpVersion(unit.db, customerId);
   return values;
 }

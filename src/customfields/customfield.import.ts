@@ -1,5 +1,5 @@
 import { chunks } from '../store/statement-texts.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 import { toDefinition } from './customfield.mapping.js';
 import { customFieldRepository as repo } from './customfield.repository.js';
 import type { CustomFieldDefinition, CustomFieldValue } from './customfield.types.js';
@@ -19,11 +19,11 @@ export function customFieldColumn(name: string): number | undefined {
 
 /**
  * Every definition by number, for checking `cf.<Number>` columns. Inside a write transaction pass
- * the store's SQL too: the definitions are then held against change until it ends, so the values
- * stored stay valid for them.
+ * `held`: the definitions are then held against change until it ends, so the values stored stay
+ * valid for them.
  */
-export async function customFieldDefinitions(db: Executor, lockWith?: StoreSql): Promise<Map<number, CustomFieldDefinition>> {
-  const rows = lockWith ? await repo.allDefinitionsForWrite(lockWith, db) : await repo.listDefinitions(db);
+export async function customFieldDefinitions(db: DbHandle, held = false): Promise<Map<number, CustomFieldDefinition>> {
+  const rows = held ? await repo.allDefinitionsForWrite(db) : await repo.listDefinitions(db);
   return new Map(rows.map((r) => [r.number, toDefinition(r)]));
 }
 
@@ -39,7 +39,7 @@ export interface CustomFieldWrite {
  * (the customers must exist in it), and bumps each customer's custom-field version (its ETag).
  * The caller's unit of work touches the customers, as for any customer write.
  */
-export async function storeCustomFieldValues(storeSql: StoreSql, trx: Executor, writes: readonly CustomFieldWrite[]): Promise<void> {
+export async function storeCustomFieldValues(trx: DbHandle, writes: readonly CustomFieldWrite[]): Promise<void> {
   const now = Date.now();
   const byCustomer = new Map<string, { upserts: Array<{ number: number; value: string }>; clears: number[] }>();
   for (const w of writes) {
@@ -49,7 +49,7 @@ export async function storeCustomFieldValues(storeSql: StoreSql, trx: Executor, 
     byCustomer.set(w.customerId, entry);
   }
   for (const [customerId, { upserts, clears }] of byCustomer) {
-    await repo.upsertValues(storeSql, trx, customerId, upserts, now);
+    await repo.upsertValues(trx, customerId, upserts, now);
     await repo.deleteValues(trx, customerId, clears);
   }
   const customers = [...byCustomer.keys()];

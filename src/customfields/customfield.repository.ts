@@ -1,6 +1,6 @@
 import type { CustomFieldDefRow } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle, HandleSql } from '../store/store.js';
 import { BUMP_VERSION, VALUES_PER_INSERT, definitionsForWriteSql, fieldsSql, upsertValuesSql } from './customfield.statements.js';
 
 /** One row of a customer's fields read: the customer's version, then one defined field (or nulls when none is). */
@@ -31,18 +31,18 @@ export interface ValuesRow {
   vals: string | unknown[] | null;
 }
 
-// The hot read, written once per store (its aggregate differs by backend; see StoreSql).
-const valuesTexts = new WeakMap<StoreSql, string>();
+// The hot read, written once per backend (its aggregate differs), kept by the backend's aggregate.
+const valuesTexts = new WeakMap<HandleSql['jsonPairsAgg'], string>();
 
-export function valuesSql(storeSql: StoreSql): string {
-  let text = valuesTexts.get(storeSql);
+export function valuesSql(db: HandleSql): string {
+  let text = valuesTexts.get(db.jsonPairsAgg);
   if (text === undefined) {
     text =
       'select c.custom_fields_version as version, c.created_at,' +
       ' (select defs_version from custom_field_meta where id = 1) as defs_version,' +
-      ` (select ${storeSql.jsonPairsAgg('v.number', 'v.value')} from custom_field_values v where v.customer_id = c.customer_id) as vals` +
+      ` (select ${db.jsonPairsAgg('v.number', 'v.value')} from custom_field_values v where v.customer_id = c.customer_id) as vals` +
       ' from customers c where c.customer_id = ?';
-    valuesTexts.set(storeSql, text);
+    valuesTexts.set(db.jsonPairsAgg, text);
   }
   return text;
 }
@@ -50,22 +50,22 @@ export function valuesSql(storeSql: StoreSql): string {
 /** All SQL about custom-field definitions and values. */
 export const customFieldRepository = {
   /** The hot read: a customer's stored values (aggregated into one JSON array) and both versions, in one statement over primary keys. */
-  async readValues(storeSql: StoreSql, db: Executor, customerId: string): Promise<ValuesRow | undefined> {
-    return (await storeSql.run<ValuesRow>(db, valuesSql(storeSql), [customerId])).rows[0];
+  async readValues(db: DbHandle, customerId: string): Promise<ValuesRow | undefined> {
+    return (await db.run<ValuesRow>(valuesSql(db), [customerId])).rows[0];
   },
 
   /** The customer's fields (every one, or those of the given numbers) and its values. */
-  async readFields(storeSql: StoreSql, db: Executor, customerId: string, numbers?: readonly number[]): Promise<FieldRow[]> {
+  async readFields(db: DbHandle, customerId: string, numbers?: readonly number[]): Promise<FieldRow[]> {
     const text = fieldsSql(numbers ? numbers.length : 'all');
-    return (await storeSql.run<FieldRow>(db, text, [...(numbers ?? []), customerId])).rows;
+    return (await db.run<FieldRow>(text, [...(numbers ?? []), customerId])).rows;
   },
 
-  listDefinitions(db: Executor): Promise<CustomFieldDefRow[]> {
+  listDefinitions(db: DbHandle): Promise<CustomFieldDefRow[]> {
     return db.selectFrom('custom_field_defs').selectAll().orderBy('sort').orderBy('number').execute();
   },
 
   /** Every definition (by Sort, Number) and the definitions' version, read in one statement. */
-  async definitionsWithVersion(db: Executor): Promise<{ version: number; rows: CustomFieldDefRow[] }> {
+  async definitionsWithVersion(db: DbHandle): Promise<{ version: number; rows: CustomFieldDefRow[] }> {
     const rows = await db
       .selectFrom('custom_field_meta as m')
       .leftJoin('custom_field_defs as d', (j) => j.onTrue())
@@ -79,7 +79,7 @@ export const customFieldRepository = {
   },
 
   /** Marks the definitions as changed for every process that caches them. */
-  async bumpDefinitionsVersion(db: Executor): Promise<void> {
+  async bumpDefinitionsVersion(db: DbHandle): Promise<void> {
     await db
       .updateTable('custom_field_meta')
       .set((eb) => ({ defs_version: eb('defs_version', '+', 1) }))
@@ -88,22 +88,22 @@ export const customFieldRepository = {
   },
 
   /** The given definitions, locked against change until the transaction ends. */
-  async definitionsForWrite(storeSql: StoreSql, db: Executor, numbers: readonly number[]): Promise<CustomFieldDefRow[]> {
+  async definitionsForWrite(db: DbHandle, numbers: readonly number[]): Promise<CustomFieldDefRow[]> {
     if (numbers.length === 0) return [];
-    return (await storeSql.run<CustomFieldDefRow>(db, definitionsForWriteSql(storeSql, numbers.length), numbers)).rows;
+    return (await db.run<CustomFieldDefRow>(definitionsForWriteSql(db, numbers.length), numbers)).rows;
   },
 
   /** Every definition, locked against change until the transaction ends (imports). */
-  allDefinitionsForWrite(storeSql: StoreSql, db: Executor): Promise<CustomFieldDefRow[]> {
-    return storeSql.lockRows(db.selectFrom('custom_field_defs').selectAll(), 'share').execute();
+  allDefinitionsForWrite(db: DbHandle): Promise<CustomFieldDefRow[]> {
+    return db.lockRows(db.selectFrom('custom_field_defs').selectAll(), 'share').execute();
   },
 
   /** One definition, locked for change until the transaction ends. */
-  findDefinitionForUpdate(storeSql: StoreSql, db: Executor, number: number): Promise<CustomFieldDefRow | undefined> {
-    return storeSql.lockRows(db.selectFrom('custom_field_defs').selectAll().where('number', '=', number), 'update').executeTakeFirst();
+  findDefinitionForUpdate(db: DbHandle, number: number): Promise<CustomFieldDefRow | undefined> {
+    return db.lockRows(db.selectFrom('custom_field_defs').selectAll().where('number', '=', number), 'update').executeTakeFirst();
   },
 
-  async saveDefinition(db: Executor, row: CustomFieldDefRow): Promise<void> {
+  async saveDefinition(db: DbHandle, row: CustomFieldDefRow): Promise<void> {
     const { number: _n, ...rest } = row;
     await db
       .insertInto('custom_field_defs')
@@ -112,17 +112,17 @@ export const customFieldRepository = {
       .execute();
   },
 
-  async deleteDefinition(db: Executor, number: number): Promise<void> {
+  async deleteDefinition(db: DbHandle, number: number): Promise<void> {
     await db.deleteFrom('custom_field_defs').where('number', '=', number).execute();
   },
 
-  async hasValues(db: Executor, number: number): Promise<boolean> {
+  async hasValues(db: DbHandle, number: number): Promise<boolean> {
     const row = await db.selectFrom('custom_field_values').select('number').where('number', '=', number).limit(1).executeTakeFirst();
     return row !== undefined;
   },
 
   /** The distinct stored values of a field (few for select fields: one per choice or combination). */
-  async distinctValues(db: Executor, number: number): Promise<string[]> {
+  async distinctValues(db: DbHandle, number: number): Promise<string[]> {
     const rows = await db.selectFrom('custom_field_values').select('value').distinct().where('number', '=', number).execute();
     return rows.map((r) => r.value);
   },
@@ -133,7 +133,7 @@ export const customFieldRepository = {
    * set-based statement, like `stampCustomersWithValues`: a field may have values for millions of
    * customers, and neither needs memory for them.
    */
-  async bumpCustomersWithValues(db: Executor, number: number): Promise<void> {
+  async bumpCustomersWithValues(db: DbHandle, number: number): Promise<void> {
     await db
       .updateTable('customers')
       .set((eb) => ({ custom_fields_version: eb('custom_fields_version', '+', 1) }))
@@ -142,7 +142,7 @@ export const customFieldRepository = {
   },
 
   /** Moves the modification stamp of every customer with a value of the field. */
-  async stampCustomersWithValues(db: Executor, number: number, stamp: number): Promise<void> {
+  async stampCustomersWithValues(db: DbHandle, number: number, stamp: number): Promise<void> {
     await db
       .updateTable('customers')
       .set({ modified_at: stamp })
@@ -150,16 +150,16 @@ export const customFieldRepository = {
       .execute();
   },
 
-  async deleteValuesOfField(db: Executor, number: number): Promise<void> {
+  async deleteValuesOfField(db: DbHandle, number: number): Promise<void> {
     await db.deleteFrom('custom_field_values').where('number', '=', number).execute();
   },
 
   /** Bumps a customer's custom-field version (taking its row lock); undefined when there is no such customer. */
-  async bumpVersion(storeSql: StoreSql, db: Executor, customerId: string): Promise<VersionRow | undefined> {
-    return (await storeSql.run<VersionRow>(db, BUMP_VERSION, [customerId])).rows[0];
+  async bumpVersion(db: DbHandle, customerId: string): Promise<VersionRow | undefined> {
+    return (await db.run<VersionRow>(BUMP_VERSION, [customerId])).rows[0];
   },
 
-  async bumpVersions(db: Executor, customerIds: readonly string[]): Promise<void> {
+  async bumpVersions(db: DbHandle, customerIds: readonly string[]): Promise<void> {
     if (customerIds.length === 0) return;
     await db
       .updateTable('customers')
@@ -169,8 +169,7 @@ export const customFieldRepository = {
   },
 
   async upsertValues(
-    storeSql: StoreSql,
-    db: Executor,
+    db: DbHandle,
     customerId: string,
     values: ReadonlyArray<{ number: number; value: string }>,
     now: number,
@@ -178,17 +177,17 @@ export const customFieldRepository = {
     for (const slice of chunks(values, VALUES_PER_INSERT)) {
       const params: unknown[] = [];
       for (const v of slice) params.push(customerId, v.number, v.value, now);
-      await storeSql.run(db, upsertValuesSql(slice.length), params);
+      await db.run(upsertValuesSql(slice.length), params);
     }
   },
 
   /** Deletes every value of a customer; answers how many there were. */
-  async deleteAllValues(db: Executor, customerId: string): Promise<number> {
+  async deleteAllValues(db: DbHandle, customerId: string): Promise<number> {
     const res = await db.deleteFrom('custom_field_values').where('customer_id', '=', customerId).executeTakeFirst();
     return Number(res.numDeletedRows);
   },
 
-  async deleteValues(db: Executor, customerId: string, numbers: readonly number[]): Promise<void> {
+  async deleteValues(db: DbHandle, customerId: string, numbers: readonly number[]): Promise<void> {
     if (numbers.length === 0) return;
     await db
       .deleteFrom('custom_field_values')

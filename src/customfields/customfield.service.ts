@@ -60,13 +60,13 @@ export function customFieldReader(): (store: Store, customerId: string, numbers?
   const cache = new DefinitionCache();
   return async (store, customerId, numbers) => {
     const wanted = numbers && numbers.length > 0 ? new Set(numbers) : undefined;
-    const row = await repo.readValues(store.sql, store.reader, customerId);
+    const row = await repo.readValues(store.reader, customerId);
     if (!row) throw customerNotFound(customerId);
     const defs = await cache.at(store.reader, Number(row.defs_version));
     if (defs) return { fields: assemble(defs, row.vals, wanted), etag: customFieldsETag(row.created_at, row.version) };
     // Numbers outside the definition range cannot match, and PostgreSQL would refuse them as integers.
     const inRange = wanted && [...wanted].filter(isDefinitionNumber);
-    return toResult(customerId, await repo.readFields(store.sql, store.reader, customerId, inRange));
+    return toResult(customerId, await repo.readFields(store.reader, customerId, inRange));
   };
 }
 

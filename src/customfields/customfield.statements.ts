@@ -1,24 +1,26 @@
 import { placeholders, textsByShape } from '../store/statement-texts.js';
-import type { StoreSql } from '../store/store.js';
+import type { HandleSql } from '../store/store.js';
 
 /**
- * Custom-field statements written once by hand (run with StoreSql.run: `?` placeholders) for the
+ * Custom-field statements written once by hand (run with DbHandle.run: `?` placeholders) for the
  * write of a customer's values: the definitions held, its version bumped, the values stored, its
  * fields read. Texts that depend on how many values they bind are kept per count.
  */
 
 const DEFINITION_COLUMNS = 'number, label, field_type, is_read_only, allowed_values, sort, updated_at';
-const definitionTexts = new WeakMap<StoreSql, (n: number) => string>();
+// Kept per backend, by its lock clause.
+const definitionTexts = new WeakMap<HandleSql['lockClause'], (n: number) => string>();
 
 /** The definitions with n numbers, held against change until the transaction ends (shared lock where rows are locked). */
-export function definitionsForWriteSql(storeSql: StoreSql, n: number): string {
-  let texts = definitionTexts.get(storeSql);
+export function definitionsForWriteSql(db: HandleSql, n: number): string {
+  const { lockClause } = db;
+  let texts = definitionTexts.get(lockClause);
   if (!texts) {
     texts = textsByShape(
       (count: number) =>
-        `select ${DEFINITION_COLUMNS} from custom_field_defs where number in (${placeholders(count)})${storeSql.lockClause('share')}`,
+        `select ${DEFINITION_COLUMNS} from custom_field_defs where number in (${placeholders(count)})${lockClause('share')}`,
     );
-    definitionTexts.set(storeSql, texts);
+    definitionTexts.set(lockClause, texts);
   }
   return texts(n);
 }

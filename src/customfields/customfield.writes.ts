@@ -91,10 +91,10 @@ export const writeValuesWrite = defineWrite(
     const { customerId, entries, opts } = input;
     const trx = unit.db;
     const numbers = [...new Set(entries.map((e) => e.number).filter((n): n is number => n !== undefined && isDefinitionNumber(n)))];
-    const rows = await repo.definitionsForWrite(unit.sql, trx, numbers);
+    const rows = await repo.definitionsForWrite(trx, numbers);
     const planned = plan(entries, new Map(rows.map((r) => [r.number, toDefinition(r)])), opts);
     if (planned.readOnly.length > 0) throw readOnlyFields(planned.readOnly);
-    const version = await repo.bumpVersion(unit.sql, trx, customerId);
+    const version = await repo.bumpVersion(trx, customerId);
     if (!version) throw customerNotFound(customerId);
     if (
       opts.ifMatch !== undefined &&
@@ -102,10 +102,10 @@ export const writeValuesWrite = defineWrite(
     ) {
       throw customFieldsChanged();
     }
-    await repo.upsertValues(unit.sql, trx, customerId, planned.upserts, Date.now());
+    await repo.upsertValues(trx, customerId, planned.upserts, Date.now());
     await repo.deleteValues(trx, customerId, planned.clears);
     unit.touch('customer', customerId);
     unit.emit({ type: 'customer.customfields_changed', customerId, numbers: [...planned.upserts.map((u) => u.number), ...planned.clears] });
-    return { rows: await repo.readFields(unit.sql, trx, customerId), etag: etagOf(version) };
+    return { rows: await repo.readFields(trx, customerId), etag: etagOf(version) };
   },
 );

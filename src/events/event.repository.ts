@@ -1,6 +1,6 @@
 import type { EventRow } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 import { insertEventsSql } from './event.statements.js';
 import type { EventType } from '../writes/event-types.js';
 
@@ -14,47 +14,47 @@ const stored = (row: EventRow): EventRow => ({ ...row, sequence: Number(row.sequ
 /** All SQL about the outbox of events. */
 export const eventRepository = {
   /** Appends events (a statement written once per row count: every write transaction runs it). */
-  async insertMany(storeSql: StoreSql, db: Executor, rows: readonly EventRow[]): Promise<void> {
+  async insertMany(db: DbHandle, rows: readonly EventRow[]): Promise<void> {
     for (const slice of chunks(rows, ROWS_PER_INSERT)) {
       const params: unknown[] = [];
       for (const r of slice) params.push(r.sequence, r.event_id, r.type, r.occurred_at, r.customer_id, r.data);
-      await storeSql.run(db, insertEventsSql(slice.length), params);
+      await db.run(insertEventsSql(slice.length), params);
     }
   },
 
   /** Events with a sequence above `after` (of the given types, when any), ascending, at most `take`. */
-  async list(db: Executor, after: number, types: readonly EventType[], take: number): Promise<EventRow[]> {
+  async list(db: DbHandle, after: number, types: readonly EventType[], take: number): Promise<EventRow[]> {
     let q = db.selectFrom('events').selectAll().where('sequence', '>', after);
     if (types.length > 0) q = q.where('type', 'in', types);
     return (await q.orderBy('sequence').limit(take).execute()).map(stored);
   },
 
   /** Events by sequence (a delivery loads the events of its jobs). */
-  async bySequences(db: Executor, sequences: readonly number[]): Promise<EventRow[]> {
+  async bySequences(db: DbHandle, sequences: readonly number[]): Promise<EventRow[]> {
     if (sequences.length === 0) return [];
     return (await db.selectFrom('events').selectAll().where('sequence', 'in', sequences).execute()).map(stored);
   },
 
   /** A customer's events (those whose payload may hold its personal data), ascending. */
-  async ofCustomer(db: Executor, customerId: string): Promise<EventRow[]> {
+  async ofCustomer(db: DbHandle, customerId: string): Promise<EventRow[]> {
     return (await db.selectFrom('events').selectAll().where('customer_id', '=', customerId).orderBy('sequence').execute()).map(stored);
   },
 
-  async replaceData(db: Executor, sequence: number, data: string): Promise<void> {
+  async replaceData(db: DbHandle, sequence: number, data: string): Promise<void> {
     await db.updateTable('events').set({ data }).where('sequence', '=', sequence).execute();
   },
 
   /** The oldest events (sequence and time), for the retention purge. */
-  async oldest(db: Executor, count: number): Promise<Array<{ sequence: number; occurred_at: number }>> {
+  async oldest(db: DbHandle, count: number): Promise<Array<{ sequence: number; occurred_at: number }>> {
     const rows = await db.selectFrom('events').select(['sequence', 'occurred_at']).orderBy('sequence').limit(count).execute();
     return rows.map((r) => ({ sequence: Number(r.sequence), occurred_at: Number(r.occurred_at) }));
   },
 
-  async deleteThrough(db: Executor, sequence: number): Promise<void> {
+  async deleteThrough(db: DbHandle, sequence: number): Promise<void> {
     await db.deleteFrom('events').where('sequence', '<=', sequence).execute();
   },
 
-  async markPurged(db: Executor, sequence: number): Promise<void> {
+  async markPurged(db: DbHandle, sequence: number): Promise<void> {
     await db.updateTable('sync_clock').set({ purged_event: sequence }).where('id', '=', 1).where('purged_event', '<', sequence).execute();
   },
 };

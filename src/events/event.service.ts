@@ -1,6 +1,6 @@
 import { eventsExpired } from '../errors.js';
 import type { EventRow } from '../store/database.js';
-import type { Executor, Store } from '../store/store.js';
+import type { DbHandle, Store } from '../store/store.js';
 import { eventBounds } from '../store/sync-clock.js';
 import { wireDate } from '../wire/serializer.js';
 import { defineWrite } from '../writes/unit.js';
@@ -24,7 +24,7 @@ export const toEvent = (row: EventRow) => ({
  */
 export async function listEvents(store: Store, after: number, types: readonly EventType[], take: number): Promise<EventRow[]> {
   const rows = take === 0 ? [] : await eventRepository.list(store.reader, after, types, take);
-  const { purged } = await eventBounds(store.sql, store.reader);
+  const { purged } = await eventBounds(store.reader);
   if (after < purged) throw eventsExpired(purged);
   return rows;
 }
@@ -48,12 +48,12 @@ export const purgeEventsWrite = defineWrite('events.purge', async (unit, cutoff:
 export const eventWrites = [purgeEventsWrite];
 
 /** Events by sequence (a webhook delivery loads the events of its jobs). */
-export const eventsBySequence = (db: Executor, sequences: readonly number[]): Promise<EventRow[]> =>
+export const eventsBySequence = (db: DbHandle, sequences: readonly number[]): Promise<EventRow[]> =>
   eventRepository.bySequences(db, sequences);
 
 /** The oldest event's sequence and time, or undefined when there is none (the retention purge looks first). */
-export const oldestEvent = async (db: Executor): Promise<{ sequence: number; occurred_at: number } | undefined> =>
+export const oldestEvent = async (db: DbHandle): Promise<{ sequence: number; occurred_at: number } | undefined> =>
   (await eventRepository.oldest(db, 1))[0];
 
 /** A customer's events as the feed shows them, ascending (a customer's data export). */
-export const customerEvents = async (db: Executor, customerId: string) => (await eventRepository.ofCustomer(db, customerId)).map(toEvent);
+export const customerEvents = async (db: DbHandle, customerId: string) => (await eventRepository.ofCustomer(db, customerId)).map(toEvent);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventRow } from '../store/database.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 import type { Outbox } from '../writes/unit.js';
 import type { Emission } from '../writes/event-types.js';
 import { encodeEventData } from './event-json.js';
@@ -27,7 +27,7 @@ export interface EventData {
  * left them, and the payload of an event about one of them. Each module builds its own events' JSON.
  */
 export interface EventSource<Id> {
-  read(sql: StoreSql, db: Executor, ids: readonly Id[]): Promise<ReadonlyMap<Id, object>>;
+  read(db: DbHandle, ids: readonly Id[]): Promise<ReadonlyMap<Id, object>>;
   /** The payload of an event about this row (as its unit handed it over or as read), stamped with the transaction's stamp. */
   eventData(row: object, stamp: number): EventData;
 }
@@ -52,7 +52,7 @@ const readsCustomer = (e: Emission): e is Extract<Emission, { type: 'customer.cr
  */
 export function createOutbox(sources: EventSources): Outbox {
   return {
-    async prepare(sql, db, emissions) {
+    async prepare(db, emissions) {
       // Rows handed over are taken only when every emission of the transaction came with its row: any
       // other change in it (an erasure, a cancellation, a custom field write) may have changed them
       // after their unit wrote them, and then all are read as the transaction left them.
@@ -73,8 +73,8 @@ export function createOutbox(sources: EventSources): Outbox {
         const orderIds = [...new Set(emissions.flatMap((e) => ('orderId' in e ? [e.orderId] : [])))];
         // Customers are read for their created and updated events only (the others carry their data).
         const customerIds = [...new Set(emissions.flatMap((e) => (readsCustomer(e) ? [e.customerId] : [])))];
-        orders = await sources.order.read(sql, db, orderIds);
-        customers = await sources.customer.read(sql, db, customerIds);
+        orders = await sources.order.read(db, orderIds);
+        customers = await sources.customer.read(db, customerIds);
       }
       return async (stamp, firstEvent) => {
         const rows = emissions.map((e, i): EventRow => {
@@ -88,7 +88,7 @@ export function createOutbox(sources: EventSources): Outbox {
             data: encodeEventData(data),
           };
         });
-        await eventRepository.insertMany(sql, db, rows);
+        await eventRepository.insertMany(db, rows);
       };
 
       function dataOf(e: Emission, stamp: number): EventData {

@@ -20,7 +20,7 @@ export const createKeyWrite = defineWrite('key.create', async (unit, c: { actor:
 /** Registers the first key unless one exists, recorded under `bootstrap`; tells whether it did. */
 export const insertFirstKeyWrite = defineWrite('key.insert-first', async (unit, row: ApiKeyRow): Promise<boolean> => {
   // Instances starting together on one empty database must not each create a first key.
-  await unit.sql.lockTable(unit.db, 'api_keys');
+  await unit.db.lockTable('api_keys');
   if ((await keyRepository.count(unit.db)) > 0) return false;
   await keyRepository.insert(unit.db, row);
   await recordAuditWrite.run(unit, { keyId: BOOTSTRAP_KEY_ID, action: 'key.create', resourceType: 'key', resourceIds: [row.id] });
@@ -34,7 +34,7 @@ export const insertFirstKeyWrite = defineWrite('key.insert-first', async (unit, 
  */
 export const revokeKeyAsWrite = defineWrite('key.revoke-as', async (unit, r: { actor: string; id: string }): Promise<ApiKeyRow> => {
   // Two revocations at once must not each leave the other's key as the last admin key.
-  await unit.sql.lockTable(unit.db, 'api_keys');
+  await unit.db.lockTable('api_keys');
   const row = await keyRepository.findById(unit.db, r.id);
   if (!row) throw keyNotFound(r.id);
   if (row.revoked_at !== null) return row;

@@ -39,7 +39,7 @@ async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Pr
   );
   if (customerId === undefined) throw new RetryWork('unknown customer: check the order first');
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
-  const row = await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state);
+  const row = await orderRepository.markConfirmed(unit.db, c.orderId, state);
   if (row === undefined) throw new RetryWork('order not open');
   await startPayments(unit, row, c.data.Payment);
   unit.touch('order', String(c.orderId));
@@ -49,7 +49,7 @@ async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Pr
 
 /** The order read first: unknown, cancelled, already confirmed (same data: the first answer), or open. */
 async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored): Promise<ConfirmAnswer> {
-  const order = await orderRepository.find(unit.sql, unit.db, c.orderId);
+  const order = await orderRepository.find(unit.db, c.orderId);
   if (!order) throw orderNotFound(c.orderId);
   if (order.status === 'Cancelled') throw orderCancelled(c.orderId);
   if (order.status === 'Confirmed') {
@@ -66,7 +66,7 @@ async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored):
   if (customerId === undefined) throw unknownCustomerId();
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   // Another instance confirmed it since the read: run again, and answer as the order now stands.
-  const row = await orderRepository.markConfirmed(unit.sql, unit.db, c.orderId, state);
+  const row = await orderRepository.markConfirmed(unit.db, c.orderId, state);
   if (row === undefined) throw new RetryWork('order changed meanwhile');
   await startPayments(unit, row, c.data.Payment);
   unit.touch('order', String(c.orderId));

@@ -1,12 +1,12 @@
 import type { IdempotencyRow } from '../store/database.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 
 export interface KeyRef {
   readonly apiKeyId: string;
   readonly key: string;
 }
 
-// A confirmation with a key runs these: written once (StoreSql.run), not built per call.
+// A confirmation with a key runs these: written once (db.run), not built per call.
 const KEY = 'api_key_id = ? and idempotency_key = ?';
 // Columns by name, not `*`: a prepared statement's result may not change shape under a migration.
 const FIND = `select api_key_id, idempotency_key, operation, request_hash, state, response_status, response_body, created_at from idempotency_keys where ${KEY}`;
@@ -18,16 +18,16 @@ const DELETE = `delete from idempotency_keys where ${KEY} and created_at = ?`;
 
 /** All SQL about idempotency keys. */
 export const idempotencyRepository = {
-  async find(sql: StoreSql, db: Executor, ref: KeyRef): Promise<IdempotencyRow | undefined> {
-    return (await sql.run<IdempotencyRow>(db, FIND, [ref.apiKeyId, ref.key])).rows[0];
+  async find(db: DbHandle, ref: KeyRef): Promise<IdempotencyRow | undefined> {
+    return (await db.run<IdempotencyRow>(FIND, [ref.apiKeyId, ref.key])).rows[0];
   },
 
-  async insertRunning(sql: StoreSql, db: Executor, ref: KeyRef, operation: string, requestHash: string, now: number): Promise<void> {
-    await sql.run(db, INSERT_RUNNING, [ref.apiKeyId, ref.key, operation, requestHash, now]);
+  async insertRunning(db: DbHandle, ref: KeyRef, operation: string, requestHash: string, now: number): Promise<void> {
+    await db.run(INSERT_RUNNING, [ref.apiKeyId, ref.key, operation, requestHash, now]);
   },
 
   /** Takes over an expired or abandoned row; false when someone else changed it first. */
-  async replace(db: Executor, ref: KeyRef, seenCreatedAt: number, operation: string, requestHash: string, now: number): Promise<boolean> {
+  async replace(db: DbHandle, ref: KeyRef, seenCreatedAt: number, operation: string, requestHash: string, now: number): Promise<boolean> {
     const res = await db
       .updateTable('idempotency_keys')
       .set({ operation, request_hash: requestHash, state: 'running', response_status: null, response_body: null, created_at: now })
@@ -39,15 +39,15 @@ export const idempotencyRepository = {
   },
 
   /** Stores the answer of the claim made at `claimedAt` (a claim taken over since is left alone). */
-  async complete(sql: StoreSql, db: Executor, ref: KeyRef, claimedAt: number, status: number, body: string): Promise<void> {
-    await sql.run(db, COMPLETE, [status, body, ref.apiKeyId, ref.key, claimedAt]);
+  async complete(db: DbHandle, ref: KeyRef, claimedAt: number, status: number, body: string): Promise<void> {
+    await db.run(COMPLETE, [status, body, ref.apiKeyId, ref.key, claimedAt]);
   },
 
-  async delete(sql: StoreSql, db: Executor, ref: KeyRef, claimedAt: number): Promise<void> {
-    await sql.run(db, DELETE, [ref.apiKeyId, ref.key, claimedAt]);
+  async delete(db: DbHandle, ref: KeyRef, claimedAt: number): Promise<void> {
+    await db.run(DELETE, [ref.apiKeyId, ref.key, claimedAt]);
   },
 
-  async deleteOlderThan(db: Executor, cutoff: number): Promise<number> {
+  async deleteOlderThan(db: DbHandle, cutoff: number): Promise<number> {
     const res = await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
     return Number(res.numDeletedRows);
   },

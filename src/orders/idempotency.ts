@@ -29,10 +29,10 @@ export const claimKeyWrite = defineWrite(
   async (unit, input: { ref: KeyRef; operation: string; requestHash: string }): Promise<Claim> => {
     const { ref, operation, requestHash } = input;
     const now = Date.now();
-    const row = await idempotencyRepository.find(unit.sql, unit.db, ref);
+    const row = await idempotencyRepository.find(unit.db, ref);
     if (!row) {
       try {
-        await idempotencyRepository.insertRunning(unit.sql, unit.db, ref, operation, requestHash, now);
+        await idempotencyRepository.insertRunning(unit.db, ref, operation, requestHash, now);
       } catch (err) {
         if (isUniqueViolation(err)) throw new RetryWork('idempotency key claimed meanwhile');
         throw err;
@@ -59,7 +59,7 @@ export const claimKeyWrite = defineWrite(
 
 /** Frees the key of a request that failed, so that a retry runs again instead of a replay. */
 export const releaseKeyWrite = defineWrite('idempotency.release', (unit, key: HeldKey) =>
-  idempotencyRepository.delete(unit.sql, unit.db, key.ref, key.at),
+  idempotencyRepository.delete(unit.db, key.ref, key.at),
 );
 
 /** Forgets keys older than the retention. */
@@ -71,7 +71,7 @@ export const idempotencyWrites = [claimKeyWrite, releaseKeyWrite, purgeKeysWrite
 
 /** Records the answer; called by the unit of work that makes the request's effect. */
 export async function completeKey(unit: Unit, key: HeldKey, status: number, body: unknown): Promise<void> {
-  await idempotencyRepository.complete(unit.sql, unit.db, key.ref, key.at, status, JSON.stringify(body));
+  await idempotencyRepository.complete(unit.db, key.ref, key.at, status, JSON.stringify(body));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { placeholders, textsByShape } from '../store/statement-texts.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 import type { StoredPayment, StoredRefund } from './order-life.repository.js';
 
 // What every read of an order shows of its life after the confirmation: its shipments, payments,
@@ -133,20 +133,20 @@ export const recordsSql = textsByShape(
 );
 
 /** Every record of the orders of a shape: the four parts of the statement bind the same ids. */
-const read = (sql: StoreSql, db: Executor, shape: number, params: readonly number[]): Promise<RecordRow[]> =>
-  sql.runRows<RecordRow>(db, recordsSql(shape), [...params, ...params, ...params, ...params], RECORD_COLUMNS);
+const read = (db: DbHandle, shape: number, params: readonly number[]): Promise<RecordRow[]> =>
+  db.runRows<RecordRow>(recordsSql(shape), [...params, ...params, ...params, ...params], RECORD_COLUMNS);
 
 /** The records of these orders (at most IDS_PER_READ), read as a range of ids or as their list; `keep`: the orders asked for. */
-async function readSome(sql: StoreSql, db: Executor, ids: readonly number[]): Promise<{ found: RecordRow[]; keep?: ReadonlySet<number> }> {
+async function readSome(db: DbHandle, ids: readonly number[]): Promise<{ found: RecordRow[]; keep?: ReadonlySet<number> }> {
   let lo = Infinity;
   let hi = -Infinity;
   for (const id of ids) {
     if (id < lo) lo = id;
     if (id > hi) hi = id;
   }
-  if (hi - lo < DENSE * ids.length) return { found: await read(sql, db, RANGE, [lo, hi]), keep: new Set(ids) };
+  if (hi - lo < DENSE * ids.length) return { found: await read(db, RANGE, [lo, hi]), keep: new Set(ids) };
   const list = padded(ids);
-  return { found: await read(sql, db, list.length, list) };
+  return { found: await read(db, list.length, list) };
 }
 
 interface Gathering {
@@ -224,10 +224,10 @@ function sortOut(rows: readonly RecordRow[], byOrder: Map<number, Gathering>, ke
 /** The reads of the records of an order's life. */
 export const orderRecordsRepository = {
   /** The records of these orders, by order id; an order without any is not in the map. */
-  async recordsOf(sql: StoreSql, db: Executor, orderIds: readonly number[]): Promise<Map<number, OrderRecords>> {
+  async recordsOf(db: DbHandle, orderIds: readonly number[]): Promise<Map<number, OrderRecords>> {
     const byOrder = new Map<number, Gathering>();
     for (let i = 0; i < orderIds.length; i += IDS_PER_READ) {
-      const { found, keep } = await readSome(sql, db, orderIds.slice(i, i + IDS_PER_READ));
+      const { found, keep } = await readSome(db, orderIds.slice(i, i + IDS_PER_READ));
       sortOut(found, byOrder, keep);
     }
     return byOrder;
@@ -236,13 +236,12 @@ export const orderRecordsRepository = {
 
 /** Orders with the records of their life attached (`records`; NO_RECORDS for an order without any). */
 export async function withRecords<T extends { readonly order_id: number; readonly status: string }>(
-  sql: StoreSql,
-  db: Executor,
+  db: DbHandle,
   orders: T[],
 ): Promise<Array<T & { records: OrderRecords }>> {
   const ids: number[] = [];
   for (const o of orders) if (o.status !== 'Open') ids.push(o.order_id);
-  const found = ids.length === 0 ? undefined : await orderRecordsRepository.recordsOf(sql, db, ids);
+  const found = ids.length === 0 ? undefined : await orderRecordsRepository.recordsOf(db, ids);
   const out = orders as Array<T & { records: OrderRecords }>;
   for (const o of out) o.records = found?.get(o.order_id) ?? NO_RECORDS;
   return out;

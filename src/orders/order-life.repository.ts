@@ -1,9 +1,9 @@
 import type { OrderPaymentRow, OrderRefundRow, PaymentStatus } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 
 // The records of an order's life and the order's columns they move. A payment or a refund runs
-// these, each written once (StoreSql.run); the order's row is locked first, so that two records of
+// these, each written once (db.run); the order's row is locked first, so that two records of
 // one order, from any process, are added up one after the other.
 
 /** What a record of an order's life reads of the order: its state, currency and gross total, and what was paid and refunded. */
@@ -69,37 +69,37 @@ const refund = (row: StoredRefund): StoredRefund => ({
 /** All SQL about an order's records after its confirmation. */
 export const orderLifeRepository = {
   /** The order, its row locked for the rest of the transaction; undefined when unknown. */
-  async lockOrder(sql: StoreSql, db: Executor, orderId: number): Promise<LifeOfOrder | undefined> {
-    const row = (await sql.run<LifeOfOrder>(db, LOCK_ORDER + sql.lockClause('update'), [orderId])).rows[0];
+  async lockOrder(db: DbHandle, orderId: number): Promise<LifeOfOrder | undefined> {
+    const row = (await db.run<LifeOfOrder>(LOCK_ORDER + db.lockClause('update'), [orderId])).rows[0];
     return row ? { ...row, order_id: Number(row.order_id) } : undefined;
   },
 
-  async insertPayment(sql: StoreSql, db: Executor, p: NewPayment): Promise<StoredPayment> {
+  async insertPayment(db: DbHandle, p: NewPayment): Promise<StoredPayment> {
     const params = [p.order_id, p.amount, p.type, p.name, p.reference_number, p.paid_at, p.created_at];
-    return payment((await sql.run<StoredPayment>(db, INSERT_PAYMENT, params)).rows[0]!);
+    return payment((await db.run<StoredPayment>(INSERT_PAYMENT, params)).rows[0]!);
   },
 
-  async insertRefund(sql: StoreSql, db: Executor, r: NewRefund): Promise<StoredRefund> {
+  async insertRefund(db: DbHandle, r: NewRefund): Promise<StoredRefund> {
     const params = [r.order_id, r.amount, r.reason, r.reference_number, r.refunded_at, r.created_at];
-    return refund((await sql.run<StoredRefund>(db, INSERT_REFUND, params)).rows[0]!);
+    return refund((await db.run<StoredRefund>(INSERT_REFUND, params)).rows[0]!);
   },
 
-  async setPayments(sql: StoreSql, db: Executor, orderId: number, s: PaymentState): Promise<void> {
-    await sql.run(db, SET_PAYMENTS, [s.paid, s.refunded, s.payment_status, orderId]);
+  async setPayments(db: DbHandle, orderId: number, s: PaymentState): Promise<void> {
+    await db.run(SET_PAYMENTS, [s.paid, s.refunded, s.payment_status, orderId]);
   },
 
-  async findPayment(sql: StoreSql, db: Executor, paymentId: number): Promise<StoredPayment | undefined> {
-    const row = (await sql.run<StoredPayment>(db, FIND_PAYMENT, [paymentId])).rows[0];
+  async findPayment(db: DbHandle, paymentId: number): Promise<StoredPayment | undefined> {
+    const row = (await db.run<StoredPayment>(FIND_PAYMENT, [paymentId])).rows[0];
     return row ? payment(row) : undefined;
   },
 
-  async findRefund(sql: StoreSql, db: Executor, refundId: number): Promise<StoredRefund | undefined> {
-    const row = (await sql.run<StoredRefund>(db, FIND_REFUND, [refundId])).rows[0];
+  async findRefund(db: DbHandle, refundId: number): Promise<StoredRefund | undefined> {
+    const row = (await db.run<StoredRefund>(FIND_REFUND, [refundId])).rows[0];
     return row ? refund(row) : undefined;
   },
 
   /** Nulls the personal columns of these orders' payments and refunds. */
-  async erasePersonal(db: Executor, orderIds: readonly number[]): Promise<void> {
+  async erasePersonal(db: DbHandle, orderIds: readonly number[]): Promise<void> {
     for (const ids of chunks(orderIds, IDS_PER_STATEMENT)) {
       await db.updateTable('order_payments').set({ name: null, reference_number: null }).where('order_id', 'in', ids).execute();
       await db.updateTable('order_refunds').set({ reference_number: null }).where('order_id', 'in', ids).execute();
@@ -107,7 +107,7 @@ export const orderLifeRepository = {
   },
 
   /** The ids of the orders whose payments or refunds an erasure changed: they get a new stamp. */
-  async ordersWithPersonalRecords(db: Executor, customerId: string): Promise<number[]> {
+  async ordersWithPersonalRecords(db: DbHandle, customerId: string): Promise<number[]> {
     const rows = await db
       .selectFrom('orders')
       .select('order_id')

@@ -20,7 +20,7 @@ export const REFUND_OPERATION = 'CreateOrderRefund';
 
 /** The order's row, locked: a record needs a confirmed order. */
 export async function confirmedOrder(unit: Unit, orderId: number): Promise<LifeOfOrder> {
-  const order = await orderLifeRepository.lockOrder(unit.sql, unit.db, orderId);
+  const order = await orderLifeRepository.lockOrder(unit.db, orderId);
   if (!order) throw orderNotFound(orderId);
   if (order.status !== 'Confirmed') throw orderNotConfirmed(orderId, order.status);
   return order;
@@ -71,7 +71,7 @@ export function confirmationPayments(order: PaymentBasis, payment: { readonly Am
 export async function startPayments(unit: Unit, row: PaymentBasis, payment: { readonly Amount: number } | undefined): Promise<void> {
   const state = confirmationPayments(row, payment);
   if (state === undefined) return;
-  await orderLifeRepository.setPayments(unit.sql, unit.db, row.order_id, state);
+  await orderLifeRepository.setPayments(unit.db, row.order_id, state);
   Object.assign(row, state);
 }
 
@@ -82,7 +82,7 @@ export const createPaymentWrite = defineWrite(
     const { req, now } = input;
     const order = await confirmedOrder(unit, req.OrderId);
     const { units, digits } = amountIn(order, 'Amount', req.Amount);
-    const payment = await orderLifeRepository.insertPayment(unit.sql, unit.db, {
+    const payment = await orderLifeRepository.insertPayment(unit.db, {
       order_id: req.OrderId,
       amount: decimalTextOf(units, digits),
       type: req.Type ?? null,
@@ -91,7 +91,7 @@ export const createPaymentWrite = defineWrite(
       paid_at: req.Date ?? now,
       created_at: now,
     });
-    await orderLifeRepository.setPayments(unit.sql, unit.db, req.OrderId, tally(order, digits, units, 0n).state);
+    await orderLifeRepository.setPayments(unit.db, req.OrderId, tally(order, digits, units, 0n).state);
     unit.touch('order', String(req.OrderId));
     unit.emit({ type: 'order.payment_created', orderId: req.OrderId });
     if (input.key) await completeKey(unit, input.key, 201, { id: payment.payment_id } satisfies RecordAnswer);
@@ -111,7 +111,7 @@ export const createRefundWrite = defineWrite(
       const refundable = after.paid - (after.refunded - units);
       throw amountAboveRefundable('Amount', decimalTextOf(refundable, digits));
     }
-    const refund = await orderLifeRepository.insertRefund(unit.sql, unit.db, {
+    const refund = await orderLifeRepository.insertRefund(unit.db, {
       order_id: req.OrderId,
       amount: decimalTextOf(units, digits),
       reason: req.Reason ?? null,
@@ -119,7 +119,7 @@ export const createRefundWrite = defineWrite(
       refunded_at: req.Date ?? now,
       created_at: now,
     });
-    await orderLifeRepository.setPayments(unit.sql, unit.db, req.OrderId, after.state);
+    await orderLifeRepository.setPayments(unit.db, req.OrderId, after.state);
     unit.touch('order', String(req.OrderId));
     unit.emit({ type: 'order.refund_created', orderId: req.OrderId });
     if (input.key) await completeKey(unit, input.key, 201, { id: refund.refund_id } satisfies RecordAnswer);
@@ -145,7 +145,7 @@ export class OrderLifeService {
     return recordOnce(this.#keys, key, hash, {
       operation: PAYMENT_OPERATION,
       write: (held) => this.writes.run(createPaymentWrite, { req, now: Date.now(), key: held }),
-      find: (id) => orderLifeRepository.findPayment(this.store.sql, this.store.reader, id),
+      find: (id) => orderLifeRepository.findPayment(this.store.reader, id),
     });
   }
 
@@ -154,7 +154,7 @@ export class OrderLifeService {
     return recordOnce(this.#keys, key, hash, {
       operation: REFUND_OPERATION,
       write: (held) => this.writes.run(createRefundWrite, { req, now: Date.now(), key: held }),
-      find: (id) => orderLifeRepository.findRefund(this.store.sql, this.store.reader, id),
+      find: (id) => orderLifeRepository.findRefund(this.store.reader, id),
     });
   }
 }

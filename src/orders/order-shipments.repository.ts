@@ -1,5 +1,5 @@
 import type { FulfillmentStatus, OrderReturnRow, OrderShipmentRow } from '../store/database.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 import type { LineTally } from './order-shipments.status.js';
 
 // The shipments and returns of an order and the order's column they move. The order's row is
@@ -72,8 +72,8 @@ const lineRow = (r: RecordLineRow): RecordLineRow => ({ line_number: Number(r.li
 /** All SQL about an order's shipments and returns. */
 export const orderShipmentsRepository = {
   /** The order's lines with what was shipped and returned of each; call it with the order's row locked. */
-  async lineTallies(sql: StoreSql, db: Executor, orderId: number): Promise<LineTally[]> {
-    const rows = (await sql.run<LineTally>(db, LINE_TALLIES, [orderId, orderId, orderId])).rows;
+  async lineTallies(db: DbHandle, orderId: number): Promise<LineTally[]> {
+    const rows = (await db.run<LineTally>(LINE_TALLIES, [orderId, orderId, orderId])).rows;
     return rows.map((r) => ({
       line_number: Number(r.line_number),
       quantity: Number(r.quantity),
@@ -82,9 +82,9 @@ export const orderShipmentsRepository = {
     }));
   },
 
-  async insertShipment(sql: StoreSql, db: Executor, s: NewShipment): Promise<StoredShipment> {
+  async insertShipment(db: DbHandle, s: NewShipment): Promise<StoredShipment> {
     const params = [s.order_id, s.carrier, s.tracking_number, s.tracking_url, s.shipped_at, s.created_at];
-    const row = (await sql.run<Omit<StoredShipment, 'lines'>>(db, INSERT_SHIPMENT, params)).rows[0]!;
+    const row = (await db.run<Omit<StoredShipment, 'lines'>>(INSERT_SHIPMENT, params)).rows[0]!;
     const stored = shipment(row, byLineNumber(s.lines));
     await db
       .insertInto('order_shipment_lines')
@@ -93,9 +93,8 @@ export const orderShipmentsRepository = {
     return stored;
   },
 
-  async insertReturn(sql: StoreSql, db: Executor, r: NewReturn): Promise<StoredReturn> {
-    const row = (await sql.run<Omit<StoredReturn, 'lines'>>(db, INSERT_RETURN, [r.order_id, r.reason, r.received_at, r.created_at]))
-      .rows[0]!;
+  async insertReturn(db: DbHandle, r: NewReturn): Promise<StoredReturn> {
+    const row = (await db.run<Omit<StoredReturn, 'lines'>>(INSERT_RETURN, [r.order_id, r.reason, r.received_at, r.created_at])).rows[0]!;
     const stored = returned(row, byLineNumber(r.lines));
     await db
       .insertInto('order_return_lines')
@@ -104,24 +103,24 @@ export const orderShipmentsRepository = {
     return stored;
   },
 
-  async setFulfillment(sql: StoreSql, db: Executor, orderId: number, status: FulfillmentStatus): Promise<void> {
-    await sql.run(db, SET_FULFILLMENT, [status, orderId]);
+  async setFulfillment(db: DbHandle, orderId: number, status: FulfillmentStatus): Promise<void> {
+    await db.run(SET_FULFILLMENT, [status, orderId]);
   },
 
-  async findShipment(sql: StoreSql, db: Executor, shipmentId: number): Promise<StoredShipment | undefined> {
-    const row = (await sql.run<Omit<StoredShipment, 'lines'>>(db, FIND_SHIPMENT, [shipmentId])).rows[0];
+  async findShipment(db: DbHandle, shipmentId: number): Promise<StoredShipment | undefined> {
+    const row = (await db.run<Omit<StoredShipment, 'lines'>>(FIND_SHIPMENT, [shipmentId])).rows[0];
     if (!row) return undefined;
-    return shipment(row, (await sql.run<RecordLineRow>(db, SHIPMENT_LINES, [shipmentId])).rows.map(lineRow));
+    return shipment(row, (await db.run<RecordLineRow>(SHIPMENT_LINES, [shipmentId])).rows.map(lineRow));
   },
 
-  async findReturn(sql: StoreSql, db: Executor, returnId: number): Promise<StoredReturn | undefined> {
-    const row = (await sql.run<Omit<StoredReturn, 'lines'>>(db, FIND_RETURN, [returnId])).rows[0];
+  async findReturn(db: DbHandle, returnId: number): Promise<StoredReturn | undefined> {
+    const row = (await db.run<Omit<StoredReturn, 'lines'>>(FIND_RETURN, [returnId])).rows[0];
     if (!row) return undefined;
-    return returned(row, (await sql.run<RecordLineRow>(db, RETURN_LINES, [returnId])).rows.map(lineRow));
+    return returned(row, (await db.run<RecordLineRow>(RETURN_LINES, [returnId])).rows.map(lineRow));
   },
 
   /** Whether anything of the order was shipped: such an order is not cancelled. */
-  async hasShipments(sql: StoreSql, db: Executor, orderId: number): Promise<boolean> {
-    return (await sql.run(db, ANY_SHIPMENT, [orderId])).rows.length > 0;
+  async hasShipments(db: DbHandle, orderId: number): Promise<boolean> {
+    return (await db.run(ANY_SHIPMENT, [orderId])).rows.length > 0;
   },
 };

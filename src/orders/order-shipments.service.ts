@@ -65,9 +65,9 @@ export const createShipmentWrite = defineWrite(
   async (unit, input: { req: CreateShipmentRequest; now: number; key?: HeldKey }): Promise<StoredShipment> => {
     const { req, now } = input;
     await confirmedOrder(unit, req.OrderId);
-    const tallies = await orderShipmentsRepository.lineTallies(unit.sql, unit.db, req.OrderId);
+    const tallies = await orderShipmentsRepository.lineTallies(unit.db, req.OrderId);
     const lines = shipmentLines(req.OrderId, tallies, req.Lines);
-    const shipment = await orderShipmentsRepository.insertShipment(unit.sql, unit.db, {
+    const shipment = await orderShipmentsRepository.insertShipment(unit.db, {
       order_id: req.OrderId,
       carrier: req.Carrier ?? null,
       tracking_number: req.TrackingNumber ?? null,
@@ -76,7 +76,7 @@ export const createShipmentWrite = defineWrite(
       created_at: now,
       lines,
     });
-    await orderShipmentsRepository.setFulfillment(unit.sql, unit.db, req.OrderId, statusAfter(tallies, lines, 'shipped'));
+    await orderShipmentsRepository.setFulfillment(unit.db, req.OrderId, statusAfter(tallies, lines, 'shipped'));
     await recorded(unit, req.OrderId, 'order.shipment_created', input.key, shipment.shipment_id);
     return shipment;
   },
@@ -88,16 +88,16 @@ export const createReturnWrite = defineWrite(
   async (unit, input: { req: CreateReturnRequest; now: number; key?: HeldKey }): Promise<StoredReturn> => {
     const { req, now } = input;
     await confirmedOrder(unit, req.OrderId);
-    const tallies = await orderShipmentsRepository.lineTallies(unit.sql, unit.db, req.OrderId);
+    const tallies = await orderShipmentsRepository.lineTallies(unit.db, req.OrderId);
     const lines = checkedLines(tallies, req.Lines, leftToReturn, 'what was shipped and not yet returned');
-    const back = await orderShipmentsRepository.insertReturn(unit.sql, unit.db, {
+    const back = await orderShipmentsRepository.insertReturn(unit.db, {
       order_id: req.OrderId,
       reason: req.Reason ?? null,
       received_at: req.ReceivedAt ?? now,
       created_at: now,
       lines,
     });
-    await orderShipmentsRepository.setFulfillment(unit.sql, unit.db, req.OrderId, statusAfter(tallies, lines, 'returned'));
+    await orderShipmentsRepository.setFulfillment(unit.db, req.OrderId, statusAfter(tallies, lines, 'returned'));
     await recorded(unit, req.OrderId, 'order.return_created', input.key, back.return_id);
     return back;
   },
@@ -122,9 +122,9 @@ async function recorded(
  * meanwhile is either seen here or finds the order cancelled.
  */
 export async function refuseCancelOfShipped(unit: Unit, orderId: number): Promise<void> {
-  const order = await orderLifeRepository.lockOrder(unit.sql, unit.db, orderId);
+  const order = await orderLifeRepository.lockOrder(unit.db, orderId);
   if (order?.status !== 'Confirmed') return;
-  if (await orderShipmentsRepository.hasShipments(unit.sql, unit.db, orderId)) throw orderShipped(orderId);
+  if (await orderShipmentsRepository.hasShipments(unit.db, orderId)) throw orderShipped(orderId);
 }
 
 export const orderShipmentWrites = [createShipmentWrite, createReturnWrite];
@@ -152,7 +152,7 @@ export class OrderShipmentsService {
     return recordOnce(this.#keys, key, hash, {
       operation: SHIPMENT_OPERATION,
       write: (held) => this.writes.run(createShipmentWrite, { req, now: Date.now(), key: held }),
-      find: (id) => orderShipmentsRepository.findShipment(this.store.sql, this.store.reader, id),
+      find: (id) => orderShipmentsRepository.findShipment(this.store.reader, id),
     });
   }
 
@@ -162,7 +162,7 @@ export class OrderShipmentsService {
     return recordOnce(this.#keys, key, hash, {
       operation: RETURN_OPERATION,
       write: (held) => this.writes.run(createReturnWrite, { req, now: Date.now(), key: held }),
-      find: (id) => orderShipmentsRepository.findReturn(this.store.sql, this.store.reader, id),
+      find: (id) => orderShipmentsRepository.findReturn(this.store.reader, id),
     });
   }
 }

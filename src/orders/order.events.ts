@@ -11,8 +11,8 @@ import { orderRepository, type StoredOrder, type StoredOrderWithRecords } from '
  * every order again).
  */
 export const orderEventSource: EventSource<number> = {
-  async read(sql, db, orderIds) {
-    return new Map((await orderRepository.findMany(sql, db, orderIds)).map((o) => [o.order_id, o]));
+  async read(db, orderIds) {
+    return new Map((await orderRepository.findMany(db, orderIds)).map((o) => [o.order_id, o]));
   },
   eventData(row, stamp) {
     const order = row as StoredOrder & Partial<StoredOrderWithRecords>;

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SelectExpression } from 'kysely';
 import type { Database, FulfillmentStatus, OrderLineRow, OrderRow, PaymentStatus } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { NO_CONTENT, type ContentRecord } from './order.content.js';
 import { withRecords, type OrderRecords } from './order-life.records.js';
@@ -74,7 +74,7 @@ export interface OrderFilter {
   readonly after?: OrderPosition;
   /** Only orders at or before this position (the end of a page). */
   readonly through?: OrderPosition;
-  /** Only orders this text-index condition holds for (StoreSql.textMatch). */
+  /** Only orders this text-index condition holds for (db.textMatch). */
   readonly match?: RawBuilder<boolean>;
 }
 
@@ -84,7 +84,7 @@ const some = <T>(list: readonly T[] | undefined): list is readonly T[] => list !
  * The feed's SELECT without its columns, in sync order. Stamp range and keyset are row-value
  * comparisons on (modified_at, order_id), read as a range of the orders_sync_order index.
  */
-function feedQuery(db: Executor, f: OrderFilter) {
+function feedQuery(db: DbHandle, f: OrderFilter) {
   const { after, through } = f;
   // One upper bound (a page's end lies at or below the watermark) and one lower bound, the tighter
   // of the two, so that the index range starts and ends right at them: a second upper bound the
@@ -167,7 +167,7 @@ const confirmedRow = ({ content, ...r }: NewConfirmedOrder) => ({
 });
 
 /** Inserts rows whose order numbers do not exist yet (the others are left as they are); returns the new ids. */
-async function insertMissing(db: Executor, orders: readonly NewOrder[], toRow: typeof newRow | typeof confirmedRow): Promise<number[]> {
+async function insertMissing(db: DbHandle, orders: readonly NewOrder[], toRow: typeof newRow | typeof confirmedRow): Promise<number[]> {
   const rows = orders.map((o) => toRow(o as NewConfirmedOrder));
   const res = await db
     .insertInto('orders')
@@ -202,7 +202,7 @@ const linesOf = (orderId: number, content: ContentRecord | undefined): OrderLine
 // Lines per INSERT: 11 values each, well below either backend's limit of bound parameters.
 const LINES_PER_INSERT = 500;
 
-async function insertLines(db: Executor, lines: readonly OrderLineRow[]): Promise<void> {
+async function insertLines(db: DbHandle, lines: readonly OrderLineRow[]): Promise<void> {
   for (let i = 0; i < lines.length; i += LINES_PER_INSERT) {
     await db
       .insertInto('order_lines')
@@ -212,8 +212,8 @@ async function insertLines(db: Executor, lines: readonly OrderLineRow[]): Promis
 }
 
 /** Moves the modification stamp of orders (ids as the door carries them: text): once per transaction. */
-const stampOrders: Stamper = async (storeSql, db, orderIds, stamp) => {
-  for (const ids of chunks(orderIds.map(Number), IDS_PER_TOUCH)) await storeSql.run(db, touchSql(ids.length), [stamp, ...ids]);
+const stampOrders: Stamper = async (db, orderIds, stamp) => {
+  for (const ids of chunks(orderIds.map(Number), IDS_PER_TOUCH)) await db.run(touchSql(ids.length), [stamp, ...ids]);
 };
 
 // The confirmation's statements and the stamp are written once (order.statements.ts); the rest is built by Kysely.
@@ -222,7 +222,7 @@ const stampOrders: Stamper = async (storeSql, db, orderIds, stamp) => {
 export const orderRepository = {
   touch: stampOrders,
 
-  async insert(db: Executor, row: NewOrder): Promise<number> {
+  async insert(db: DbHandle, row: NewOrder): Promise<number> {
     const res = await db.insertInto('orders').values(newRow(row)).returning('order_id').executeTakeFirstOrThrow();
     const orderId = Number(res.order_id);
     await insertLines(db, linesOf(orderId, row.content));
@@ -231,17 +231,17 @@ export const orderRepository = {
   },
 
   /** Inserts open orders whose numbers do not exist yet (the others are left as they are); returns the new ids. */
-  insertNew: (db: Executor, rows: readonly NewOrder[]): Promise<number[]> => insertMissing(db, rows, newRow),
+  insertNew: (db: DbHandle, rows: readonly NewOrder[]): Promise<number[]> => insertMissing(db, rows, newRow),
 
   /** As insertNew, for orders confirmed from the start (seeded demo data). */
-  insertNewConfirmed: (db: Executor, rows: readonly NewConfirmedOrder[]): Promise<number[]> => insertMissing(db, rows, confirmedRow),
+  insertNewConfirmed: (db: DbHandle, rows: readonly NewConfirmedOrder[]): Promise<number[]> => insertMissing(db, rows, confirmedRow),
 
   /**
    * Replaces the note and the content of an open order (UpdateOrder): 'updated', or what stood in
    * the way. The status is checked by the UPDATE itself, so a confirmation in between cannot be missed.
    */
   async replaceContent(
-    db: Executor,
+    db: DbHandle,
     orderId: number,
     note: string | null,
     content: ContentRecord,
@@ -261,28 +261,28 @@ export const orderRepository = {
     return 'updated';
   },
 
-  async setOrderNumber(db: Executor, orderId: number, orderNumber: string): Promise<void> {
+  async setOrderNumber(db: DbHandle, orderId: number, orderNumber: string): Promise<void> {
     await db.updateTable('orders').set({ order_number: orderNumber }).where('order_id', '=', orderId).execute();
     await orderWordsRepository.refresh(db, [orderId]);
   },
 
-  async orderNumberTaken(db: Executor, orderNumber: string): Promise<boolean> {
+  async orderNumberTaken(db: DbHandle, orderNumber: string): Promise<boolean> {
     return (await db.selectFrom('orders').select('order_id').where('order_number', '=', orderNumber).executeTakeFirst()) !== undefined;
   },
 
-  async find(storeSql: StoreSql, db: Executor, orderId: number): Promise<StoredOrder | undefined> {
-    const row = (await storeSql.run<OrderRow>(db, FIND_ORDER, [orderId])).rows[0];
+  async find(db: DbHandle, orderId: number): Promise<StoredOrder | undefined> {
+    const row = (await db.run<OrderRow>(FIND_ORDER, [orderId])).rows[0];
     return row ? stored(row) : undefined;
   },
 
   /** The order as it is shown (GetOrder): only the shown columns, and its records. */
-  async findShown(storeSql: StoreSql, db: Executor, orderId: number): Promise<ShownOrder | undefined> {
-    return (await withRecords(storeSql, db, shown((await storeSql.run<ShownRow>(db, SHOW_ORDER, [orderId])).rows)))[0];
+  async findShown(db: DbHandle, orderId: number): Promise<ShownOrder | undefined> {
+    return (await withRecords(db, shown((await db.run<ShownRow>(SHOW_ORDER, [orderId])).rows)))[0];
   },
 
   /** A customer's orders that hold personal data: a confirmation or a note (an erasure's work). */
   async personalDataOfCustomer(
-    db: Executor,
+    db: DbHandle,
     customerId: string,
   ): Promise<Array<{ order_id: number; confirmation: string | null; note: string | null }>> {
     const rows = await db
@@ -296,7 +296,7 @@ export const orderRepository = {
   },
 
   /** Replaces an order's confirmation (and its hash) and removes its note: an erasure. */
-  async replaceConfirmation(db: Executor, orderId: number, confirmation: string | null, hash: string | null): Promise<void> {
+  async replaceConfirmation(db: DbHandle, orderId: number, confirmation: string | null, hash: string | null): Promise<void> {
     const shown = confirmation === null ? null : shownConfirmation(confirmation);
     await db
       .updateTable('orders')
@@ -307,30 +307,22 @@ export const orderRepository = {
   },
 
   /** The orders of these ids that exist, with their records (events read them after the change). */
-  async findMany(storeSql: StoreSql, db: Executor, orderIds: readonly number[]): Promise<StoredOrderWithRecords[]> {
+  async findMany(db: DbHandle, orderIds: readonly number[]): Promise<StoredOrderWithRecords[]> {
     const out: StoredOrder[] = [];
-    for (const ids of chunks(orderIds, IDS_PER_TOUCH))
-      out.push(...(await storeSql.run<OrderRow>(db, findManySql(ids.length), ids)).rows.map(stored));
-    return withRecords(storeSql, db, out);
+    for (const ids of chunks(orderIds, IDS_PER_TOUCH)) out.push(...(await db.run<OrderRow>(findManySql(ids.length), ids)).rows.map(stored));
+    return withRecords(db, out);
   },
 
   /** Up to `limit` orders of the feed in sync order (modified_at, order_id), skipping `offset`; with their records. */
-  async search(
-    storeSql: StoreSql,
-    db: Executor,
-    f: OrderFilter,
-    limit: number,
-    offset = 0,
-    read: OrderRead = 'stored',
-  ): Promise<ShownOrder[]> {
+  async search(db: DbHandle, f: OrderFilter, limit: number, offset = 0, read: OrderRead = 'stored'): Promise<ShownOrder[]> {
     const columns = read === 'stored' ? STORED_COLUMNS : SHOWN_TEXT_COLUMNS;
     let q = feedQuery(db, f).select(columns).limit(limit);
     if (offset > 0) q = q.offset(offset);
-    return withRecords(storeSql, db, shown(await storeSql.rows<ShownRow>(db, q.compile(), SHOWN_COLUMNS)));
+    return withRecords(db, shown(await db.rows<ShownRow>(q.compile(), SHOWN_COLUMNS)));
   },
 
   /** How many orders the feed's filter matches (an export's progress). */
-  async count(db: Executor, f: OrderFilter): Promise<number> {
+  async count(db: DbHandle, f: OrderFilter): Promise<number> {
     const row = await feedQuery(db, f)
       .clearOrderBy()
       .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
@@ -339,26 +331,26 @@ export const orderRepository = {
   },
 
   /** Ids of the confirmed orders the filter matches: whose bank data an unmasked export reveals. */
-  async confirmedIds(db: Executor, f: OrderFilter): Promise<number[]> {
+  async confirmedIds(db: DbHandle, f: OrderFilter): Promise<number[]> {
     const rows = await feedQuery(db, f).where('confirmation', 'is not', null).select('order_id').execute();
     return rows.map((r) => Number(r.order_id));
   },
 
   /** Which of these order numbers exist already (an import checks its rows against the store). */
-  async takenOrderNumbers(db: Executor, orderNumbers: readonly string[]): Promise<Set<string>> {
+  async takenOrderNumbers(db: DbHandle, orderNumbers: readonly string[]): Promise<Set<string>> {
     if (orderNumbers.length === 0) return new Set();
     const rows = await db.selectFrom('orders').select('order_number').where('order_number', 'in', orderNumbers).execute();
     return new Set(rows.map((r) => r.order_number));
   },
 
   /** Positions of the orders at `offset` and after it (index-only when no filter but the window). */
-  async positionsAt(db: Executor, f: OrderFilter, offset: number, count: number): Promise<OrderPosition[]> {
+  async positionsAt(db: DbHandle, f: OrderFilter, offset: number, count: number): Promise<OrderPosition[]> {
     const rows = await feedQuery(db, f).select(['modified_at', 'order_id']).limit(count).offset(offset).execute();
     return rows.map((r) => ({ modifiedAt: Number(r.modified_at), orderId: Number(r.order_id) }));
   },
 
   /** Open → Confirmed, returning the order as written; undefined when the order is unknown or not open. */
-  async markConfirmed(storeSql: StoreSql, db: Executor, orderId: number, state: ConfirmedState): Promise<StoredOrder | undefined> {
+  async markConfirmed(db: DbHandle, orderId: number, state: ConfirmedState): Promise<StoredOrder | undefined> {
     const params = [
       state.customer_id,
       state.confirmed_at,
@@ -367,15 +359,15 @@ export const orderRepository = {
       shownConfirmation(state.confirmation),
       orderId,
     ];
-    const row = (await storeSql.run<OrderRow>(db, MARK_CONFIRMED, params)).rows[0];
+    const row = (await db.run<OrderRow>(MARK_CONFIRMED, params)).rows[0];
     if (!row) return undefined;
     const order = stored(row);
-    await orderWordsRepository.writeOne(storeSql, db, order);
+    await orderWordsRepository.writeOne(db, order);
     return order;
   },
 
   /** Open or Confirmed → Cancelled; false when there was nothing to change. */
-  async markCancelled(db: Executor, orderId: number, at: number): Promise<boolean> {
+  async markCancelled(db: DbHandle, orderId: number, at: number): Promise<boolean> {
     const res = await db
       .updateTable('orders')
       .set({ status: 'Cancelled', cancelled_at: at })

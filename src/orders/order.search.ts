@@ -38,7 +38,7 @@ export interface OrderFeed {
  */
 async function* keysetChunks(store: Store, filter: OrderFilter, skip: number, form: OrderRead = 'stored'): AsyncGenerator<ShownOrder[]> {
   const read = (after: OrderPosition | undefined, offset: number): Promise<ShownOrder[]> => {
-    const rows = orderRepository.search(store.sql, store.reader, { ...filter, after }, CHUNK, offset, form);
+    const rows = orderRepository.search(store.reader, { ...filter, after }, CHUNK, offset, form);
     rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
     return rows;
   };
@@ -69,7 +69,7 @@ async function* nothing(): AsyncGenerator<ShownOrder[]> {}
  * that its header can name its watermark.
  */
 export async function searchOrders(store: Store, req: SearchOrdersRequest): Promise<OrderFeed> {
-  const committed = await committedWatermark(store.sql, store.reader);
+  const committed = await committedWatermark(store.reader);
   const after = req.Cursor ? decodeOrderCursor(req.Cursor) : undefined;
   const filter: OrderFilter = {
     orderIds: req.OrderIds,
@@ -86,8 +86,7 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
     match:
       req.Query === undefined
         ? undefined
-        : await store.sql.textMatch(
-            store.reader,
+        : await store.reader.textMatch(
             ORDER_TEXT,
             queryWords(req.Query),
             req.Take === undefined ? undefined : (req.Skip ?? 0) + req.Take + 1,
@@ -129,7 +128,7 @@ export async function exportOrderFeed(
   store: Store,
   req: Pick<SearchOrdersRequest, 'Statuses' | 'LastModifiedAfter'>,
 ): Promise<OrderExportFeed> {
-  const committed = await committedWatermark(store.sql, store.reader);
+  const committed = await committedWatermark(store.reader);
   const filter: OrderFilter = { statuses: req.Statuses, modifiedAfter: req.LastModifiedAfter, modifiedAtMost: committed };
   return {
     watermark: pageWatermark({ committed, modifiedAfter: req.LastModifiedAfter, skipped: false }),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { duplicateOrderNumber, orderNotFound, orderNotOpen } from '../errors.js';
 import { readOrderContent, type OrderContent } from '../money/index.js';
 import { FieldRules } from '../wire/field-rules.js';
-import type { Executor, Store } from '../store/store.js';
+import type { DbHandle, Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { RetryWork, defineWrite } from '../writes/unit.js';
 import { orderRepository, type ShownOrder } from './order.repository.js';
@@ -35,7 +35,7 @@ export interface NewOrderInput extends Pick<CreateOrderRequest, 'OrderNumber' | 
   readonly content?: ContentRecord;
 }
 
-async function insertOrder(trx: Executor, req: NewOrderInput): Promise<CreatedOrder> {
+async function insertOrder(trx: DbHandle, req: NewOrderInput): Promise<CreatedOrder> {
   const given = req.OrderNumber === undefined || req.OrderNumber === '' ? undefined : req.OrderNumber;
   const now = Date.now();
   if (given !== undefined) {
@@ -87,7 +87,7 @@ export const cancelOrderWrite = defineWrite('order.cancel', async (unit, orderId
     unit.touch('order', String(orderId));
     unit.emit({ type: 'order.cancelled', orderId });
   }
-  const order = await orderRepository.findShown(unit.sql, unit.db, orderId);
+  const order = await orderRepository.findShown(unit.db, orderId);
   if (!order) throw orderNotFound(orderId);
   return order;
 });
@@ -101,7 +101,7 @@ export interface OrderUpdate {
 /** Replaces the note and content of an open order (UpdateOrder); answers the order as written. */
 export const updateOrderWrite = defineWrite('order.update', async (unit, update: OrderUpdate): Promise<ShownOrder> => {
   const outcome = await orderRepository.replaceContent(unit.db, update.orderId, update.note, update.content);
-  const order = await orderRepository.findShown(unit.sql, unit.db, update.orderId);
+  const order = await orderRepository.findShown(unit.db, update.orderId);
   if (outcome === 'not-found' || !order) throw orderNotFound(update.orderId);
   if (outcome === 'not-open') throw orderNotOpen(update.orderId, order.status);
   unit.touch('order', String(update.orderId));
@@ -118,7 +118,7 @@ export const orderUpdateOf = (req: UpdateOrderRequest, defaultCurrency: string):
 
 /** Reads an order as it is shown (from the read connection: committed data only). */
 export async function getOrder(store: Store, orderId: number): Promise<ShownOrder> {
-  const order = await orderRepository.findShown(store.sql, store.reader, orderId);
+  const order = await orderRepository.findShown(store.reader, orderId);
   if (!order) throw orderNotFound(orderId);
   return order;
 }

@@ -4,7 +4,7 @@ import type { OrderRecords } from './order-life.records.js';
 import { placeholders, textsByShape } from '../store/statement-texts.js';
 
 /**
- * Order statements written once by hand (run with StoreSql.run: `?` placeholders) for the hot
+ * Order statements written once by hand (run with db.run: `?` placeholders) for the hot
  * paths: the confirmation's statements, the lookups by id and the stamp of every order write. The
  * stamp's text depends on how many ids it binds, so it is kept per count.
  */

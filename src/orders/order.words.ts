@@ -1,5 +1,5 @@
 import { chunks } from '../store/statement-texts.js';
-import type { Executor, StoreSql, TextIndex } from '../store/store.js';
+import type { DbHandle, TextIndex } from '../store/store.js';
 import { indexedWords } from '../store/text-words.js';
 import { parseStoredConfirmation } from './order.stored-form.js';
 
@@ -33,12 +33,12 @@ const ROWS_PER_STATEMENT = 500;
 
 export const orderWordsRepository = {
   /** The words of one order as written (the confirmation's hot path: a statement written once). */
-  async writeOne(storeSql: StoreSql, db: Executor, order: OrderWordSource): Promise<void> {
-    await storeSql.run(db, WRITE_ONE, [order.order_id, orderWords(order)]);
+  async writeOne(db: DbHandle, order: OrderWordSource): Promise<void> {
+    await db.run(WRITE_ONE, [order.order_id, orderWords(order)]);
   },
 
   /** The words of many orders as written. */
-  async write(db: Executor, orders: readonly OrderWordSource[]): Promise<void> {
+  async write(db: DbHandle, orders: readonly OrderWordSource[]): Promise<void> {
     for (const slice of chunks(orders, ROWS_PER_STATEMENT)) {
       await db
         .insertInto('order_words')
@@ -54,7 +54,7 @@ export const orderWordsRepository = {
   },
 
   /** The words of these orders as they are stored now (after a write that did not return its row). */
-  async refresh(db: Executor, orderIds: readonly number[]): Promise<void> {
+  async refresh(db: DbHandle, orderIds: readonly number[]): Promise<void> {
     for (const ids of chunks(orderIds, ROWS_PER_STATEMENT)) {
       const rows = await db
         .selectFrom('orders')

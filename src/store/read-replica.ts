@@ -75,7 +75,7 @@ export class ReadReplica implements StoreReplica {
   /** Whether the replica has replayed every commit with a stamp at or below `watermark`. */
   async hasReached(watermark: number): Promise<boolean> {
     if (watermark <= this.#reached) return true;
-    const committed = await committedWatermark(this.store.sql, this.store.reader);
+    const committed = await committedWatermark(this.store.reader);
     this.#reached = Math.max(this.#reached, committed);
     return committed >= watermark;
   }
@@ -141,7 +141,7 @@ export function primaryWatermark(store: Store): () => Promise<number> {
   let running: Promise<number> | undefined;
   let next: Promise<number> | undefined;
   const start = (): Promise<number> => {
-    const p = committedWatermark(store.sql, store.reader).finally(() => {
+    const p = committedWatermark(store.reader).finally(() => {
       if (running === p) running = undefined;
     });
     running = p;

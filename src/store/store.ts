@@ -1,7 +1,7 @@
 import type { CompiledQuery, Kysely, QueryResult, RawBuilder, Transaction } from 'kysely';
 import type { Database } from './database.js';
 
-/** A Kysely handle to run queries on: the store itself or a transaction. */
+/** A Kysely executor to run queries on: the store itself or a transaction (store/ hands out DbHandles). */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
 /**
@@ -26,9 +26,9 @@ export interface StoreSql {
    * Where a write transaction already holds the whole database (SQLite), the query is returned as
    * it is.
    */
-  lockRows<QB extends { forShare(): QB; forUpdate(): QB; skipLocked(): QB }>(query: QB, mode: 'share' | 'update' | 'claim'): QB;
+  readonly lockRows: <QB extends { forShare(): QB; forUpdate(): QB; skipLocked(): QB }>(query: QB, mode: 'share' | 'update' | 'claim') => QB;
   /** lockRows for a select written by hand (`run`): the clause to end it with; empty where there is nothing to lock. */
-  lockClause(mode: 'share' | 'update' | 'claim'): string;
+  readonly lockClause: (mode: 'share' | 'update' | 'claim') => string;
   /** Makes concurrent writers of one table queue until the transaction ends (reads go on). */
   lockTable(trx: Executor, table: keyof Database): Promise<void>;
   /**
@@ -36,7 +36,7 @@ export interface StoreSql {
    * column holding JSON text; it yields JSON text or parsed JSON, and null or `[]` over no rows.
    * The column names are the caller's constants, never input.
    */
-  jsonPairsAgg(keyColumn: string, jsonColumn: string): string;
+  readonly jsonPairsAgg: (keyColumn: string, jsonColumn: string) => string;
   /**
    * Runs a statement written once by hand with `?` placeholders (the hot paths: no builder or
    * compiler per call, and the backend reuses its prepared form). The text holds no other `?`.
@@ -60,6 +60,53 @@ export interface StoreSql {
   textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<RawBuilder<boolean>>;
   /** `run`'s statement with `rows`' way of making rows: a hand-written select of many rows (the identifier search). */
   runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
+}
+
+/**
+ * What the store's SQL can do on the executor of a DbHandle (StoreSql, with the executor given).
+ * `lockRows`, `lockClause` and `jsonPairsAgg` are the backend's own functions (one per backend, so
+ * they may key texts built once per backend).
+ */
+export interface HandleSql {
+  readonly lockRows: StoreSql['lockRows'];
+  readonly lockClause: StoreSql['lockClause'];
+  readonly jsonPairsAgg: StoreSql['jsonPairsAgg'];
+  /** Makes concurrent writers of one table queue until the transaction ends (reads go on). */
+  lockTable(table: keyof Database): Promise<void>;
+  /** StoreSql.run on this executor: a statement written once by hand with `?` placeholders. */
+  run<R>(text: string, params: readonly unknown[]): Promise<QueryResult<R>>;
+  /** StoreSql.rows on this executor: a compiled select's rows, its columns in this order. */
+  rows<R>(query: CompiledQuery, columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
+  /** StoreSql.runRows on this executor: a hand-written select of many rows. */
+  runRows<R>(text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
+  /** StoreSql.textMatch, asking this executor's index. */
+  textMatch(index: TextIndex, words: readonly string[], wanted?: number): Promise<RawBuilder<boolean>>;
+}
+
+/**
+ * The one database parameter of every repository function: a Kysely executor (its builder, as it
+ * is) that also does what the store's SQL can do on it (`db.run(text, params)`, `db.lockRows(q,
+ * mode)`). The store hands out its `db` and `reader` as handles, built once, and each write
+ * transaction as one, built once per transaction; the write door passes it on as `unit.db`.
+ */
+export type DbHandle<E extends Executor = Executor> = E & HandleSql;
+
+/**
+ * Makes `executor` a handle of the backend's `sql`, in place: Kysely's builder stays the executor's
+ * own, and its methods keep their receiver. Once per store or transaction, never per call.
+ */
+export function handleOf<E extends Executor>(executor: E, sql: StoreSql): DbHandle<E> {
+  const methods: HandleSql = {
+    lockRows: sql.lockRows,
+    lockClause: sql.lockClause,
+    jsonPairsAgg: sql.jsonPairsAgg,
+    lockTable: (table) => sql.lockTable(executor, table),
+    run: (text, params) => sql.run(executor, text, params),
+    rows: (query, columns) => sql.rows(executor, query, columns),
+    runRows: (text, params, columns) => sql.runRows(executor, text, params, columns),
+    textMatch: (index, words, wanted) => sql.textMatch(executor, index, words, wanted),
+  };
+  return Object.assign(executor, methods);
 }
 
 /** What became of a read that could go to the replica: answered there, or on the primary and why. */
@@ -90,8 +137,8 @@ export interface StoreReplica {
 }
 
 /**
- * The store: one Kysely handle for writes and one for reads (separate SQLite connections, so reads
- * never wait behind a write transaction; the same pool on PostgreSQL), and what its SQL can do.
+ * The store: one handle (DbHandle) for writes and one for reads (separate SQLite connections, so reads
+ * never wait behind a write transaction; the same pool on PostgreSQL); each handle does what its SQL can do.
  * Backend differences live behind this interface, in store/sqlite/ and store/postgres/.
  *
  * `reader` always sees every committed write: on PostgreSQL it is the primary. A read replica
@@ -101,11 +148,10 @@ export interface StoreReplica {
  * metrics), authentication and everything read inside or right after a write stay on `reader`.
  */
 export interface Store {
-  readonly db: Kysely<Database>;
-  readonly reader: Kysely<Database>;
+  readonly db: DbHandle<Kysely<Database>>;
+  readonly reader: DbHandle<Kysely<Database>>;
   /** A streaming replica for the reads that may lag (PostgreSQL with DATABASE_READ_URL). */
   readonly replica?: StoreReplica;
-  readonly sql: StoreSql;
   /** Write transactions worth keeping in flight at once (1 where there is a single writer). */
   readonly writeConcurrency: number;
   /**
@@ -125,7 +171,9 @@ export interface Store {
    * (BEGIN IMMEDIATE on SQLite, so concurrent processes queue instead of failing on upgrade).
    * Services do not call this: their writes go through the write door (src/writes/).
    */
-  writeTransaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  writeTransaction<T>(fn: (trx: DbHandle<Transaction<Database>>) => Promise<T>): Promise<T>;
+  /** Makes an executor of this store (a transaction a test or a tool holds by hand) a handle of its SQL. */
+  handle<E extends Executor>(executor: E): DbHandle<E>;
   /** Applies pending migrations, all or nothing, safe from several processes at once. */
   migrate(run: (db: Kysely<Database>, inOwnTransaction: boolean) => Promise<string[]>): Promise<string[]>;
   /**

@@ -1,4 +1,4 @@
-import type { Executor, StoreSql } from './store.js';
+import type { DbHandle } from './store.js';
 
 /**
  * The sync clock makes `X-Sync-Watermark` safe under concurrent writers.
@@ -27,13 +27,13 @@ import type { Executor, StoreSql } from './store.js';
 const WATERMARK = 'select last_stamp from sync_clock where id = 1';
 
 /** Takes the next stamp inside a write transaction (see above: last, once per transaction). */
-export async function nextStamp(sql: StoreSql, trx: Executor, now = Date.now()): Promise<number> {
-  return (await nextStampAndEvents(sql, trx, 0, now)).stamp;
+export async function nextStamp(trx: DbHandle, now = Date.now()): Promise<number> {
+  return (await nextStampAndEvents(trx, 0, now)).stamp;
 }
 
 /** The newest committed stamp: everything with a stamp at or below it is visible now. */
-export async function committedWatermark(sql: StoreSql, db: Executor): Promise<number> {
-  const row = (await sql.run<{ last_stamp: number | string }>(db, WATERMARK, [])).rows[0];
+export async function committedWatermark(db: DbHandle): Promise<number> {
+  const row = (await db.run<{ last_stamp: number | string }>(WATERMARK, [])).rows[0];
   if (!row) throw new Error('sync_clock row missing');
   return Number(row.last_stamp);
 }
@@ -49,21 +49,16 @@ const EVENT_BOUNDS = 'select last_event, purged_event from sync_clock where id =
  * clock; one fewer round trip there is one fewer for each of them. Returns the stamp and the first
  * of the `count` sequences.
  */
-export async function nextStampAndEvents(
-  sql: StoreSql,
-  trx: Executor,
-  count: number,
-  now = Date.now(),
-): Promise<{ stamp: number; firstEvent: number }> {
-  const row = (await sql.run<{ last_stamp: number | string; last_event: number | string }>(trx, NEXT_STAMP_AND_EVENTS, [now, now, count]))
+export async function nextStampAndEvents(trx: DbHandle, count: number, now = Date.now()): Promise<{ stamp: number; firstEvent: number }> {
+  const row = (await trx.run<{ last_stamp: number | string; last_event: number | string }>(NEXT_STAMP_AND_EVENTS, [now, now, count]))
     .rows[0];
   if (!row) throw new Error('sync_clock row missing');
   return { stamp: Number(row.last_stamp), firstEvent: Number(row.last_event) - count + 1 };
 }
 
 /** The newest committed event sequence, and the sequence up to which events were purged. */
-export async function eventBounds(sql: StoreSql, db: Executor): Promise<{ last: number; purged: number }> {
-  const row = (await sql.run<{ last_event: number | string; purged_event: number | string }>(db, EVENT_BOUNDS, [])).rows[0];
+export async function eventBounds(db: DbHandle): Promise<{ last: number; purged: number }> {
+  const row = (await db.run<{ last_event: number | string; purged_event: number | string }>(EVENT_BOUNDS, [])).rows[0];
   if (!row) throw new Error('sync_clock row missing');
   return { last: Number(row.last_event), purged: Number(row.purged_event) };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../store/database.js';
-import type { Executor, StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 
 /** An endpoint as the service reads it (numbers as numbers on both backends). */
 export type StoredEndpoint = WebhookEndpointRow;
@@ -37,12 +37,12 @@ const JOBS_PER_INSERT = 500;
 
 /** All SQL about webhook endpoints, their delivery jobs and the log of attempts. */
 export const webhookRepository = {
-  async insertEndpoint(db: Executor, row: WebhookEndpointRow): Promise<void> {
+  async insertEndpoint(db: DbHandle, row: WebhookEndpointRow): Promise<void> {
     await db.insertInto('webhook_endpoints').values(row).execute();
   },
 
   /** Starts an endpoint's cursor at the newest event: it receives the events committed after it. */
-  async startCursorAtNewestEvent(db: Executor, endpointId: string): Promise<void> {
+  async startCursorAtNewestEvent(db: DbHandle, endpointId: string): Promise<void> {
     await db
       .updateTable('webhook_endpoints')
       .set({ cursor: sql<number>`(select last_event from sync_clock where id = 1)` })
@@ -50,26 +50,26 @@ export const webhookRepository = {
       .execute();
   },
 
-  async findEndpoint(db: Executor, endpointId: string): Promise<StoredEndpoint | undefined> {
+  async findEndpoint(db: DbHandle, endpointId: string): Promise<StoredEndpoint | undefined> {
     const row = await db.selectFrom('webhook_endpoints').selectAll().where('endpoint_id', '=', endpointId).executeTakeFirst();
     return row ? endpoint(row) : undefined;
   },
 
-  async listEndpoints(db: Executor): Promise<StoredEndpoint[]> {
+  async listEndpoints(db: DbHandle): Promise<StoredEndpoint[]> {
     return (await db.selectFrom('webhook_endpoints').selectAll().orderBy('created_at').orderBy('endpoint_id').execute()).map(endpoint);
   },
 
-  async endpointsByIds(db: Executor, endpointIds: readonly string[]): Promise<StoredEndpoint[]> {
+  async endpointsByIds(db: DbHandle, endpointIds: readonly string[]): Promise<StoredEndpoint[]> {
     if (endpointIds.length === 0) return [];
     return (await db.selectFrom('webhook_endpoints').selectAll().where('endpoint_id', 'in', endpointIds).execute()).map(endpoint);
   },
 
-  async updateEndpoint(db: Executor, endpointId: string, set: Partial<Omit<WebhookEndpointRow, 'endpoint_id'>>): Promise<boolean> {
+  async updateEndpoint(db: DbHandle, endpointId: string, set: Partial<Omit<WebhookEndpointRow, 'endpoint_id'>>): Promise<boolean> {
     const res = await db.updateTable('webhook_endpoints').set(set).where('endpoint_id', '=', endpointId).executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   },
 
-  async deleteEndpoint(db: Executor, endpointId: string): Promise<boolean> {
+  async deleteEndpoint(db: DbHandle, endpointId: string): Promise<boolean> {
     await db.deleteFrom('webhook_attempts').where('endpoint_id', '=', endpointId).execute();
     await db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', endpointId).execute();
     const res = await db.deleteFrom('webhook_endpoints').where('endpoint_id', '=', endpointId).executeTakeFirst();
@@ -77,7 +77,7 @@ export const webhookRepository = {
   },
 
   /** Whether any enabled endpoint exists: an idle dispatcher asks this on the reader, writing nothing. */
-  async anyEnabled(db: Executor): Promise<boolean> {
+  async anyEnabled(db: DbHandle): Promise<boolean> {
     return (
       (await db.selectFrom('webhook_endpoints').select('endpoint_id').where('disabled_at', 'is', null).limit(1).executeTakeFirst()) !==
       undefined
@@ -85,7 +85,7 @@ export const webhookRepository = {
   },
 
   /** Whether an enabled endpoint has events after its cursor (read-only: whether a fan-out is due). */
-  async anyBehind(db: Executor): Promise<boolean> {
+  async anyBehind(db: DbHandle): Promise<boolean> {
     const row = await db
       .selectFrom('webhook_endpoints')
       .select('endpoint_id')
@@ -97,7 +97,7 @@ export const webhookRepository = {
   },
 
   /** Whether a delivery is due and not leased (read-only: whether a claim is worth a transaction). */
-  async anyDue(db: Executor, now: number): Promise<boolean> {
+  async anyDue(db: DbHandle, now: number): Promise<boolean> {
     const row = await db
       .selectFrom('webhook_deliveries')
       .select('endpoint_id')
@@ -110,17 +110,17 @@ export const webhookRepository = {
   },
 
   /** Enabled endpoints with events after their cursor, locked for the fan-out (others skip them). */
-  async endpointsBehind(storeSql: StoreSql, db: Executor): Promise<StoredEndpoint[]> {
+  async endpointsBehind(db: DbHandle): Promise<StoredEndpoint[]> {
     const q = db
       .selectFrom('webhook_endpoints')
       .selectAll()
       .where('disabled_at', 'is', null)
       .where('cursor', '<', sql<number>`(select last_event from sync_clock where id = 1)`);
-    return (await storeSql.lockRows(q, 'claim').execute()).map(endpoint);
+    return (await db.lockRows(q, 'claim').execute()).map(endpoint);
   },
 
   /** Events after a cursor (sequence and type only), ascending. */
-  async eventsAfter(db: Executor, cursor: number, limit: number): Promise<Array<{ sequence: number; type: string }>> {
+  async eventsAfter(db: DbHandle, cursor: number, limit: number): Promise<Array<{ sequence: number; type: string }>> {
     const rows = await db
       .selectFrom('events')
       .select(['sequence', 'type'])
@@ -132,7 +132,7 @@ export const webhookRepository = {
   },
 
   /** Queues deliveries of these events to an endpoint; a delivery that exists already is queued again. */
-  async queue(db: Executor, endpointId: string, sequences: readonly number[], now: number): Promise<void> {
+  async queue(db: DbHandle, endpointId: string, sequences: readonly number[], now: number): Promise<void> {
     for (let i = 0; i < sequences.length; i += JOBS_PER_INSERT) {
       const rows = sequences.slice(i, i + JOBS_PER_INSERT).map((s): WebhookDeliveryRow => ({
         endpoint_id: endpointId,
@@ -156,7 +156,7 @@ export const webhookRepository = {
 
   /** Sequences of kept events after `after` (or the given ids) whose type the endpoint takes: a replay's events. */
   async replayable(
-    db: Executor,
+    db: DbHandle,
     types: readonly string[],
     after: number | undefined,
     eventIds: readonly string[] | undefined,
@@ -173,15 +173,7 @@ export const webhookRepository = {
    * other dispatcher attempts them meanwhile, and attempted again once the lease has run out (a
    * dispatcher that died). Endpoints in `skip` are at this dispatcher's limit of attempts in flight.
    */
-  async claim(
-    storeSql: StoreSql,
-    db: Executor,
-    owner: string,
-    now: number,
-    leaseUntil: number,
-    limit: number,
-    skip: readonly string[],
-  ): Promise<ClaimedJob[]> {
+  async claim(db: DbHandle, owner: string, now: number, leaseUntil: number, limit: number, skip: readonly string[]): Promise<ClaimedJob[]> {
     // Enabled endpoints by a subquery, not a join: only the delivery rows are locked (PostgreSQL
     // would lock the joined endpoint rows too, and other dispatchers would skip that endpoint).
     let q = db
@@ -192,7 +184,7 @@ export const webhookRepository = {
       .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
       .where('d.endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('endpoint_id').where('disabled_at', 'is', null));
     if (skip.length > 0) q = q.where('d.endpoint_id', 'not in', skip);
-    const rows = await storeSql.lockRows(q.orderBy('d.next_attempt_at').limit(limit), 'claim').execute();
+    const rows = await db.lockRows(q.orderBy('d.next_attempt_at').limit(limit), 'claim').execute();
     const jobs = rows.map((r) => ({
       endpoint_id: r.endpoint_id,
       event_sequence: Number(r.event_sequence),
@@ -217,7 +209,7 @@ export const webhookRepository = {
 
   /** The outcome of a leased attempt; false when the lease was lost (another dispatcher took it over). */
   async settle(
-    db: Executor,
+    db: DbHandle,
     job: ClaimedJob,
     owner: string,
     set: Pick<WebhookDeliveryRow, 'state' | 'attempts' | 'failures' | 'next_attempt_at'>,
@@ -232,7 +224,7 @@ export const webhookRepository = {
     return Number(res.numUpdatedRows) === 1;
   },
 
-  async logAttempts(db: Executor, rows: ReadonlyArray<Omit<WebhookAttemptRow, 'attempt_id'>>): Promise<void> {
+  async logAttempts(db: DbHandle, rows: ReadonlyArray<Omit<WebhookAttemptRow, 'attempt_id'>>): Promise<void> {
     if (rows.length > 0)
       await db
         .insertInto('webhook_attempts')
@@ -244,7 +236,7 @@ export const webhookRepository = {
    * Logs the attempt of an event that the feed does not hold (a test event). Its event_sequence is
    * the newest event's at that time, so that the retention purge takes it with the events of its age.
    */
-  async logUnfedAttempt(db: Executor, row: Omit<WebhookAttemptRow, 'attempt_id' | 'event_sequence'>): Promise<void> {
+  async logUnfedAttempt(db: DbHandle, row: Omit<WebhookAttemptRow, 'attempt_id' | 'event_sequence'>): Promise<void> {
     await db
       .insertInto('webhook_attempts')
       .values({ ...row, event_sequence: sql<number>`(select last_event from sync_clock where id = 1)` })
@@ -252,7 +244,7 @@ export const webhookRepository = {
   },
 
   /** An endpoint's attempts, newest first. */
-  async attempts(db: Executor, endpointId: string, take: number): Promise<StoredAttempt[]> {
+  async attempts(db: DbHandle, endpointId: string, take: number): Promise<StoredAttempt[]> {
     const rows = await db
       .selectFrom('webhook_attempts')
       .selectAll()
@@ -265,7 +257,7 @@ export const webhookRepository = {
 
   /** An endpoint's deliveries waiting for their next attempt (the deliveries list shows them as Pending). */
   async pending(
-    db: Executor,
+    db: DbHandle,
     endpointId: string,
     take: number,
   ): Promise<Array<{ event_sequence: number; event_id: string; attempts: number; next_attempt_at: number }>> {
@@ -287,7 +279,7 @@ export const webhookRepository = {
   },
 
   /** The time of the oldest event still waiting for delivery (a metric), or undefined. */
-  async oldestUndelivered(db: Executor): Promise<number | undefined> {
+  async oldestUndelivered(db: DbHandle): Promise<number | undefined> {
     const row = await db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('events as ev', 'ev.sequence', 'd.event_sequence')
@@ -298,7 +290,7 @@ export const webhookRepository = {
   },
 
   /** Deletes the deliveries and attempts of events the retention purge removed. */
-  async purgeOfPurgedEvents(db: Executor): Promise<void> {
+  async purgeOfPurgedEvents(db: DbHandle): Promise<void> {
     const purged = sql<number>`(select purged_event from sync_clock where id = 1)`;
     await db.deleteFrom('webhook_attempts').where('event_sequence', '<=', purged).execute();
     await db.deleteFrom('webhook_deliveries').where('event_sequence', '<=', purged).execute();

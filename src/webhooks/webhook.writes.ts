@@ -130,7 +130,7 @@ export const replayWrite = defineWrite(
 export const fanOutWrite = defineWrite('webhook.fan-out', async (unit, input: { now: number; chunk: number }): Promise<number> => {
   const { now, chunk } = input;
   let queued = 0;
-  for (const e of await repo.endpointsBehind(unit.sql, unit.db)) {
+  for (const e of await repo.endpointsBehind(unit.db)) {
     const events = await repo.eventsAfter(unit.db, e.cursor, chunk);
     const last = events.at(-1);
     if (!last) continue;
@@ -153,7 +153,7 @@ export interface ClaimInput {
 
 /** Leases due deliveries to one dispatcher. */
 export const claimWrite = defineWrite('webhook.claim', (unit, c: ClaimInput): Promise<ClaimedJob[]> =>
-  repo.claim(unit.sql, unit.db, c.owner, c.now, c.now + c.leaseMs, c.limit, c.skip),
+  repo.claim(unit.db, c.owner, c.now, c.now + c.leaseMs, c.limit, c.skip),
 );
 
 export interface AttemptOutcome {

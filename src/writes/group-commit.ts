@@ -1,9 +1,9 @@
 import { CompiledQuery, type Transaction } from 'kysely';
 import type { Database } from '../store/database.js';
 import { isPreparedStatementLost, isStoreUnavailable, isTransactionConflict } from '../store/store-errors.js';
-import type { Store } from '../store/store.js';
 import { nextStampAndEvents } from '../store/sync-clock.js';
 import type { Emission } from './event-types.js';
+import type { DbHandle, Store } from '../store/store.js';
 import { RetryWork, type Outbox, type StampedKind, type Stamper, type Unit } from './unit.js';
 
 /** One unit of work: what a write command does in its transaction. */
@@ -224,23 +224,22 @@ export class GroupCommit {
    * the events' sequence numbers; then the rows are stamped, and the events written last. What the
    * events hold is read before the stamp: from the clock to the commit other writers wait.
    */
-  async #stamp(trx: Transaction<Database>, s: Stamping): Promise<void> {
+  async #stamp(trx: DbHandle<Transaction<Database>>, s: Stamping): Promise<void> {
     if (s.touched.size === 0 && s.onStamp.length === 0 && s.events.length === 0) return;
-    const writeEvents = s.events.length > 0 ? await this.options.outbox.prepare(this.store.sql, trx, s.events) : undefined;
-    const { stamp, firstEvent } = await nextStampAndEvents(this.store.sql, trx, s.events.length);
-    for (const [kind, ids] of s.touched) await this.options.stampers[kind](this.store.sql, trx, [...ids], stamp);
+    const writeEvents = s.events.length > 0 ? await this.options.outbox.prepare(trx, s.events) : undefined;
+    const { stamp, firstEvent } = await nextStampAndEvents(trx, s.events.length);
+    for (const [kind, ids] of s.touched) await this.options.stampers[kind](trx, [...ids], stamp);
     for (const fn of s.onStamp) await fn(stamp);
     if (writeEvents) await writeEvents(stamp, firstEvent);
   }
 
-  async #unit(trx: Transaction<Database>, p: Pending, stamping: Stamping, savepoints: boolean, first: number): Promise<Outcome> {
+  async #unit(trx: DbHandle<Transaction<Database>>, p: Pending, stamping: Stamping, savepoints: boolean, first: number): Promise<Outcome> {
     for (let attempt = first; ; attempt++) {
       const touched: Array<[StampedKind, string]> = [];
       const onStamp: Array<(stamp: number) => Promise<void>> = [];
       const events: Emission[] = [];
       const unit: Unit = {
         db: trx,
-        sql: this.store.sql,
         attempt,
         touch: (kind, id) => void touched.push([kind, id]),
         onStamp: (fn) => void onStamp.push(fn),

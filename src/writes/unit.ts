@@ -1,17 +1,19 @@
 import type { Transaction } from 'kysely';
 import type { Emission } from './event-types.js';
 import type { Database } from '../store/database.js';
-import type { StoreSql } from '../store/store.js';
+import type { DbHandle } from '../store/store.js';
 
 /** Kinds of rows that carry a sync stamp: a unit names the rows it changed, the door stamps them. */
 export type StampedKind = 'customer' | 'order';
 
 /** What one unit of work gets from the write door: its transaction and what it may tell the door. */
 export interface Unit {
-  /** The transaction the unit writes in (inside a savepoint of its own). */
-  readonly db: Transaction<Database>;
-  /** What the store's SQL can do (locks, statements written once). */
-  readonly sql: StoreSql;
+  /**
+   * The transaction the unit writes in (inside a savepoint of its own), as the handle every
+   * repository function takes: Kysely's builder and what the store's SQL can do (locks, statements
+   * written once).
+   */
+  readonly db: DbHandle<Transaction<Database>>;
   /** 1 on the first run; a unit that threw RetryWork runs again with the next number. */
   readonly attempt: number;
   /** The row changed: its modification stamp moves when the transaction takes its stamp, last. */
@@ -45,7 +47,7 @@ export interface WriteCommand<I, O> {
 export const defineWrite = <I, O>(name: string, run: (unit: Unit, input: I) => Promise<O>): WriteCommand<I, O> => ({ name, run });
 
 /** Moves the stamp of rows of one kind; given by the module that owns those rows. */
-export type Stamper = (sql: StoreSql, db: Transaction<Database>, ids: readonly string[], stamp: number) => Promise<void>;
+export type Stamper = (db: DbHandle<Transaction<Database>>, ids: readonly string[], stamp: number) => Promise<void>;
 
 /**
  * Writes the events of a transaction (src/events/outbox.ts). `prepare` reads what they will hold
@@ -55,8 +57,7 @@ export type Stamper = (sql: StoreSql, db: Transaction<Database>, ids: readonly s
  */
 export interface Outbox {
   prepare(
-    sql: StoreSql,
-    db: Transaction<Database>,
+    db: DbHandle<Transaction<Database>>,
     emissions: readonly Emission[],
   ): Promise<(stamp: number, firstEvent: number) => Promise<void>>;
 }

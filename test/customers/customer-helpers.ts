@@ -29,13 +29,13 @@ export async function writeTogether(
 ): Promise<number> {
   return store.writeTransaction(async (trx) => {
     for (const id of ids) await customerRepository.writeData(trx, id, toCustomerData({ ...fields }), 0);
-    const stamp = await nextStamp(store.sql, trx, now);
-    await customerRepository.touch(store.sql, trx, ids, stamp);
+    const stamp = await nextStamp(trx, now);
+    await customerRepository.touch(trx, ids, stamp);
     return stamp;
   });
 }
 
-export const currentWatermark = (store: Store): Promise<number> => committedWatermark(store.sql, store.reader);
+export const currentWatermark = (store: Store): Promise<number> => committedWatermark(store.reader);
 
 /** The X-Sync-Watermark of a response, as epoch ms. */
 export function watermarkOf(res: LightMyRequestResponse): number {

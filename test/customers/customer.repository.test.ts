@@ -28,12 +28,12 @@ describeEachStore(
     };
     const find = (id: string) => repo.findById(s().store.reader, id);
     const stampOf = async (id: string): Promise<number> => Number((await find(id))?.modified_at);
-    const watermark = () => committedWatermark(s().store.sql, s().store.reader);
-    const search = (ids: string[], after?: number) => repo.findByIdentifiers(s().store.sql, s().store.reader, ids, after);
+    const watermark = () => committedWatermark(s().store.reader);
+    const search = (ids: string[], after?: number) => repo.findByIdentifiers(s().store.reader, ids, after);
     const idsOf = (rows: ReadonlyArray<{ customer_id: string }>) => rows.map((r) => r.customer_id);
     const upsert = (newId: string, externalId: string | null, address: CustomerAddress) =>
       s().write(async (unit) => {
-        const { customer_id: id } = await repo.upsertByExternalId(unit.sql, unit.db, newId, externalId, address, Date.now());
+        const { customer_id: id } = await repo.upsertByExternalId(unit.db, newId, externalId, address, Date.now());
         unit.touch('customer', id);
         return id;
       });
@@ -110,11 +110,8 @@ describeEachStore(
         const first = await holdTransaction(store);
         const second = await holdTransaction(store);
         try {
-          assert.equal(
-            (await repo.upsertByExternalId(store.sql, first, `${t}-1`, `${t}-x`, { first_name: 'A' }, Date.now())).customer_id,
-            `${t}-1`,
-          );
-          const pending = repo.upsertByExternalId(store.sql, second, `${t}-2`, `${t}-x`, { first_name: 'B' }, Date.now());
+          assert.equal((await repo.upsertByExternalId(first, `${t}-1`, `${t}-x`, { first_name: 'A' }, Date.now())).customer_id, `${t}-1`);
+          const pending = repo.upsertByExternalId(second, `${t}-2`, `${t}-x`, { first_name: 'B' }, Date.now());
           assert.ok(await stillWaiting(pending), 'the second insert waits for the first transaction');
           await first.commit().execute();
           const written = await pending;
@@ -134,7 +131,7 @@ describeEachStore(
     test('updateAddress writes the columns given, keeps the absent ones, returns the row as written, and nothing for an unknown customer', async () => {
       const t = unique();
       await seed([{ id: `${t}-a`, external_id: `${t}-x`, first_name: 'Erika', city: 'Köln', company: 'ACME' }]);
-      const update = (id: string, address: CustomerAddress) => s().write((unit) => repo.updateAddress(unit.sql, unit.db, id, address));
+      const update = (id: string, address: CustomerAddress) => s().write((unit) => repo.updateAddress(unit.db, id, address));
       const written = await update(`${t}-a`, { city: 'Bonn', company: null });
       const row = await find(`${t}-a`);
       assert.deepEqual([row?.external_id, row?.first_name, row?.city, row?.company], [`${t}-x`, 'Erika', 'Bonn', null]);

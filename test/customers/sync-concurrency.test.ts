@@ -74,8 +74,8 @@ const suite = (t: () => TestApp, backend: Backend): void => {
               for (const id of ids)
                 await customerRepository.writeData(trx, id, toCustomerData({ FirstName: `v${++version}`, LastName: `tx-${w}` }), 0);
               await sleep(Math.random() * 4);
-              const stamp = await nextStamp(t().store.sql, trx);
-              await customerRepository.touch(t().store.sql, trx, ids, stamp);
+              const stamp = await nextStamp(trx);
+              await customerRepository.touch(trx, ids, stamp);
               await sleep(Math.random() * 8);
             } finally {
               inFlight--;
@@ -125,7 +125,7 @@ const suite = (t: () => TestApp, backend: Backend): void => {
     const replicaAnswered = t().store.replica?.counts.replica;
     const syncsWhileWriting = syncs;
     // The next sync, which must include every write (a replica may still be replaying the last ones).
-    await syncOnce(false, { 'X-Min-Watermark': `/Date(${await committedWatermark(t().store.sql, t().store.db)})/` });
+    await syncOnce(false, { 'X-Min-Watermark': `/Date(${await committedWatermark(t().store.db)})/` });
 
     const rows = await t()
       .store.db.selectFrom('customers')

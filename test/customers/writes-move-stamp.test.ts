@@ -96,9 +96,9 @@ describeEachBackend('every write to a customer moves its modification stamp', (t
     // The other writer takes the clock first and only then the customer's row; the upsert holds the row and waits for the clock.
     const other = store
       .writeTransaction(async (trx) => {
-        const stamp = await nextStamp(store.sql, trx);
+        const stamp = await nextStamp(trx);
         await sleep(300);
-        await customerRepository.touch(store.sql, trx, ['mv-dl'], stamp);
+        await customerRepository.touch(trx, ['mv-dl'], stamp);
       })
       .then(
         () => 'ok',
@@ -120,9 +120,7 @@ describeEachBackend('every write to a customer moves its modification stamp', (t
     await putCustomer(t(), 'mv-d');
     await putCustomer(t(), 'mv-e');
     watermark = await currentWatermark(t().store);
-    await t().store.writeTransaction(async (trx) =>
-      customerRepository.touch(t().store.sql, trx, ['mv-e', 'mv-d'], await nextStamp(t().store.sql, trx)),
-    );
+    await t().store.writeTransaction(async (trx) => customerRepository.touch(trx, ['mv-e', 'mv-d'], await nextStamp(trx)));
     assert.deepEqual(await sync(), ['mv-d', 'mv-e']);
     assert.deepEqual(idsOf(await t().inject(`/customer/?LastModifiedAfter=/Date(${watermark})/`)), []);
   });

@@ -22,8 +22,8 @@ describeEachStore('custom-field repository', (s, backend) => {
       await repo.bumpDefinitionsVersion(unit.db);
     });
   const setValues = (customerId: string, values: Array<{ number: number; value: string }>) =>
-    s().write((unit) => repo.upsertValues(unit.sql, unit.db, customerId, values, 2000));
-  const readValues = (customerId: string) => repo.readValues(s().store.sql, s().store.reader, customerId);
+    s().write((unit) => repo.upsertValues(unit.db, customerId, values, 2000));
+  const readValues = (customerId: string) => repo.readValues(s().store.reader, customerId);
   const versionOf = async (customerId: string) =>
     Number(
       (
@@ -71,7 +71,7 @@ describeEachStore('custom-field repository', (s, backend) => {
     await define(a, b);
     const customer = await createCustomer(s());
     await setValues(customer, [{ number: a, value: '"A"' }]);
-    const fields = await repo.readFields(s().store.sql, s().store.reader, customer, [a, b]);
+    const fields = await repo.readFields(s().store.reader, customer, [a, b]);
     assert.deepEqual(
       fields.map((f) => [f.number, f.label, f.value]),
       [
@@ -79,12 +79,12 @@ describeEachStore('custom-field repository', (s, backend) => {
         [b, `Field ${b}`, null],
       ],
     );
-    const none = await repo.readFields(s().store.sql, s().store.reader, customer, []);
+    const none = await repo.readFields(s().store.reader, customer, []);
     assert.deepEqual(
       none.map((f) => [f.number, f.value]),
       [[null, null]],
     );
-    assert.deepEqual(await repo.readFields(s().store.sql, s().store.reader, 'c-nobody', [a]), []);
+    assert.deepEqual(await repo.readFields(s().store.reader, 'c-nobody', [a]), []);
   });
 
   test('readFields of every field answers as readFields given every defined number', async () => {
@@ -93,10 +93,10 @@ describeEachStore('custom-field repository', (s, backend) => {
     const customer = await createCustomer(s());
     await setValues(customer, [{ number: b, value: '7' }]);
     const every = (await repo.listDefinitions(s().store.reader)).map((d) => d.number);
-    const all = await repo.readFields(s().store.sql, s().store.reader, customer);
+    const all = await repo.readFields(s().store.reader, customer);
     assert.ok(all.some((f) => f.number === b && f.value === '7'));
-    assert.deepEqual(all, await repo.readFields(s().store.sql, s().store.reader, customer, every));
-    assert.deepEqual(await repo.readFields(s().store.sql, s().store.reader, 'c-nobody'), []);
+    assert.deepEqual(all, await repo.readFields(s().store.reader, customer, every));
+    assert.deepEqual(await repo.readFields(s().store.reader, 'c-nobody'), []);
   });
 
   test('upsertValues replaces a stored value; deleteValues removes only the numbers given', async () => {
@@ -109,7 +109,7 @@ describeEachStore('custom-field repository', (s, backend) => {
     ]);
     await setValues(customer, [{ number: a, value: '10' }]);
     await s().write((unit) => repo.deleteValues(unit.db, customer, [b]));
-    const fields = await repo.readFields(s().store.sql, s().store.reader, customer, [a, b]);
+    const fields = await repo.readFields(s().store.reader, customer, [a, b]);
     assert.deepEqual(
       fields.map((f) => [f.number, f.value]),
       [
@@ -124,9 +124,9 @@ describeEachStore('custom-field repository', (s, backend) => {
     await define(a);
     const [holder, other] = [await createCustomer(s()), await createCustomer(s())];
     await setValues(holder, [{ number: a, value: '"x"' }]);
-    const bumped = await s().write((unit) => repo.bumpVersion(unit.sql, unit.db, holder));
+    const bumped = await s().write((unit) => repo.bumpVersion(unit.db, holder));
     assert.equal(bumped?.custom_fields_version, 1);
-    assert.equal(await s().write((unit) => repo.bumpVersion(unit.sql, unit.db, 'c-nobody')), undefined);
+    assert.equal(await s().write((unit) => repo.bumpVersion(unit.db, 'c-nobody')), undefined);
     await s().write((unit) => repo.bumpCustomersWithValues(unit.db, a));
     assert.deepEqual([await versionOf(holder), await versionOf(other)], [2, 0]);
     assert.equal(await s().write((unit) => repo.hasValues(unit.db, a)), true);
@@ -159,17 +159,17 @@ describeEachStore('custom-field repository', (s, backend) => {
       const { store } = s();
       const [first, second, third] = [await holdTransaction(store), await holdTransaction(store), await holdTransaction(store)];
       try {
-        assert.equal((await repo.definitionsForWrite(store.sql, first, [a])).length, 1);
+        assert.equal((await repo.definitionsForWrite(first, [a])).length, 1);
         // Another shared lock of the same row, and an update lock of another row, go through.
-        assert.equal((await repo.definitionsForWrite(store.sql, second, [a])).length, 1);
-        assert.equal((await repo.findDefinitionForUpdate(store.sql, third, b))?.number, b);
+        assert.equal((await repo.definitionsForWrite(second, [a])).length, 1);
+        assert.equal((await repo.findDefinitionForUpdate(third, b))?.number, b);
         await second.commit().execute();
-        const waiting = repo.findDefinitionForUpdate(store.sql, third, a);
+        const waiting = repo.findDefinitionForUpdate(third, a);
         assert.ok(await stillWaiting(waiting), 'FOR UPDATE waits for the FOR SHARE of another session');
         await first.commit().execute();
         assert.equal((await waiting)?.number, a);
         // Now the third holds a for update: even a shared lock of it waits.
-        const shared = repo.allDefinitionsForWrite(store.sql, store.db);
+        const shared = repo.allDefinitionsForWrite(store.db);
         assert.ok(await stillWaiting(shared), 'FOR SHARE waits for the FOR UPDATE of another session');
         await third.commit().execute();
         assert.ok((await shared).length >= 2);
@@ -186,7 +186,7 @@ describeEachStore('custom-field repository', (s, backend) => {
       const { store } = s();
       const holder = await holdTransaction(store);
       try {
-        await store.sql.lockTable(holder, 'custom_field_defs');
+        await holder.lockTable('custom_field_defs');
         assert.ok(Array.isArray(await repo.listDefinitions(store.db)), 'a read goes on');
         const write = define(a);
         assert.ok(await stillWaiting(write), 'a write waits for the table lock');

@@ -55,7 +55,7 @@ describeEachBackend('custom-field writes committed in groups', (t) => {
     const batches: string[][] = [];
     const commits = new GroupCommit(t().store, {
       outbox: writeRegistry.outbox,
-      stampers: { customer: async (_sql, _db, touched) => void batches.push([...touched].sort()), order: async () => undefined },
+      stampers: { customer: async (_db, touched) => void batches.push([...touched].sort()), order: async () => undefined },
     });
     const write = (id: string, value: unknown) =>
       commits.run((unit) => writeValuesWrite.run(unit, { customerId: id, entries: [entry(n, value)], opts: { mayWriteReadOnly: false } }));

@@ -70,8 +70,8 @@ describeEachBackend('storeCustomFieldValues (import support)', (t) => {
     await customer(t(), 'imp-2');
     const before = (await t().inject('/customer/imp-1/customfields/')).headers.etag;
     const defs = await t().store.writeTransaction(async (trx) => {
-      const found = await customFieldDefinitions(trx, t().store.sql);
-      await storeCustomFieldValues(t().store.sql, trx, [
+      const found = await customFieldDefinitions(trx, true);
+      await storeCustomFieldValues(trx, [
         { customerId: 'imp-1', number: 41, value: parseCustomFieldText(found.get(41)!, '7') as number },
         { customerId: 'imp-1', number: 42, value: ['b'] },
         { customerId: 'imp-2', number: 41, value: 8 },
@@ -88,9 +88,7 @@ describeEachBackend('storeCustomFieldValues (import support)', (t) => {
       [8, null],
     );
     assert.notEqual((await t().inject('/customer/imp-1/customfields/')).headers.etag, before);
-    await t().store.writeTransaction((trx) =>
-      storeCustomFieldValues(t().store.sql, trx, [{ customerId: 'imp-1', number: 41, value: null }]),
-    );
+    await t().store.writeTransaction((trx) => storeCustomFieldValues(trx, [{ customerId: 'imp-1', number: 41, value: null }]));
     assert.deepEqual(json(await t().inject('/customer/imp-1/customfields/41'))[0].Value, null);
     assert.equal((await customFieldDefinitions(t().store.reader)).get(41)?.Label, 'Imported');
   });

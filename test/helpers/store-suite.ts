@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe } from 'node:test';
 import type { ControlledTransaction } from 'kysely';
 import type { Database } from '../../src/store/database.js';
-import type { Store } from '../../src/store/store.js';
+import type { DbHandle, Store } from '../../src/store/store.js';
 import { writeRegistry } from '../../src/write-registry.js';
 import { GroupCommit, type Work } from '../../src/writes/group-commit.js';
 import { customerRepository } from '../../src/customers/customer.repository.js';
@@ -48,14 +48,15 @@ export async function createCustomer(
   id = `c-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`,
 ): Promise<string> {
   await s.write(async (unit) => {
-    await customerRepository.upsertByExternalId(unit.sql, unit.db, id, null, {}, Date.now());
+    await customerRepository.upsertByExternalId(unit.db, id, null, {}, Date.now());
     unit.touch('customer', id);
   });
   return id;
 }
 
 /** A transaction on a connection of its own (PostgreSQL's pool), left open until the test ends it: a lock held by another session. */
-export const holdTransaction = (store: Store): Promise<ControlledTransaction<Database>> => store.db.startTransaction().execute();
+export const holdTransaction = async (store: Store): Promise<DbHandle<ControlledTransaction<Database>>> =>
+  store.handle(await store.db.startTransaction().execute());
 
 /** Whether a promise is still pending after `ms`: a statement waiting for a lock. */
 export async function stillWaiting(p: Promise<unknown>, ms = 300): Promise<boolean> {

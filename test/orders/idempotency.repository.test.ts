@@ -5,15 +5,14 @@ import { describeEachStore } from '../helpers/store-suite.js';
 import { unique } from './order-fixtures.js';
 
 describeEachStore('idempotency repository', (s) => {
-  const find = (ref: KeyRef) => repo.find(s().store.sql, s().store.reader, ref);
+  const find = (ref: KeyRef) => repo.find(s().store.reader, ref);
   /** A running claim made at `at`. */
   const claim = async (at: number): Promise<KeyRef> => {
     const ref = { apiKeyId: 'key-1', key: unique() };
-    await s().write((unit) => repo.insertRunning(unit.sql, unit.db, ref, 'ConfirmOrder', 'hash-1', at));
+    await s().write((unit) => repo.insertRunning(unit.db, ref, 'ConfirmOrder', 'hash-1', at));
     return ref;
   };
-  const complete = (ref: KeyRef, claimedAt: number) =>
-    s().write((unit) => repo.complete(unit.sql, unit.db, ref, claimedAt, 200, '{"ok":true}'));
+  const complete = (ref: KeyRef, claimedAt: number) => s().write((unit) => repo.complete(unit.db, ref, claimedAt, 200, '{"ok":true}'));
 
   test('insertRunning stores a running claim; find reads it by key id and key only', async () => {
     const ref = await claim(1000);
@@ -46,10 +45,10 @@ describeEachStore('idempotency repository', (s) => {
 
   test('delete removes only the claim made at the given time', async () => {
     const ref = await claim(1000);
-    await s().write((unit) => repo.delete(unit.sql, unit.db, ref, 999));
-    await s().write((unit) => repo.delete(unit.sql, unit.db, ref, 1001));
+    await s().write((unit) => repo.delete(unit.db, ref, 999));
+    await s().write((unit) => repo.delete(unit.db, ref, 1001));
     assert.ok(await find(ref), 'a claim taken over since is left alone');
-    await s().write((unit) => repo.delete(unit.sql, unit.db, ref, 1000));
+    await s().write((unit) => repo.delete(unit.db, ref, 1000));
     assert.equal(await find(ref), undefined);
   });
 

@@ -8,8 +8,8 @@ import { unique } from './order-fixtures.js';
 describeEachStore('order repository', (s) => {
   const insert = (number: string, note: string | null = null) =>
     s().write((unit) => repo.insert(unit.db, { order_number: number, note, created_at: 1000 }));
-  const find = (id: number) => repo.find(s().store.sql, s().store.reader, id);
-  const confirm = (id: number, state: ConfirmedState) => s().write((unit) => repo.markConfirmed(unit.sql, unit.db, id, state));
+  const find = (id: number) => repo.find(s().store.reader, id);
+  const confirm = (id: number, state: ConfirmedState) => s().write((unit) => repo.markConfirmed(unit.db, id, state));
   const cancel = (id: number, at: number) => s().write((unit) => repo.markCancelled(unit.db, id, at));
   /** A customer for a confirmation to name (orders reference customers). */
   const customer = () => createCustomer(s());
@@ -38,7 +38,7 @@ describeEachStore('order repository', (s) => {
     const id = await insert(`O-${unique()}`, 'internal');
     await confirm(id, state(await customer(), 2000));
     const full = (await find(id))!;
-    const shown = await repo.findShown(s().store.sql, s().store.reader, id);
+    const shown = await repo.findShown(s().store.reader, id);
     const { note: _note, confirmation_hash: _hash, shipping_name, shipping_amount, shipping_tax_rate, ...rest } = full;
     const { total_net, total_tax, total_gross, total_discount, ...shownColumns } = rest;
     // The view shows the content from its kept text; the exact amounts are for exports and accounting.
@@ -54,7 +54,7 @@ describeEachStore('order repository', (s) => {
     );
     assert.deepEqual(records, { shipments: [], payments: [], refunds: [], returns: [] });
     assert.equal(typeof shown?.modified_at, 'number');
-    assert.equal(await repo.findShown(s().store.sql, s().store.reader, id + 1_000_000), undefined);
+    assert.equal(await repo.findShown(s().store.reader, id + 1_000_000), undefined);
   });
 
   test('recordsOf reads the records of many orders at once (more ids than one statement binds), each order its own, oldest first', async () => {
@@ -72,7 +72,7 @@ describeEachStore('order repository', (s) => {
     const ofB = Number((await pay(b, '3.00', 2000)).payment_id);
     // 2,000 ids: b's is past the first statement's; the unknown ids find nothing.
     const ids = [a, ...Array.from({ length: 1998 }, (_, i) => 1_000_000_000 + i), b];
-    const found = await orderRecordsRepository.recordsOf(s().store.sql, s().store.reader, ids);
+    const found = await orderRecordsRepository.recordsOf(s().store.reader, ids);
     assert.deepEqual(
       [...found.keys()].sort((x, y) => x - y),
       [a, b].sort((x, y) => x - y),
@@ -92,7 +92,7 @@ describeEachStore('order repository', (s) => {
 
     // Ids close together are read as a range: an order between them that was not asked for is left out.
     const c = await insert(`O-${unique()}`);
-    const between = await orderRecordsRepository.recordsOf(s().store.sql, s().store.reader, [a, c]);
+    const between = await orderRecordsRepository.recordsOf(s().store.reader, [a, c]);
     assert.ok(b > a && b < c);
     assert.deepEqual([...between.keys()], [a]);
     assert.deepEqual(between.get(a), found.get(a));

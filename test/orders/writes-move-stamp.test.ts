@@ -8,14 +8,14 @@ import { describeEachBackend } from '../helpers/test-app.js';
 import { confirm, confirmation, createOrder } from './order-fixtures.js';
 
 const stampOf = async (store: Store, orderId: number): Promise<number> => {
-  const order = await orderRepository.find(store.sql, store.reader, orderId);
+  const order = await orderRepository.find(store.reader, orderId);
   assert.ok(order, `order ${orderId} exists`);
   return Number(order.modified_at);
 };
 
 /** Every write that changes an order takes a stamp from the sync clock: above the watermark before it. */
 describeEachBackend('every write to an order moves its modification stamp', (t) => {
-  const watermark = () => committedWatermark(t().store.sql, t().store.reader);
+  const watermark = () => committedWatermark(t().store.reader);
 
   test('create stamps the new order above the previous watermark, and the watermark covers it', async () => {
     const before = await watermark();

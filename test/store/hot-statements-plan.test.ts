@@ -18,7 +18,7 @@ async function plan(t: TestApp, text: string, params: readonly unknown[]): Promi
   return t.store.writeTransaction(async (trx) => {
     if (t.backend === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
     const prefix = t.backend === 'sqlite' ? 'explain query plan ' : 'explain ';
-    const rows = (await t.store.sql.run<Record<string, unknown>>(trx, prefix + text, params)).rows;
+    const rows = (await trx.run<Record<string, unknown>>(prefix + text, params)).rows;
     return rows.map((r) => String(r.detail ?? r['QUERY PLAN'])).join('\n');
   });
 }
@@ -43,8 +43,8 @@ describeEachBackend('hot statements use indexes', (t) => {
       ['customer stamp', customerTouchSql(2), [1, 'a', 'b']],
       ['confirmation address write', updateAddressSql('first_name,city'), ['A', 'B', 'c']],
       ['identifier search', identifierSearchSql('2:1'), ['a', 'b', 'a', 'b', 0]],
-      ['custom-field read', valuesSql(t().store.sql), ['c']],
-      ['custom-field definitions held', definitionsForWriteSql(t().store.sql, 2), [1, 2]],
+      ['custom-field read', valuesSql(t().store.reader), ['c']],
+      ['custom-field definitions held', definitionsForWriteSql(t().store.reader, 2), [1, 2]],
       ['custom-field version bump', BUMP_VERSION, ['c']],
       ['custom-field values write', upsertValuesSql(2), ['c', 1, '"A"', 1, 'c', 2, '"B"', 1]],
       ['custom-field fields read back', fieldsSql('all'), ['c']],

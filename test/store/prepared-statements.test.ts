@@ -48,8 +48,8 @@ describe('PostgreSQL prepared statements', { skip: leftOut('postgres') }, () => 
   before(async () => (store = await open(true)));
 
   test('the hand-written statements are prepared once per connection; builder queries are not', async () => {
-    await committedWatermark(store.sql, store.db);
-    await committedWatermark(store.sql, store.db);
+    await committedWatermark(store.db);
+    await committedWatermark(store.db);
     const statements = await prepared(store);
     assert.equal(statements.filter((t) => t.includes('from sync_clock')).length, 1, statements.join('\n'));
     // The query above (Kysely's template) and the migrations' were not prepared.
@@ -61,7 +61,7 @@ describe('PostgreSQL prepared statements', { skip: leftOut('postgres') }, () => 
 
   test('without the option nothing is prepared', async () => {
     const plain = await open(false);
-    await committedWatermark(plain.sql, plain.db);
+    await committedWatermark(plain.db);
     assert.deepEqual(await prepared(plain), []);
   });
 
@@ -73,9 +73,9 @@ describe('PostgreSQL prepared statements', { skip: leftOut('postgres') }, () => 
         store.db,
       )
     ).rows[0]!.order_id;
-    assert.equal((await orderRepository.find(store.sql, store.db, Number(id)))?.order_number, 'P-1');
+    assert.equal((await orderRepository.find(store.db, Number(id)))?.order_number, 'P-1');
     await sql`alter table orders add column added_later text`.execute(store.db);
-    assert.equal((await orderRepository.find(store.sql, store.db, Number(id)))?.order_number, 'P-1');
+    assert.equal((await orderRepository.find(store.db, Number(id)))?.order_number, 'P-1');
   });
 });
 
@@ -104,17 +104,17 @@ describe('prepared statements through PgBouncer in transaction mode', { skip: le
     const made = await open();
     let other: pg.Client | undefined;
     try {
-      const before = await committedWatermark(made.store.sql, made.store.db); // prepared on the pool's one server connection
+      const before = await committedWatermark(made.store.db); // prepared on the pool's one server connection
       assert.deepEqual(made.said, []);
       other = await takeServerConnection(made.database.url);
-      assert.equal(await committedWatermark(made.store.sql, made.store.db), before);
+      assert.equal(await committedWatermark(made.store.db), before);
       assert.equal(made.said.length, 1);
       assert.equal((made.said[0] as (Error & { code?: string }) | undefined)?.code, '26000');
       await other.query('commit');
       // Whichever server connection each statement meets now, nothing named is sent: no error, nothing more said.
       await other.query('begin');
       await other.query('select 1');
-      for (let i = 0; i < 5; i++) assert.equal(await committedWatermark(made.store.sql, made.store.db), before);
+      for (let i = 0; i < 5; i++) assert.equal(await committedWatermark(made.store.db), before);
       assert.equal(made.said.length, 1);
     } finally {
       await other?.end();
@@ -127,12 +127,12 @@ describe('prepared statements through PgBouncer in transaction mode', { skip: le
     let other: pg.Client | undefined;
     const commits = new GroupCommit(made.store, { stampers: writeRegistry.stampers, outbox: writeRegistry.outbox });
     try {
-      await committedWatermark(made.store.sql, made.store.db);
+      await committedWatermark(made.store.db);
       other = await takeServerConnection(made.database.url);
       let runs = 0;
       const id = await commits.run(async (unit) => {
         runs++;
-        await committedWatermark(unit.sql, unit.db); // the named statement, now on another server connection
+        await committedWatermark(unit.db); // the named statement, now on another server connection
         const row = await sql<{
           order_id: number;
         }>`insert into orders (order_number, status, created_at, modified_at) values ('L-1', 'Open', 1, 1) returning order_id`.execute(

@@ -22,8 +22,7 @@ describe('read routing: which store answers (no server)', () => {
     const asked = { watermark: 0 };
     const view = {
       name: 'replica',
-      reader: {},
-      sql: { run: async () => (asked.watermark++, { rows: [{ last_stamp: at }] }) },
+      reader: { run: async () => (asked.watermark++, { rows: [{ last_stamp: at }] }) },
     } as unknown as Store;
     const replica = new ReadReplica(view, 50);
     const primary = { name: 'primary', replica } as unknown as Store;

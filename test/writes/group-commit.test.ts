@@ -13,7 +13,7 @@ import { unique } from '../orders/order-fixtures.js';
 const recording = (batches: string[][]) => ({
   outbox: writeRegistry.outbox,
   stampers: {
-    customer: async (_sql: unknown, _db: unknown, ids: readonly string[]) => void batches.push([...ids].sort()),
+    customer: async (_db: unknown, ids: readonly string[]) => void batches.push([...ids].sort()),
     order: async () => undefined,
   },
 });

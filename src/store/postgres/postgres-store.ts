@@ -3,7 +3,7 @@ import { pgDriver } from './pg-driver.js';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type DialectAdapter, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
 import { ReadReplica } from '../read-replica.js';
-import type { Store } from '../store.js';
+import { handleOf, type DbHandle, type Store } from '../store.js';
 import { isPreparedStatementLost } from '../store-errors.js';
 import { postgresSql, statementName } from './postgres-sql.js';
 
@@ -190,17 +190,17 @@ export function createPostgresStore(
 ): Store {
   const naming = new StatementNaming(prepare, onNamingOff);
   const primary = openPool(connectionString, { max: poolSize, connectionTimeoutMillis: 5000, naming }, onPoolError);
-  const { db } = primary;
+  const db = handleOf(primary.db, postgresSql);
   let replicaPool: { pool: pg.Pool; db: Kysely<Database> } | undefined;
   const store: Store = {
     db,
     reader: db,
-    sql: postgresSql,
     // Each statement is a network round trip: a few transactions in flight keep the pool busy.
     writeConcurrency: 2,
     readAhead: true,
-    writeTransaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-      return db.transaction().execute(fn);
+    handle: (executor) => handleOf(executor, postgresSql),
+    writeTransaction<T>(fn: (trx: DbHandle<Transaction<Database>>) => Promise<T>): Promise<T> {
+      return db.transaction().execute((trx) => fn(handleOf(trx, postgresSql)));
     },
     migrate: (run) => migrateInOneTransaction(primary.pool, run),
     async scrubFreedSpace(tables) {
@@ -221,7 +221,7 @@ export function createPostgresStore(
   // Shorter than the primary's: a replica that does not answer is soon skipped for the primary.
   // A dropped connection to it is a failure like any other: reported once, until it answers again.
   replicaPool = openPool(replicaOptions.url, { max: poolSize, connectionTimeoutMillis: 3000, naming }, (err) => replica.markDown(err));
-  const replica = new ReadReplica({ ...store, reader: replicaPool.db }, replicaOptions.retryMs, (err) =>
+  const replica = new ReadReplica({ ...store, reader: handleOf(replicaPool.db, postgresSql) }, replicaOptions.retryMs, (err) =>
     onError(err instanceof Error ? err : new Error(String(err))),
   );
   return { ...store, replica };

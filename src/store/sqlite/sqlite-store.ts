@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { BetterSqlite3, type SqliteDatabase } from './sqlite-driver.js';
 import { CompiledQuery, Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { Database } from '../database.js';
-import type { Store } from '../store.js';
+import { handleOf, type DbHandle, type Store } from '../store.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
 import { sqliteSql } from './sqlite-sql.js';
 
@@ -42,14 +42,17 @@ export function createSqliteStore(file: string): Store {
   const writer = cachingStatements(() => open(file, false));
   // Set after SQLITE_READONLY/CANTOPEN: the next write transaction opens a new writer connection.
   let stale = false;
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) });
+  const db = handleOf(new Kysely<Database>({ dialect: new SqliteDialect({ database: writer }) }), sqliteSql);
   // The reader is opened lazily: the file must exist (and be migrated) before it is useful.
-  let readerDb: Kysely<Database> | undefined;
-  const reader = (): Kysely<Database> => {
+  let readerDb: DbHandle<Kysely<Database>> | undefined;
+  const reader = (): DbHandle<Kysely<Database>> => {
     readerDb ??=
       file === ':memory:'
         ? db
-        : new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(() => open(file, true)) }) });
+        : handleOf(
+            new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(() => open(file, true)) }) }),
+            sqliteSql,
+          );
     return readerDb;
   };
 
@@ -58,11 +61,11 @@ export function createSqliteStore(file: string): Store {
     get reader() {
       return reader();
     },
-    sql: sqliteSql,
     writeConcurrency: 1,
     readAhead: false,
     ...(file === ':memory:' ? {} : { writerThreadUrl: `sqlite:${file}` }),
-    async writeTransaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    handle: (executor) => handleOf(executor, sqliteSql),
+    async writeTransaction<T>(fn: (trx: DbHandle<Transaction<Database>>) => Promise<T>): Promise<T> {
       // Kysely's transaction() issues a deferred BEGIN; IMMEDIATE takes the write lock up front so
       // that writers in other processes wait on busy_timeout instead of failing with SQLITE_BUSY.
       return db.connection().execute(async (conn) => {
@@ -75,7 +78,7 @@ export function createSqliteStore(file: string): Store {
         try {
           // Inside the try: a connection SQLite opened read-only already refuses BEGIN IMMEDIATE.
           await conn.executeQuery(BEGIN);
-          const result = await fn(conn as unknown as Transaction<Database>);
+          const result = await fn(handleOf(conn as unknown as Transaction<Database>, sqliteSql));
           await conn.executeQuery(COMMIT);
           return result;
         } catch (err) {
