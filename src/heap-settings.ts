@@ -1,0 +1,82 @@
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * The serving process's V8 heap, kept small where its size buys nothing.
+ *
+ * V8 doubles the young generation (two semi-spaces, up to 16 MB each on Node 20) whenever many
+ * objects survive a scavenge. Start-up is such a phase: modules, routes and compiled schemas all
+ * live on, so a service used to start with 32 MB of semi-spaces that it needs only under load.
+ * While the young generation is held it stays at its initial size; released, it grows again under
+ * load as before (the order feed's chunks must die young, docs/performance.md).
+ */
+
+/** V8's own default growth factor of the semi-spaces, restored once start-up is over. */
+const SEMI_SPACE_GROWTH_FACTOR = 2;
+
+/** Start-up: the young generation keeps its initial size (the flag is read at every growth). */
+export function holdYoungGeneration(): void {
+  setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/** Serving: the young generation may grow with the load again. */
+export function releaseYoungGeneration(): void {
+  setFlagsFromString(`--semi-space-growth-factor=${SEMI_SPACE_GROWTH_FACTOR}`);
+}
+
+/** A full collection now (`sync`: the loop waits for it) or incrementally (`async`). */
+type Collect = (execution: 'sync' | 'async') => void;
+
+/**
+ * V8's collector as `--expose-gc` would expose it, taken from a fresh context so that the
+ * process's own global stays without `gc`.
+ */
+function majorCollection(): Collect {
+  setFlagsFromString('--expose-gc');
+  try {
+    const gc = runInNewContext('gc') as (options?: { type: 'major'; execution: 'async' }) => void;
+    // Called without options it is a full collection at once (Node 20's V8 takes an options object
+    // with execution 'sync' for a young-generation one).
+    return (execution) => (execution === 'sync' ? gc() : gc({ type: 'major', execution: 'async' }));
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
+
+/** How often the event loop's utilisation is sampled, and how many quiet samples make it idle. */
+const SAMPLE_MS = 1000;
+const QUIET_SAMPLES = 3;
+/** Below this share of a sample the loop was busy, the sample is quiet; above BUSY, it was working. */
+const QUIET = 0.02;
+const BUSY = 0.1;
+
+/**
+ * One full collection after start-up, and after each stretch of work once the process has been
+ * quiet for a few seconds. V8 collects an idle heap only when it next allocates much, and its
+ * memory reducer only after long quiet: meanwhile the garbage of the load (the feeds' chunks, the
+ * large strings of streamed answers, the Buffers it keeps alive in malloc) stays resident. The
+ * collection is incremental, so the loop is not stopped for it; quiet is judged by the loop's
+ * utilisation, so requests pay nothing for the watch. Returns a function that stops it.
+ */
+export function collectWhenIdle(): () => void {
+  const collect = majorCollection();
+  // Start-up's garbage (module texts, schema compilation) fills most of the old space: gone before the first request.
+  collect('sync');
+  let last = performance.eventLoopUtilization();
+  let worked = false;
+  let quiet = 0;
+  const timer = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const share = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    if (share >= BUSY) worked = true;
+    quiet = share < QUIET ? quiet + 1 : 0;
+    if (worked && quiet >= QUIET_SAMPLES) {
+      worked = false;
+      collect('async');
+    }
+  }, SAMPLE_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
