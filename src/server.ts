@@ -12,6 +12,7 @@ import { openStore } from './store/open-store.js';
 import { PREPARED_STATEMENTS_OFF, warnPreparedStatementsOff } from './store/prepared-statements-off.js';
 import { createStoreIfMissing } from './store/store-presence.js';
 import type { Store } from './store/store.js';
+import { collectWhenIdle, releaseYoungGeneration } from './heap-settings.js';
 import { writeRegistry } from './write-registry.js';
 import { openWriteDoor } from './writes/write-door.js';
 
@@ -110,6 +111,10 @@ export async function runWorker(config: Config): Promise<FastifyInstance> {
     await store.close().catch(() => undefined);
     throw listenFailure(err, config);
   }
+  // Start-up is over (heap-settings.ts): the young generation may grow with the load, and the
+  // heap is collected once now and after each stretch of work.
+  releaseYoungGeneration();
+  app.server.once('close', collectWhenIdle());
   // With WORKERS > 1 the primary says it, once for all workers (they share the port it took).
   if (cluster.isPrimary) announcePort(config, app.server.address());
   return app;

@@ -1,3 +1,4 @@
+import { holdYoungGeneration } from '../heap-settings.js';
 import type { Command } from './command.js';
 
 /**
@@ -10,7 +11,11 @@ export const COMMANDS: readonly Command[] = [
     words: ['serve'],
     usage: 'serve',
     summary: 'migrate the store and serve HTTP on HOST:PORT with WORKERS processes',
-    load: async () => (await import('./serve-command.js')).serveCommand,
+    load: async () => {
+      // Until the first worker listens (server.ts): start-up's long-lived objects need no large young generation.
+      holdYoungGeneration();
+      return (await import('./serve-command.js')).serveCommand;
+    },
   },
   {
     words: ['migrate'],
