@@ -163,6 +163,44 @@ export interface Bound {
 
 export type Binder = (sources: BindSources) => Bound;
 
+type TextSource = Record<string, string | string[] | undefined>;
+
+/**
+ * Binds one text source (path, query or form) into `request`: keys differing only in case name the
+ * same property, and their values join like repeated keys. A source none of whose keys names a
+ * property (most query strings of a path-bound read) allocates nothing.
+ */
+function applyText(
+  props: PropertyMap,
+  request: Record<string, unknown>,
+  errors: FieldError[],
+  source: TextSource | undefined,
+  override: boolean,
+  skipReserved: boolean,
+): void {
+  if (!source) return;
+  let texts: Map<string, { name: string; kind: Kind; parts: string[] }> | undefined;
+  for (const key of Object.keys(source)) {
+    const lower = key.toLowerCase();
+    if (skipReserved && RESERVED.has(lower)) continue;
+    const prop = props.get(lower);
+    const raw = source[key];
+    if (!prop || raw === undefined) continue;
+    texts ??= new Map();
+    const entry = texts.get(prop.name);
+    if (entry) entry.parts.push(...(Array.isArray(raw) ? raw : [raw]));
+    else texts.set(prop.name, { name: prop.name, kind: prop.kind, parts: Array.isArray(raw) ? [...raw] : [raw] });
+  }
+  if (!texts) return;
+  for (const { name, kind, parts } of texts.values()) {
+    if (!override && request[name] !== undefined) continue;
+    const text = parts.length === 1 || kind.t === 'array' ? parts.join(',') : parts[parts.length - 1]!;
+    const v = fromText(text, kind);
+    if (v === INVALID) errors.push(invalid(name, text));
+    else if (v !== undefined) request[name] = v;
+  }
+}
+
 /**
  * Compiles a binder for one request schema: ServiceStack's order (JSON body, then path, then query,
  * then form), property names case-insensitive, unknown keys ignored, JSV lists for text sources.
@@ -184,35 +222,9 @@ export function compileBinder(operation: string, schema: TObject, arrayBody?: st
       body = bindObject(raw as Record<string, unknown>, props, '', errors);
     }
     const request: Record<string, unknown> = { ...body };
-    const applyText = (
-      source: Record<string, string | string[] | undefined> | undefined,
-      override: boolean,
-      skipReserved: boolean,
-    ): void => {
-      if (!source) return;
-      // Keys differing only in case name the same property: their values join, like repeated keys.
-      const texts = new Map<string, { name: string; kind: Kind; parts: string[] }>();
-      for (const key of Object.keys(source)) {
-        const lower = key.toLowerCase();
-        if (skipReserved && RESERVED.has(lower)) continue;
-        const prop = props.get(lower);
-        const raw = source[key];
-        if (!prop || raw === undefined) continue;
-        const entry = texts.get(prop.name) ?? { name: prop.name, kind: prop.kind, parts: [] };
-        entry.parts.push(...(Array.isArray(raw) ? raw : [raw]));
-        texts.set(prop.name, entry);
-      }
-      for (const { name, kind, parts } of texts.values()) {
-        if (!override && request[name] !== undefined) continue;
-        const text = parts.length === 1 || kind.t === 'array' ? parts.join(',') : parts[parts.length - 1]!;
-        const v = fromText(text, kind);
-        if (v === INVALID) errors.push(invalid(name, text));
-        else if (v !== undefined) request[name] = v;
-      }
-    };
-    applyText(src.path, true, false);
-    applyText(src.query, src.queryOverrides, true);
-    applyText(src.form, true, false);
+    applyText(props, request, errors, src.path, true, false);
+    applyText(props, request, errors, src.query, src.queryOverrides, true);
+    applyText(props, request, errors, src.form, true, false);
     if (errors.length > 0) throw new SerializationError(operation, errors);
     return { request, body };
   };

@@ -16,18 +16,20 @@ export const isEmpty = (value: unknown): boolean =>
  */
 export class FieldRules {
   readonly errors: FieldError[] = [];
-  readonly #failed = new Set<string>();
+  // Made at the first failure: most requests pass, and every one makes a FieldRules.
+  #failed: Set<string> | undefined;
 
   fail(fieldName: string, errorCode: string, message: string): this {
-    if (!this.#failed.has(fieldName)) {
-      this.#failed.add(fieldName);
+    const failed = (this.#failed ??= new Set<string>());
+    if (!failed.has(fieldName)) {
+      failed.add(fieldName);
       this.errors.push({ errorCode, fieldName, message });
     }
     return this;
   }
 
   hasFailed(fieldName: string): boolean {
-    return this.#failed.has(fieldName);
+    return this.#failed !== undefined && this.#failed.has(fieldName);
   }
 
   notEmpty(fieldName: string, value: unknown): this {

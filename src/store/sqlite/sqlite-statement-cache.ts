@@ -10,6 +10,11 @@ export const ARRAY_ROWS = '/* rows as arrays */ ';
 export interface ReopenableDatabase extends KyselySqliteDatabase {
   /** Closes the connection and opens a new one (prepared statements are dropped with it). */
   reopen(): void;
+  /**
+   * The prepared statement of a text, rows as arrays or as objects: for a caller that runs it on
+   * this connection itself, without Kysely (see directReads in sqlite-sql.ts).
+   */
+  statement(text: string, arrays: boolean): SqliteStatement;
 }
 
 /**
@@ -22,6 +27,10 @@ export interface ReopenableDatabase extends KyselySqliteDatabase {
 export function cachingStatements(open: () => SqliteDatabase): ReopenableDatabase {
   let conn = open();
   let cache = new Map<string, SqliteStatement>();
+  // The direct callers' statements, by the text itself: their texts are the same string objects
+  // every time (store/statement-texts.ts), whose hash V8 keeps, where `ARRAY_ROWS + text` would be
+  // a new string to flatten and hash on every call.
+  let direct = { arrays: new Map<string, SqliteStatement>(), objects: new Map<string, SqliteStatement>() };
   return {
     close: () => void conn.close(),
     reopen() {
@@ -29,7 +38,21 @@ export function cachingStatements(open: () => SqliteDatabase): ReopenableDatabas
       const old = conn;
       conn = fresh;
       cache = new Map();
+      direct = { arrays: new Map(), objects: new Map() };
       old.close();
+    },
+    statement(text, arrays) {
+      const kept = arrays ? direct.arrays : direct.objects;
+      let stmt = kept.get(text);
+      if (stmt) {
+        kept.delete(text);
+      } else {
+        stmt = conn.prepare(text);
+        if (arrays) stmt.raw(true);
+        if (kept.size >= MAX_STATEMENTS) kept.delete(kept.keys().next().value!);
+      }
+      kept.set(text, stmt);
+      return stmt;
     },
     prepare(sql) {
       let stmt = cache.get(sql);

@@ -5,7 +5,7 @@ import { CompiledQuery, Kysely, SqliteDialect, sql, type Transaction } from 'kys
 import type { Database } from '../database.js';
 import { handleOf, type DbHandle, type Store } from '../store.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
-import { sqliteSql } from './sqlite-sql.js';
+import { readDirectly, sqliteSql } from './sqlite-sql.js';
 
 // Built once: group commits run these per transaction.
 const BEGIN = CompiledQuery.raw('begin immediate');
@@ -46,13 +46,11 @@ export function createSqliteStore(file: string): Store {
   // The reader is opened lazily: the file must exist (and be migrated) before it is useful.
   let readerDb: DbHandle<Kysely<Database>> | undefined;
   const reader = (): DbHandle<Kysely<Database>> => {
-    readerDb ??=
-      file === ':memory:'
-        ? db
-        : handleOf(
-            new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(() => open(file, true)) }) }),
-            sqliteSql,
-          );
+    if (readerDb) return readerDb;
+    if (file === ':memory:') return (readerDb = db);
+    const connection = cachingStatements(() => open(file, true));
+    readerDb = handleOf(new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) }), sqliteSql);
+    readDirectly(readerDb, connection);
     return readerDb;
   };
 
