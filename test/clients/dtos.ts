@@ -864,6 +864,30 @@ export class ApiKeyWithKey extends ApiKey {
   public Key!: string;
 }
 
+export class CurrentKey {
+  public Id!: string;
+  public Name!: string;
+  public Permissions!: string[];
+  public CreatedAt!: string;
+  public LastUsedAt!: string | null;
+}
+
+// @Route("/keys/current", "GET")
+export class GetCurrentKey implements IReturn<CurrentKey> {
+  public constructor(init?: Partial<GetCurrentKey>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'GetCurrentKey';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new CurrentKey();
+  }
+}
+
 // @Route("/keys", "GET")
 export class ListKeys implements IReturn<ApiKey[]> {
   public constructor(init?: Partial<ListKeys>) {
