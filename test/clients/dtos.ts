@@ -57,6 +57,7 @@ export class Order {
   public CreatedAt!: string;
   public ConfirmedAt!: string | null;
   public CancelledAt!: string | null;
+  public Note!: string | null;
   public Confirmation!: Record<string, unknown> | null;
   public Currency!: string;
   public PricesIncludeTax!: boolean;
