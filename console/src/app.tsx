@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { probeCapabilities, type Capabilities } from './api/capabilities.js';
+import { keyCapabilities, type Capabilities } from './api/capabilities.js';
 import { CapabilitiesContext } from './capabilities-context.js';
 import { NAVIGATION, pageFor } from './pages.js';
 import { SignInPage } from './pages/sign-in-page.js';
@@ -10,10 +10,13 @@ import { ErrorNote, Loading } from './ui/feedback.js';
 
 type Session = { state: 'out' } | { state: 'checking' } | { state: 'in'; caps: Capabilities } | { state: 'failed'; error: unknown };
 
-/** The key's permissions as `keys list` writes them; a key that may change nothing says so. */
+/** The key's name and permissions as `keys list` writes them; a key that may change nothing says so. */
 const permissionsOf = (caps: Capabilities): string => {
-  const held = [caps.all && 'all', caps.admin && 'admin', !caps.admin && caps.fulfilment && 'fulfilment'].filter(Boolean);
-  return caps.admin || caps.fulfilment ? held.join(', ') : [...held, 'read-only'].join(', ');
+  const held = [caps.all && 'all', caps.admin && 'admin', !caps.admin && caps.fulfilment && 'fulfilment', caps.bank && 'bank'].filter(
+    Boolean,
+  );
+  const may = caps.admin || caps.fulfilment ? held : [...held, 'read-only'];
+  return `${caps.name}: ${may.join(', ')}`;
 };
 
 /** The console: sign-in until a key is known, then the navigation and the page of the address. */
@@ -23,7 +26,7 @@ export function App(): JSX.Element {
   useEffect(() => {
     const key = storedKey();
     if (session.state !== 'checking' || !key) return;
-    probeCapabilities(key).then(
+    keyCapabilities(key).then(
       (caps) => setSession({ state: 'in', caps }),
       (error: unknown) => {
         forgetKey();

@@ -16,6 +16,10 @@ select * from "events" where "sequence" > $1 and "type" in ($2, $3) order by "se
 select * from "events" where "customer_id" = $1 order by "sequence";
 -- parameters: ["c-1"]
 
+-- eventRepository.ownerlessStartingWith(prefixes: 2)
+select * from "events" where "customer_id" is null and ("data" like $1 or "data" like $2) order by "sequence";
+-- parameters: ["{\"OrderId\":1,%","{\"OrderId\":2,%"]
+
 -- eventRepository.replaceData(sequence, data)
 update "events" set "data" = $1 where "sequence" = $2;
 -- parameters: ["{}",1]

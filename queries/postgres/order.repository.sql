@@ -31,7 +31,7 @@ select order_id, order_number, status, note, customer_id, created_at, confirmed_
 -- parameters: [1]
 
 -- orderRepository.findShown(orderId)
-select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_shown, currency, prices_include_tax, content_shown, payment_status, fulfillment_status, paid, refunded from orders where order_id = $1;
+select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_shown, currency, prices_include_tax, content_shown, payment_status, fulfillment_status, paid, refunded from orders where order_id = $1;
 -- parameters: [1]
 
 -- orderRepository.personalDataOfCustomer(customerId)
@@ -63,11 +63,11 @@ update "orders" set "status" = $1, "cancelled_at" = $2 where "order_id" = $3 and
 -- parameters: ["Cancelled",1700000000000,1,"Cancelled"]
 
 -- orderRepository.search(window, limit)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= $1 order by "modified_at", "order_id" limit $2;
+select "order_id", "order_number", "status", "note", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= $1 order by "modified_at", "order_id" limit $2;
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(every filter, after, limit, offset)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) and "currency" in ($9) and exists (select "order_lines"."line_number" from "order_lines" where "order_lines"."order_id" = "orders"."order_id" and "order_lines"."sku" in ($10, $11)) and "payment_status" in ($12) and "fulfillment_status" in ($13) order by "modified_at", "order_id" limit $14 offset $15;
+select "order_id", "order_number", "status", "note", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= $1 and "modified_at" > $2 and "order_id" in ($3, $4) and "order_number" in ($5) and "customer_id" in ($6) and "status" in ($7, $8) and "currency" in ($9) and exists (select "order_lines"."line_number" from "order_lines" where "order_lines"."order_id" = "orders"."order_id" and "order_lines"."sku" in ($10, $11)) and "payment_status" in ($12) and "fulfillment_status" in ($13) order by "modified_at", "order_id" limit $14 offset $15;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","EUR","PEN","INK","Paid","Fulfilled",1000,20]
 
 -- orderRepository.search(window, match: text words 1, limit)
@@ -75,11 +75,11 @@ select (select reltuples from pg_class where oid = $1::regclass) as n, array[cou
 -- parameters: ["order_words","% anna%","% anna%",1000]
 select w."order_id" as k from "order_words" w where array_to_tsvector(string_to_array(w.words, ' ')) @@ $1::tsquery limit $2;
 -- parameters: ["'anna':*",5000]
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= $1 and 1 = 0 order by "modified_at", "order_id" limit $2;
+select "order_id", "order_number", "status", "note", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= $1 and 1 = 0 order by "modified_at", "order_id" limit $2;
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(modifiedAfter, keyset after, through)
-select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where (modified_at, order_id) <= ($1, $2) and (modified_at, order_id) > ($3, $4) order by "modified_at", "order_id" limit $5;
+select "order_id", "order_number", "status", "note", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where (modified_at, order_id) <= ($1, $2) and (modified_at, order_id) > ($3, $4) order by "modified_at", "order_id" limit $5;
 -- parameters: [1700000000000,9,1699999999990,7,1000]
 
 -- orderRepository.count(every filter)

@@ -16,6 +16,10 @@ select * from "events" where "sequence" > ? and "type" in (?, ?) order by "seque
 select * from "events" where "customer_id" = ? order by "sequence";
 -- parameters: ["c-1"]
 
+-- eventRepository.ownerlessStartingWith(prefixes: 2)
+select * from "events" where "customer_id" is null and ("data" like ? or "data" like ?) order by "sequence";
+-- parameters: ["{\"OrderId\":1,%","{\"OrderId\":2,%"]
+
 -- eventRepository.replaceData(sequence, data)
 update "events" set "data" = ? where "sequence" = ?;
 -- parameters: ["{}",1]

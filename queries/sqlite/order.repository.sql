@@ -31,7 +31,7 @@ select order_id, order_number, status, note, customer_id, created_at, confirmed_
 -- parameters: [1]
 
 -- orderRepository.findShown(orderId)
-select order_id, order_number, status, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_shown, currency, prices_include_tax, content_shown, payment_status, fulfillment_status, paid, refunded from orders where order_id = ?;
+select order_id, order_number, status, note, customer_id, created_at, confirmed_at, cancelled_at, modified_at, confirmation, confirmation_shown, currency, prices_include_tax, content_shown, payment_status, fulfillment_status, paid, refunded from orders where order_id = ?;
 -- parameters: [1]
 
 -- orderRepository.personalDataOfCustomer(customerId)
@@ -63,11 +63,11 @@ update "orders" set "status" = ?, "cancelled_at" = ? where "order_id" = ? and "s
 -- parameters: ["Cancelled",1700000000000,1,"Cancelled"]
 
 -- orderRepository.search(window, limit)
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= ? order by "modified_at", "order_id" limit ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "note", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= ? order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(every filter, after, limit, offset)
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) and "currency" in (?) and exists (select "order_lines"."line_number" from "order_lines" where "order_lines"."order_id" = "orders"."order_id" and "order_lines"."sku" in (?, ?)) and "payment_status" in (?) and "fulfillment_status" in (?) order by "modified_at", "order_id" limit ? offset ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "note", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= ? and "modified_at" > ? and "order_id" in (?, ?) and "order_number" in (?) and "customer_id" in (?) and "status" in (?, ?) and "currency" in (?) and exists (select "order_lines"."line_number" from "order_lines" where "order_lines"."order_id" = "orders"."order_id" and "order_lines"."sku" in (?, ?)) and "payment_status" in (?) and "fulfillment_status" in (?) order by "modified_at", "order_id" limit ? offset ?;
 -- parameters: [1700000000000,1699999999000,1,2,"O-1","c-1","Confirmed","Cancelled","EUR","PEN","INK","Paid","Fulfilled",1000,20]
 
 -- orderRepository.search(window, match: text words 1, limit)
@@ -75,11 +75,11 @@ select max(rowid) as n from "order_words";
 -- parameters: []
 select count(*) as n from (select rowid from "order_text" where "order_text" match ? limit ?);
 -- parameters: ["\"anna\"*",5000]
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= ? and 1 = 0 order by "modified_at", "order_id" limit ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "note", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= ? and 1 = 0 order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,1000]
 
 -- orderRepository.search(modifiedAfter, keyset after, through)
-/* rows as arrays */ select "order_id", "order_number", "status", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where (modified_at, order_id) <= (?, ?) and (modified_at, order_id) > (?, ?) order by "modified_at", "order_id" limit ?;
+/* rows as arrays */ select "order_id", "order_number", "status", "note", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where (modified_at, order_id) <= (?, ?) and (modified_at, order_id) > (?, ?) order by "modified_at", "order_id" limit ?;
 -- parameters: [1700000000000,9,1699999999990,7,1000]
 
 -- orderRepository.count(every filter)

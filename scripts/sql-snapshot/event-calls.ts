@@ -15,6 +15,7 @@ export const eventCalls: SnapshotSource = {
       call('after, types: 2, take', ({ db }) => eventRepository.list(db, 10, ['order.created', 'order.confirmed'], 1000)),
     ],
     ofCustomer: [call('customerId', ({ db }) => eventRepository.ofCustomer(db, 'c-1'))],
+    ownerlessStartingWith: [call('prefixes: 2', ({ db }) => eventRepository.ownerlessStartingWith(db, ['{"OrderId":1,', '{"OrderId":2,']))],
     replaceData: [call('sequence, data', ({ db }) => eventRepository.replaceData(db, 1, '{}'))],
     bySequences: [call('sequences: 2', ({ db }) => eventRepository.bySequences(db, [1, 2]))],
     oldest: [call('count', ({ db }) => eventRepository.oldest(db, 1000))],

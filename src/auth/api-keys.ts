@@ -8,12 +8,18 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 export type Permission = 'all' | 'admin' | 'bank' | 'fulfilment';
 export const PERMISSIONS: readonly Permission[] = ['all', 'admin', 'bank', 'fulfilment'];
 
+/**
+ * What an operation needs of the calling key: a permission, or `any` — any valid key whatever its
+ * permissions (what a key may learn of itself, such as GET /keys/current).
+ */
+export type Requirement = Permission | 'any';
+
 /** What an operator may do besides: `admin` records shipments, payments and the like too. */
 const GRANTED_ALSO_BY: Partial<Record<Permission, Permission>> = { fulfilment: 'admin' };
 
 /** Whether the key may do what needs `permission`: it has it, or the permission that grants it too. */
-export function hasPermission(key: AuthenticatedKey, permission: Permission): boolean {
-  if (key.permissions.has(permission)) return true;
+export function hasPermission(key: AuthenticatedKey, permission: Requirement): boolean {
+  if (permission === 'any' || key.permissions.has(permission)) return true;
   const also = GRANTED_ALSO_BY[permission];
   return also !== undefined && key.permissions.has(also);
 }

@@ -1,7 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { missingPermission, unauthenticated } from '../errors.js';
 import type { Store } from '../store/store.js';
-import { hashKey, hasPermission, KEY_CACHE_MS, LAST_USED_EVERY_MS, sameHash, type AuthenticatedKey, type Permission } from './api-keys.js';
+import {
+  hashKey,
+  hasPermission,
+  KEY_CACHE_MS,
+  LAST_USED_EVERY_MS,
+  sameHash,
+  type AuthenticatedKey,
+  type Permission,
+  type Requirement,
+} from './api-keys.js';
 import { keyRepository } from './key-repository.js';
 
 const CACHE_MAX = 10_000;
@@ -120,7 +129,7 @@ export class Authenticator {
   }
 }
 
-export function requirePermission(key: AuthenticatedKey, permission: Permission): void {
+export function requirePermission(key: AuthenticatedKey, permission: Requirement): void {
   if (!hasPermission(key, permission)) {
     throw missingPermission(permission);
   }

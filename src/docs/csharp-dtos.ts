@@ -64,7 +64,7 @@ function requestClass(m: OperationModel, casing: Casing): string {
     ...routesByPath(op).map((r) => `    [Route(${quote(r.path)}, ${quote(r.verbs)})]`),
     `    [Api(Description=${quote(op.summary)})]`,
     `    [Tag(${quote(op.tag)})]`,
-    `    // Needs an API key with the '${op.permission}' permission.`,
+    op.permission === 'any' ? '    // Needs a valid API key, whatever its permissions.' : `    // Needs an API key with the '${op.permission}' permission.`,
     `    public partial class ${op.name}`,
     `        : ${returns}, ${VERB_MARKERS[m.method]}`,
     '    {',

@@ -50,7 +50,8 @@ export function metadataTypes(model: ApiModel, casing: Casing, baseUrl: string):
       Routes: m.op.routes.map((r) => ({ Path: r.path, Verbs: r.method })),
       Tags: [m.op.tag],
       RequiresAuthentication: true,
-      RequiredPermissions: [m.op.permission],
+      // ServiceStack lists no permission for a route any authenticated caller may use.
+      RequiredPermissions: m.op.permission === 'any' ? [] : [m.op.permission],
       SuccessStatus: m.op.successStatus ?? (m.response.kind === 'void' ? 204 : 200),
     })),
     Types: model.types.map((t) => metadataType(t, casing)),

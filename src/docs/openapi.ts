@@ -116,9 +116,11 @@ function operation(m: OperationModel, route: RouteDef, index: number, conv: Sche
   const { params, inPath } = parameters(m, route, conv, style);
   const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
   const permission =
-    m.op.permission === 'fulfilment'
-      ? 'Needs an API key with the `fulfilment` or the `admin` permission.'
-      : `Needs an API key with the \`${m.op.permission}\` permission.`;
+    m.op.permission === 'any'
+      ? 'Needs a valid API key, whatever its permissions.'
+      : m.op.permission === 'fulfilment'
+        ? 'Needs an API key with the `fulfilment` or the `admin` permission.'
+        : `Needs an API key with the \`${m.op.permission}\` permission.`;
   return JSON.parse(
     JSON.stringify({
       operationId: operationId(m, route, index),

@@ -40,6 +40,23 @@ export const eventRepository = {
     return (await db.selectFrom('events').selectAll().where('customer_id', '=', customerId).orderBy('sequence').execute()).map(stored);
   },
 
+  /**
+   * Events written for no customer whose data's JSON text starts with one of `prefixes` (an order's
+   * events from before its confirmation, `{"OrderId":12,`), ascending. The prefixes hold no `%` or `_`.
+   */
+  async ownerlessStartingWith(db: DbHandle, prefixes: readonly string[]): Promise<EventRow[]> {
+    if (prefixes.length === 0) return [];
+    return (
+      await db
+        .selectFrom('events')
+        .selectAll()
+        .where('customer_id', 'is', null)
+        .where((eb) => eb.or(prefixes.map((p) => eb('data', 'like', `${p}%`))))
+        .orderBy('sequence')
+        .execute()
+    ).map(stored);
+  },
+
   async replaceData(db: DbHandle, sequence: number, data: string): Promise<void> {
     await db.updateTable('events').set({ data }).where('sequence', '=', sequence).execute();
   },

@@ -6,7 +6,8 @@ import { withRules } from '../wire/request-schema.js';
 import { WireDate } from '../wire/schema-types.js';
 import { wireDate } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/unit.js';
-import { listKeys, type Permission, PERMISSIONS } from '../auth/index.js';
+import { keyRepository, listKeys, type Permission, PERMISSIONS } from '../auth/index.js';
+import { unauthenticated } from '../errors.js';
 import { createKeyAs, revokeKeyAs } from './key.writes.js';
 
 // As `keys create --name`: `keys list` prints a name as one word.
@@ -39,6 +40,19 @@ export const ApiKeyWithKey = Type.Object(
   { $id: 'ApiKeyWithKey' },
 );
 
+export const CurrentKey = Type.Object(
+  {
+    Id: ApiKey.properties.Id,
+    Name: ApiKey.properties.Name,
+    Permissions: Type.Array(Type.String(), {
+      description: 'As the key was created; `admin` grants `fulfilment` too.',
+    }),
+    CreatedAt: ApiKey.properties.CreatedAt,
+    LastUsedAt: ApiKey.properties.LastUsedAt,
+  },
+  { $id: 'CurrentKey' },
+);
+
 /** The key the revocation example names (a key's Id is its first 12 characters). */
 export const EXAMPLE_KEY_ID = 'og_012345678';
 
@@ -51,9 +65,32 @@ const toKey = (k: ApiKeyRow) => ({
   LastUsedAt: wireDate(k.last_used_at === null ? null : Number(k.last_used_at)),
 });
 
-/** API keys (operator): list, create, revoke. The CLI's `keys` commands do the same. */
+const toCurrentKey = (k: ApiKeyRow) => {
+  const { Id, Name, Permissions, CreatedAt, LastUsedAt } = toKey(k);
+  return { Id, Name, Permissions, CreatedAt, LastUsedAt };
+};
+
+/** API keys: the caller's own (any key), and (operator) list, create, revoke. The CLI's `keys` commands do the same. */
 export function keyOperations(store: Store, writes: WriteDoor): AnyOperation[] {
   return [
+    defineOperation({
+      name: 'GetCurrentKey',
+      tag: 'Keys',
+      summary: 'The calling key: its Id, Name and Permissions (any valid key; never the key itself).',
+      description:
+        'What a client may do with the key it holds, without trying: a console or an integration asks once after sign-in. Shows only the caller’s own key; an unknown or revoked key is answered 401 as by every route.',
+      routes: [{ method: 'GET', path: '/keys/current' }],
+      permission: 'any',
+      request: Type.Object({}, { $id: 'GetCurrentKey' }),
+      response: CurrentKey,
+      handle: async (_req, call) => {
+        // The primary, as the authenticator reads keys: the row the key was just accepted by.
+        const row = await keyRepository.findById(store.reader, call.key.id);
+        // Revoked or deleted between its acceptance and this read: as any later request would be answered.
+        if (!row || (row.revoked_at !== null && Number(row.revoked_at) <= Date.now())) throw unauthenticated(true);
+        return toCurrentKey(row);
+      },
+    }),
     defineOperation({
       name: 'ListKeys',
       tag: 'Keys',

@@ -95,10 +95,22 @@ export const PERSONAL_ORDER_COLUMNS = ['confirmation', 'confirmation_shown', 'co
   keyof OrderRow
 >;
 
-/** Scrubs the personal data of the customer's orders; answers whether anything changed. */
-export async function eraseOrdersOf(unit: Unit, customerId: string): Promise<boolean> {
+/**
+ * How the stored data of an order's event begins (its first field is OrderId, order.mapping.ts
+ * toOrderView): what finds the events of an order from before its confirmation, written for no
+ * customer but holding its note.
+ */
+export const orderEventDataPrefix = (orderId: number): string => `{"OrderId":${orderId.toFixed(0)},`;
+
+/**
+ * Scrubs the personal data of the customer's orders; answers whether anything changed, and the
+ * customer's orders (every one holds a confirmation, erased or not).
+ */
+export async function eraseOrdersOf(unit: Unit, customerId: string): Promise<{ changed: boolean; orderIds: number[] }> {
   let changed = false;
+  const orderIds: number[] = [];
   for (const o of await orderRepository.personalDataOfCustomer(unit.db, customerId)) {
+    orderIds.push(Number(o.order_id));
     const confirmation = o.confirmation === null ? null : erasedConfirmationJson(o.confirmation);
     if (confirmation === o.confirmation && o.note === null) continue;
     // The hash of the data it replaced would still tell the data to whoever guesses it: rehash.
@@ -107,15 +119,16 @@ export async function eraseOrdersOf(unit: Unit, customerId: string): Promise<boo
     changed = true;
   }
   if (await eraseRecordsOf(unit, customerId)) changed = true;
-  return changed;
+  return { changed, orderIds };
 }
 
 /** The personal fields of the records of an order's life as the order shows them (order-life.erasure.ts's columns). */
 const PERSONAL_RECORD_FIELDS = { Payments: ['Name', 'ReferenceNumber'], Refunds: ['ReferenceNumber'] } as const;
 
-/** An order event's payload with the personal fields of its confirmation and of its payments and refunds null. */
+/** An order event's payload with its note, the personal fields of its confirmation and of its payments and refunds null. */
 export function erasedOrderEventData(type: string, data: Record<string, unknown>): Record<string, unknown> {
   if (!type.startsWith('order.')) return data;
+  if (data.Note !== undefined) data.Note = null;
   if (data.Confirmation !== undefined) {
     data.Confirmation = erasedConfirmationView(data.Confirmation as Record<string, unknown> | null);
   }

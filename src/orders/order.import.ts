@@ -48,8 +48,8 @@ type Field = 'OrderNumber' | 'Note' | 'Confirmation.Note';
 /**
  * The columns an order import reads, and those it passes over: every other field of the feed, so
  * that what `orders export` writes imports as it is (the orders are created anew, open; their
- * amounts computed anew). The feed shows an order's note only in its confirmation: a row without
- * `Note` takes `Confirmation.Note`.
+ * amounts computed anew). An order's `Note` imports as its note; a row without a `Note` (an
+ * export of a release that showed the note only in the confirmation) takes `Confirmation.Note`.
  */
 const READ: ReadonlyMap<string, Field> = new Map([
   ['ordernumber', 'OrderNumber'],

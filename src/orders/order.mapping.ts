@@ -149,6 +149,7 @@ export function toOrderView(order: ShownOrder, bank: BankData = 'masked', date: 
     CreatedAt: date(order.created_at),
     ConfirmedAt: date(order.confirmed_at),
     CancelledAt: date(order.cancelled_at),
+    Note: order.note,
     Confirmation: toConfirmationView(order.confirmation, bank, date),
     ...contentView(order),
     ...lifeView(order, date),

@@ -269,6 +269,12 @@ export const OrderView = Type.Object(
     CreatedAt: WireDate(),
     ConfirmedAt: Nullable(WireDate()),
     CancelledAt: Nullable(WireDate()),
+    Note: Nullable(
+      Type.String({
+        description:
+          "The order's own note, as CreateOrder or UpdateOrder (or an import) gave it; null when none. The confirmation's Note is in Confirmation.",
+      }),
+    ),
     Confirmation: Nullable(Confirmation),
     Currency: Type.String({ description: 'ISO 4217 code.' }),
     PricesIncludeTax: Type.Boolean(),

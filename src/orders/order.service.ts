@@ -30,6 +30,9 @@ export function contentOfRequest(req: OrderContentFields, defaultCurrency: strin
   return contentRecord(content!);
 }
 
+/** An order's note as stored and shown: an empty one is none. */
+const noteOf = (note: string | undefined): string | null => (note === undefined || note === '' ? null : note);
+
 /** What a write creating an order takes: the request's number and note, its content computed. */
 export interface NewOrderInput extends Pick<CreateOrderRequest, 'OrderNumber' | 'Note'> {
   readonly content?: ContentRecord;
@@ -42,7 +45,7 @@ async function insertOrder(trx: DbHandle, req: NewOrderInput): Promise<CreatedOr
     if (await orderRepository.orderNumberTaken(trx, given)) throw duplicateOrderNumber();
     try {
       return {
-        OrderId: await orderRepository.insert(trx, { order_number: given, note: req.Note ?? null, created_at: now, ...content(req) }),
+        OrderId: await orderRepository.insert(trx, { order_number: given, note: noteOf(req.Note), created_at: now, ...content(req) }),
         OrderNumber: given,
         Status: 'Open',
       };
@@ -54,7 +57,7 @@ async function insertOrder(trx: DbHandle, req: NewOrderInput): Promise<CreatedOr
   // The number derives from the id, known only after the insert; a placeholder holds the place.
   const orderId = await orderRepository.insert(trx, {
     order_number: `tmp-${randomBytes(12).toString('hex')}`,
-    note: req.Note ?? null,
+    note: noteOf(req.Note),
     created_at: now,
     ...content(req),
   });
@@ -112,7 +115,7 @@ export const updateOrderWrite = defineWrite('order.update', async (unit, update:
 /** The write of an UpdateOrder request. */
 export const orderUpdateOf = (req: UpdateOrderRequest, defaultCurrency: string): OrderUpdate => ({
   orderId: req.OrderId,
-  note: req.Note === undefined || req.Note === '' ? null : req.Note,
+  note: noteOf(req.Note),
   content: contentOfRequest(req, defaultCurrency),
 });
 

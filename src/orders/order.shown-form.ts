@@ -36,7 +36,7 @@ const jsonText = (v: string | null): string => (v === null ? 'null' : JSON.strin
 const shownFields = (order: ShownOrder): string =>
   `"OrderId":${order.order_id.toFixed(0)},"OrderNumber":${jsonText(order.order_number)},"Status":${jsonText(order.status)},` +
   `"CustomerId":${jsonText(order.customer_id)},"CreatedAt":${wcfDate(order.created_at)},"ConfirmedAt":${wcfDate(order.confirmed_at)},` +
-  `"CancelledAt":${wcfDate(order.cancelled_at)},"Confirmation":${order.confirmation_shown ?? 'null'},${contentText(order).slice(1, -1)},` +
+  `"CancelledAt":${wcfDate(order.cancelled_at)},"Note":${jsonText(order.note)},"Confirmation":${order.confirmation_shown ?? 'null'},${contentText(order).slice(1, -1)},` +
   lifeText(order);
 
 const textKept = (order: ShownOrder): boolean => order.confirmation === null || order.confirmation_shown !== null;

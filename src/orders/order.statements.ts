@@ -45,14 +45,15 @@ export const ORDER_COLUMNS: ReadonlyArray<keyof OrderRow> = [
 export const FIND_ORDER = `select ${ORDER_COLUMNS.join(', ')} from orders where order_id = ?`;
 
 /**
- * The columns an order is shown with (GetOrder, the feed, the export): not the internal note of
- * CreateOrder nor the confirmation's hash. Reads that show orders read only these: every column
- * less, on every order of a feed, is a value fewer for the driver to make.
+ * The columns an order is shown with (GetOrder, the feed, the export): not the confirmation's hash
+ * nor the totals' exact forms. Reads that show orders read only these: every column less, on every
+ * order of a feed, is a value fewer for the driver to make.
  */
 export const SHOWN_COLUMNS = [
   'order_id',
   'order_number',
   'status',
+  'note',
   'customer_id',
   'created_at',
   'confirmed_at',

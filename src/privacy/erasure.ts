@@ -3,7 +3,7 @@ import { eraseCustomerRow, erasedCustomerEventData, lockCustomerToErase } from '
 import { eraseCustomFieldValuesOf } from '../customfields/index.js';
 import { customerNotFound } from '../errors.js';
 import { scrubCustomerEvents, type EventDataEraser } from '../events/index.js';
-import { eraseOrdersOf, erasedOrderEventData } from '../orders/index.js';
+import { eraseOrdersOf, erasedOrderEventData, orderEventDataPrefix } from '../orders/index.js';
 import { defineWrite } from '../writes/unit.js';
 
 export interface ErasureAnswer {
@@ -33,8 +33,9 @@ export const eraseCustomerWrite = defineWrite(
     await recordAuditWrite.run(unit, { keyId: input.keyId, action: 'customer.erase', resourceType: 'customer', resourceIds: [customerId] });
     const values = await eraseCustomFieldValuesOf(unit, customerId);
     const orders = await eraseOrdersOf(unit, customerId);
-    const events = await scrubCustomerEvents(unit, customerId, EVENT_DATA_ERASERS);
-    if (!customer.holdsPersonalData && values === 0 && !orders && !events && customer.erasedAt !== null)
+    // An order's events from before its confirmation hold its note but name no customer.
+    const events = await scrubCustomerEvents(unit, customerId, EVENT_DATA_ERASERS, orders.orderIds.map(orderEventDataPrefix));
+    if (!customer.holdsPersonalData && values === 0 && !orders.changed && !events && customer.erasedAt !== null)
       return { CustomerId: customerId, ErasedAt: customer.erasedAt };
     await eraseCustomerRow(unit, customerId, input.now);
     unit.emit({ type: 'customer.erased', customerId });

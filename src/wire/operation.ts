@@ -1,6 +1,6 @@
 import type { TObject, TSchema, Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthenticatedKey, Permission } from '../auth/index.js';
+import type { AuthenticatedKey, Requirement } from '../auth/index.js';
 import type { DateStyle } from './dates.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -63,7 +63,8 @@ export interface Operation<Req extends TObject = TObject, Res extends TSchema = 
   readonly description?: string;
   readonly tag: string;
   readonly routes: readonly RouteDef[];
-  readonly permission: Permission;
+  /** What the calling key needs: a permission, or `any` valid key. */
+  readonly permission: Requirement;
   readonly request: Req;
   readonly response: Res;
   /** A top-level JSON array body binds to this request property (e.g. a PATCH sent as `[{…}]`). */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PERMISSIONS } from '../../src/auth/index.js';
 import { bearer, describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
 
 interface ApiKey {
@@ -184,6 +185,56 @@ describeEachBackend('keys over HTTP', (t) => {
     }
     await sleep(200);
     assert.equal(await lastUsed(), first, 'within the minute, later requests write nothing');
+  });
+
+  test('GET /keys/current answers the calling key, whatever its permissions, for every combination; never the key itself; no audit entry', async () => {
+    const combinations = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15].map((bits) => PERMISSIONS.filter((_, i) => bits & (1 << i)));
+    const from = await lastSequence(t());
+    for (const permissions of combinations) {
+      const created = await create(t(), `current-${permissions.join('-')}`, permissions);
+      const res = await t().inject({ url: '/keys/current', headers: bearer(created.Key) });
+      assert.equal(res.statusCode, 200, `${permissions.join(',')}: ${res.body}`);
+      const current = json<Record<string, unknown>>(res);
+      assert.deepEqual(Object.keys(current), ['Id', 'Name', 'Permissions', 'CreatedAt', 'LastUsedAt']);
+      assert.deepEqual(current, {
+        Id: created.Id,
+        Name: created.Name,
+        Permissions: permissions,
+        CreatedAt: created.CreatedAt,
+        LastUsedAt: current.LastUsedAt,
+      });
+      assert.ok(current.LastUsedAt === null || WIRE_DATE.test(current.LastUsedAt as string), String(current.LastUsedAt));
+      assert.ok(!res.body.includes(created.Key.slice(12)), 'the key itself is never shown');
+    }
+    // Each key is answered with its own row: the admin key sees itself, not the others.
+    const own = json<ApiKey>(await t().inject('/keys/current'));
+    assert.equal(own.Id, adminId());
+    assert.deepEqual(own.Permissions, ['all', 'admin']);
+    const entries = await auditAfter(t(), from);
+    assert.equal(entries.length, combinations.length);
+    assert.ok(
+      entries.every((e) => e.Action === 'key.create'),
+      'reading the current key records nothing',
+    );
+  });
+
+  test('GET /keys/current without a key, with an unknown or a revoked key answers 401 in the ResponseStatus shape', async () => {
+    const victim = await create(t(), 'current-revoked', ['all']);
+    assert.equal((await t().inject({ url: '/keys/current', headers: bearer(victim.Key) })).statusCode, 200);
+    assert.equal((await t().inject({ method: 'POST', url: `/keys/${victim.Id}/revoke` })).statusCode, 200);
+    await eventually('the revoked key is refused', async () => (await search(t(), victim.Key)).statusCode === 401);
+    const unknown = `og_${'x'.repeat(54)}`;
+    for (const [what, headers] of [
+      ['no key', { authorization: undefined }],
+      ['an unknown key', bearer(unknown)],
+      ['a revoked key', bearer(victim.Key)],
+    ] as const) {
+      const res = await t().inject({ url: '/keys/current', headers });
+      assert.equal(res.statusCode, 401, `${what}: ${res.body}`);
+      assert.match(String(res.headers['www-authenticate']), /Bearer realm=/, what);
+      assert.equal(json(res).ResponseStatus.ErrorCode, 'Unauthorized', what);
+      assert.ok(!res.body.includes('current-revoked'), `${what}: nothing of the key is shown`);
+    }
   });
 
   test('revoking the last unrevoked key with admin answers 409 LastAdminKey and leaves it working', async () => {

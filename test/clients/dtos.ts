@@ -57,6 +57,7 @@ export class Order {
   public CreatedAt!: string;
   public ConfirmedAt!: string | null;
   public CancelledAt!: string | null;
+  public Note!: string | null;
   public Confirmation!: Record<string, unknown> | null;
   public Currency!: string;
   public PricesIncludeTax!: boolean;
@@ -862,6 +863,30 @@ export class ApiKey {
 
 export class ApiKeyWithKey extends ApiKey {
   public Key!: string;
+}
+
+export class CurrentKey {
+  public Id!: string;
+  public Name!: string;
+  public Permissions!: string[];
+  public CreatedAt!: string;
+  public LastUsedAt!: string | null;
+}
+
+// @Route("/keys/current", "GET")
+export class GetCurrentKey implements IReturn<CurrentKey> {
+  public constructor(init?: Partial<GetCurrentKey>) {
+    Object.assign(this, init);
+  }
+  public getTypeName() {
+    return 'GetCurrentKey';
+  }
+  public getMethod() {
+    return 'GET';
+  }
+  public createResponse() {
+    return new CurrentKey();
+  }
 }
 
 // @Route("/keys", "GET")

@@ -546,6 +546,17 @@ export const SCENARIOS: Record<string, Scenario> = {
     },
     invalid: async () => ({ init: { CustomerId: '' }, field: 'CustomerId', code: 'NotEmpty' }),
   },
+  GetCurrentKey: {
+    // The admin client's own key: the bootstrap-like key of the test server, with `all` and `admin`.
+    valid: async () => ({ init: {} }),
+    check: (res) => {
+      const r = res as Row;
+      assert.deepEqual(Object.keys(r), ['Id', 'Name', 'Permissions', 'CreatedAt', 'LastUsedAt']);
+      assert.match(r.Id as string, /^og_/);
+      assert.ok((r.Permissions as string[]).includes('admin'), 'the calling key is the admin client’s');
+      assert.match(r.CreatedAt as string, WIRE_DATE);
+    },
+  },
   ListKeys: {
     valid: async (ctx) => ({ init: {}, facts: { Id: (await newKey(ctx)).Id } }),
     check: (res, _init, facts) => {

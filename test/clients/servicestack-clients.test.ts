@@ -100,6 +100,13 @@ for (const backend of allBackends()) {
         for (const op of ops) {
           await t.test(op.name, async () => {
             const c = makeClient(flavour, server.baseUrl);
+            if (op.permission === 'any') {
+              // Needs no permission: a key with the fewest is answered.
+              c.client.setCredentials(server.t.keys.adminOnly, '');
+              await c.client.api(ctx.dto(op.name, {}));
+              assert.equal(c.lastStatus(), 200);
+              return;
+            }
             c.client.setCredentials(op.permission === 'all' ? server.t.keys.adminOnly : server.t.keys.all, '');
             // The permission is checked before the request is read: any request of the operation will do.
             const api = await c.client.api(ctx.dto(op.name, {}));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
+import type { Request } from 'playwright-core';
 import { describeConsole, NAV, HOSTILE } from './console-suite.js';
 
 // The console driven as a person uses it: by roles and visible names (design.md, "The operator
@@ -21,9 +22,20 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
       .and(page.locator('.field-error'))
       .waitFor();
     assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    // What the key may do is asked once, not tried: no request the service must refuse.
+    const asked: string[] = [];
+    const record = (r: Request): void => {
+      if (r.url().startsWith(server.baseUrl) && !r.url().includes('/console/')) asked.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    };
+    page.on('request', record);
     await signIn(server.t.keys.admin);
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const name of NAV) await nav.getByRole('link', { name, exact: true }).waitFor();
+    await page.getByText('test-admin: all, admin').waitFor();
+    assert.equal(asked.filter((a) => a === 'GET /keys/current').length, 1, asked.join('\n'));
+    for (const probe of ['POST /orders/0/payments', 'GET /audit/', 'GET /events/'])
+      assert.ok(!asked.includes(probe), `${probe} asked at sign-in: ${asked.join(', ')}`);
+    page.off('request', record);
     assert.equal(await page.evaluate(() => sessionStorage.length), 1, 'the key is in sessionStorage');
     assert.equal(await page.evaluate(() => localStorage.length), 0, 'and nowhere else');
     assert.deepEqual(await session.context.cookies(), []);

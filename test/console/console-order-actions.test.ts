@@ -72,7 +72,7 @@ describeConsole(
     test('Edit order: rows added by keyboard and removed, an error under Lines[1].Quantity, then saved through UpdateOrder', async () => {
       const { server, page, shot, assertAccessible } = c();
       const inject: Inject = (o) => server.t.inject(o);
-      const id = await createOrder(inject, { OrderNumber: 'EDIT-1', Lines: [LINE] });
+      const id = await createOrder(inject, { OrderNumber: 'EDIT-1', Note: 'Ring first', Lines: [LINE] });
       await page.goto(`${server.baseUrl}/console/orders/${id}`);
       await page.getByRole('heading', { level: 1, name: 'Order EDIT-1' }).waitFor();
       await page.getByRole('button', { name: 'Edit order' }).click();
@@ -80,6 +80,7 @@ describeConsole(
       await form.waitFor();
       await assertFocus(page, 'Note', 'the form opens with its first input focused');
       assert.equal(await page.getByLabel('SKU, line 1').inputValue(), 'TEE-1', 'the lines start as the order holds them');
+      assert.equal(await page.getByLabel('Note').inputValue(), 'Ring first', 'the note starts as the order holds it');
 
       // A person on the keyboard: Add line moves the focus into the new row; Tab walks its inputs.
       await page.getByRole('button', { name: 'Add line' }).focus();
@@ -119,7 +120,9 @@ describeConsole(
         Lines: Array<{ Sku: string; Quantity: number; UnitPrice: number; TaxRate: number }>;
         Shipping: { Amount: number; TaxRate: number } | null;
         Totals: { Gross: number };
+        Note: string | null;
       };
+      assert.equal(saved.Note, 'Gift wrap');
       assert.deepEqual(
         saved.Lines.map((l) => [l.Sku, l.Quantity, l.UnitPrice, l.TaxRate]),
         [
@@ -135,6 +138,7 @@ describeConsole(
       // Escape closes the form too, and the focus returns to its button.
       await page.getByRole('button', { name: 'Edit order' }).click();
       await assertFocus(page, 'Note', 'the form opens with its first input focused');
+      assert.equal(await page.getByLabel('Note').inputValue(), 'Gift wrap', 'the saved note is filled in');
       await page.keyboard.press('Escape');
       await form.waitFor({ state: 'detached' });
       await assertFocus(page, 'Edit order', 'Escape gives the focus back too');

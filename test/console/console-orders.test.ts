@@ -91,6 +91,8 @@ describeConsole(
       await page.getByLabel('Note').fill(HOSTILE);
       await page.getByRole('button', { name: 'Create', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Order WEB-NEW' }).waitFor();
+      // The order's note is shown on its page, as text.
+      await page.getByRole('definition').filter({ hasText: HOSTILE }).waitFor();
       const found = (await server.t.inject('/orders/?OrderNumbers=WEB-NEW')).json() as Array<{ Status: string }>;
       assert.equal(found.length, 1);
       assert.equal(found[0]!.Status, 'Open');

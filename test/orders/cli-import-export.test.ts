@@ -127,6 +127,7 @@ describeEachBackend(
       );
       const [o, c] = byColumn;
       assert.equal(o!['Confirmation.CustomerCity'], '', 'an open order has no confirmation');
+      assert.deepEqual([o!.Note, c!.Note, c!['Confirmation.Note']], ['an open note', '', 'ring twice']);
       assert.equal(c!['Confirmation.CustomerCity'], 'Köln, Altstadt');
       assert.equal(c!['Confirmation.Payment.Amount'], '19.99');
       assert.equal(c!['Confirmation.Payment.Type'], 'PayPal');
@@ -230,12 +231,23 @@ describeEachBackend(
       );
       const store = openStore(fresh.url);
       try {
-        // The feed shows an order's note in its confirmation: that note travels; an open order's own note is not in the feed.
+        // An order's own Note travels; the confirmation's stays in Confirmation (the imported order is open).
         assert.deepEqual(await notesOf(store, [number('open'), number('confirmed'), number('cancelled')]), {
-          [number('open')]: null,
-          [number('confirmed')]: 'ring twice',
+          [number('open')]: 'an open note',
+          [number('confirmed')]: null,
           [number('cancelled')]: null,
         });
+        assert.deepEqual(
+          back.map((o) => o.Note),
+          ['an open note', null, null],
+        );
+        // A record without Note (an export of a release that showed the note only in the confirmation) takes Confirmation.Note.
+        const older = jsonl(jsonlExport).find((o) => o.OrderNumber === number('confirmed'))!;
+        delete older.Note;
+        older.OrderNumber = number('older');
+        r = cli(['orders', 'import', file('older.jsonl', `${JSON.stringify(older)}\n`)], fresh.env);
+        assert.equal(r.code, 0, r.err);
+        assert.deepEqual(await notesOf(store, [number('older')]), { [number('older')]: 'ring twice' });
       } finally {
         await store.close();
       }

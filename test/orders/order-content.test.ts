@@ -219,7 +219,9 @@ describeEachBackend(
       const answered = json(res);
       assert.equal(answered.OrderId, id);
       assert.deepEqual(contentOf(answered), expectedContent(replaced));
+      assert.equal(answered.Note, 'changed', 'the answer shows the note');
       assert.deepEqual(contentOf(await getOrder(t(), id)), expectedContent(replaced));
+      assert.equal((await getOrder(t(), id)).Note, 'changed');
       const lines = await t().store.reader.selectFrom('order_lines').select(['sku', 'line_number']).where('order_id', '=', id).execute();
       assert.deepEqual(lines, [{ sku: 'MUG', line_number: 1 }]);
       const note = await t().store.reader.selectFrom('orders').select('note').where('order_id', '=', id).executeTakeFirstOrThrow();
@@ -232,6 +234,7 @@ describeEachBackend(
       const updated = events.filter((e) => e.Data.OrderId === id);
       assert.equal(updated.length, 1);
       assert.deepEqual(contentOf(updated[0]!.Data), expectedContent(replaced));
+      assert.equal(updated[0]!.Data.Note, 'changed', "the event's order shows the note");
 
       const bad = await t().inject({
         method: 'PUT',

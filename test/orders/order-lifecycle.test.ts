@@ -12,6 +12,7 @@ const ORDER_KEYS = [
   'CreatedAt',
   'ConfirmedAt',
   'CancelledAt',
+  'Note',
   'Confirmation',
   'Currency',
   'PricesIncludeTax',
@@ -48,6 +49,27 @@ describeEachBackend(
       assert.equal(json(dup).ResponseStatus.Errors[0].FieldName, 'OrderNumber');
     });
 
+    test("the order's own Note: shown by GetOrder and the feed as given, an empty one as null; beside the confirmation's Note once confirmed", async () => {
+      const noted = json(await t().inject({ method: 'POST', url: '/orders', payload: { Note: 'call first, "then" ship' } })).OrderId;
+      const empty = json(await t().inject({ method: 'POST', url: '/orders', payload: { Note: '' } })).OrderId;
+      const shown = async (id: number) => json(await t().inject({ url: `/orders/${id}`, headers: bearer(t().keys.all) }));
+      assert.equal((await shown(noted)).Note, 'call first, "then" ship');
+      assert.equal((await shown(empty)).Note, null);
+      assert.equal((await confirm(t(), noted, confirmation({ Note: 'ring twice' }))).statusCode, 200);
+      const confirmed = await shown(noted);
+      assert.equal(confirmed.Note, 'call first, "then" ship', 'the confirmation leaves the order’s note');
+      assert.equal(confirmed.Confirmation.Note, 'ring twice');
+      // The feed's default form is spliced from kept text; camelCase and ISO dates are written from the view.
+      for (const query of ['', '&jsconfig=TextCase:CamelCase,DateHandler:ISO8601']) {
+        const feed = json(await t().inject({ url: `/orders/?OrderIds=${noted},${empty}${query}`, headers: bearer(t().keys.all) }));
+        assert.equal(feed.length, 2, query);
+        const notes = Object.fromEntries(
+          feed.map((o: Record<string, unknown>) => ('Note' in o ? [o.OrderId, o.Note] : [o.orderId, o.note])),
+        );
+        assert.deepEqual(notes, { [noted]: 'call first, "then" ship', [empty]: null }, query);
+      }
+    });
+
     test('a generated number taken by hand before gets a suffix', async () => {
       const next = json(await t().inject({ method: 'POST', url: '/orders', payload: {} })).OrderId + 1;
       const taken = `ORD-${String(next + 1).padStart(6, '0')}`;
@@ -76,7 +98,10 @@ describeEachBackend(
       assert.deepEqual(Object.keys(order), ORDER_KEYS);
       assert.equal(order.Status, 'Open');
       assert.match(order.CreatedAt, WCF);
-      assert.deepEqual([order.CustomerId, order.ConfirmedAt, order.CancelledAt, order.Confirmation], [null, null, null, null]);
+      assert.deepEqual(
+        [order.CustomerId, order.ConfirmedAt, order.CancelledAt, order.Note, order.Confirmation],
+        [null, null, null, null, null],
+      );
       assert.deepEqual(
         [
           order.FulfillmentStatus,

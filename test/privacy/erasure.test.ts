@@ -175,6 +175,12 @@ describeEachBackend(
         403,
       );
       assert.ok((await storeText(t())).includes(c.values.first), 'a refused erasure changes nothing');
+      // The second order's note was given before its confirmation: its order.created event holds it, written for no customer.
+      const createdEvent = async () =>
+        (
+          json(await t().inject('/events/?Types=order.created&Take=10000')) as Array<{ Data: { OrderId: number; Note: string | null } }>
+        ).find((e) => e.Data.OrderId === c.orders[1]);
+      assert.equal((await createdEvent())?.Data.Note, c.values.orderNote);
 
       const res = await t().inject({ method: 'POST', url: `/customer/${c.customerId}/erase` });
       assert.equal(res.statusCode, 200, res.body);
@@ -248,6 +254,7 @@ describeEachBackend(
       ].join('\n');
       notIn(answers, c.secrets, 'an API answer');
       notIn(t().logs.join(''), c.secrets, 'the logs');
+      assert.equal((await createdEvent())?.Data.Note, null, 'the event from before the confirmation is scrubbed too');
       notIn(await storeText(t()), c.secrets, 'the store');
     });
 

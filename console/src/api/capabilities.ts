@@ -1,14 +1,18 @@
 import { basePath } from '../base-path.js';
-import { ApiError, call } from './client.js';
+import { call } from './client.js';
 
 /** What the signed-in key may do, and which of the console's routes this service has; the console offers nothing else. */
 export interface Capabilities {
+  /** The key's name, as created. */
+  readonly name: string;
   /** The spec's operations and the feeds (permission `all`). */
   readonly all: boolean;
   /** Operator routes (permission `admin`). */
   readonly admin: boolean;
   /** Payments, refunds, shipments and returns of confirmed orders (permission `fulfilment`, or `admin`). */
   readonly fulfilment: boolean;
+  /** Bank data unmasked (permission `bank`); the service masks it otherwise. */
+  readonly bank: boolean;
   /** The service records shipments (`POST /orders/{OrderId}/shipments`). */
   readonly shipments: boolean;
   /** The service records returns (`POST /orders/{OrderId}/returns`). */
@@ -18,41 +22,22 @@ export interface Capabilities {
 }
 
 export const NO_CAPABILITIES: Capabilities = {
+  name: '',
   all: false,
   admin: false,
   fulfilment: false,
+  bank: false,
   shipments: false,
   returns: false,
   fulfilmentFilter: false,
 };
 
-const allowed = async (path: string, key: string): Promise<boolean> => {
-  try {
-    await call('GET', path, { key, query: { Take: 1 } });
-    return true;
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 403) return false;
-    throw e;
-  }
-};
-
-/**
- * Whether the key may record payments: the service checks the permission before it reads the
- * request, so a request it must refuse anyway (order 0) answers 403 without the permission and
- * 400 with it — nothing is recorded either way.
- */
-const mayRecord = async (key: string): Promise<boolean> => {
-  try {
-    await call('POST', '/orders/0/payments', { key, body: {} });
-    return true;
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 403) return false;
-    if (e instanceof ApiError && e.status === 400) return true;
-    // A service without the route: nothing to offer.
-    if (e instanceof ApiError && e.status === 404) return false;
-    throw e;
-  }
-};
+/** The signed-in key as `GET /keys/current` answers it (any valid key may ask). */
+interface CurrentKey {
+  readonly Id: string;
+  readonly Name: string;
+  readonly Permissions: readonly string[];
+}
 
 type OpenApi = { paths?: Record<string, Record<string, { parameters?: Array<{ name?: string }> } | undefined> | undefined> };
 
@@ -77,13 +62,19 @@ async function orderLifeRoutes(): Promise<Pick<Capabilities, 'shipments' | 'retu
 }
 
 /**
- * Asks the API what a key may do, by one cheap request per permission (the service has no
- * "who am I"); an unknown key throws the 401 of the first.
+ * Asks the API once what a key is and may do (`GET /keys/current`); an unknown or revoked key
+ * throws its 401. `admin` grants `fulfilment` too (src/auth/api-keys.ts).
  */
-export async function probeCapabilities(key: string): Promise<Capabilities> {
-  const all = await allowed('/events/', key);
-  const admin = await allowed('/audit/', key);
-  // admin grants fulfilment too (src/auth/api-keys.ts): no request needed then.
-  const [fulfilment, routes] = await Promise.all([admin ? Promise.resolve(true) : mayRecord(key), orderLifeRoutes()]);
-  return { all, admin, fulfilment, ...routes };
+export async function keyCapabilities(key: string): Promise<Capabilities> {
+  const [current, routes] = await Promise.all([call<CurrentKey>('GET', '/keys/current', { key }), orderLifeRoutes()]);
+  const held = new Set(current.body.Permissions);
+  const admin = held.has('admin');
+  return {
+    name: current.body.Name,
+    all: held.has('all'),
+    admin,
+    fulfilment: admin || held.has('fulfilment'),
+    bank: held.has('bank'),
+    ...routes,
+  };
 }

@@ -96,7 +96,8 @@ export interface Order {
   readonly CreatedAt: string;
   readonly ConfirmedAt: string | null;
   readonly CancelledAt: string | null;
-  readonly Note?: string | null;
+  /** The order's own note (CreateOrder, UpdateOrder); the confirmation's is in Confirmation. */
+  readonly Note: string | null;
   readonly Confirmation: Record<string, unknown> | null;
   readonly LastModified?: string;
   readonly Currency?: string;

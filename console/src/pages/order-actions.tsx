@@ -113,12 +113,7 @@ export function EditOrder({ order, onDone, onClose }: ActionProps): JSX.Element 
   return (
     <ActionForm name="Edit order" busy={busy} submitLabel="Save order" onSubmit={submit} onClose={onClose}>
       <ErrorNote error={error} shownFields={['Note', ...contentFields(draft)]} />
-      <Field
-        label="Note"
-        field="Note"
-        error={error}
-        hint={order.Note === undefined ? 'Replaces the order’s note (the order does not show its current one)' : undefined}
-      >
+      <Field label="Note" field="Note" error={error}>
         {(p) => <textarea {...p} value={note} onInput={(e) => setNote((e.currentTarget as HTMLTextAreaElement).value)} />}
       </Field>
       <OrderContentFields draft={draft} onChange={setDraft} error={error} />

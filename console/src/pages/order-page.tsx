@@ -270,6 +270,8 @@ export function OrderPage({ route }: PageProps): JSX.Element {
               <dd>{o.CustomerId ? <Link to={`/customers/${encodeURIComponent(o.CustomerId)}`}>{o.CustomerId}</Link> : '—'}</dd>
               <dt>Currency</dt>
               <dd>{o.Currency ?? '—'}</dd>
+              <dt>Note</dt>
+              <dd>{o.Note ?? '—'}</dd>
               <dt>Created</dt>
               <dd>{when(o.CreatedAt)}</dd>
               <dt>Confirmed</dt>

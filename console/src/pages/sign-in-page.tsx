@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client.js';
-import { probeCapabilities, type Capabilities } from '../api/capabilities.js';
+import { keyCapabilities, type Capabilities } from '../api/capabilities.js';
 import { Field, Busy } from '../ui/form.js';
 import { ErrorNote } from '../ui/feedback.js';
 
@@ -19,7 +19,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (key: string, caps: Cap
         throw new ApiError(400, 'NotEmpty', "'API key' must not be empty.", [
           { ErrorCode: 'NotEmpty', FieldName: 'ApiKey', Message: "'API key' must not be empty." },
         ]);
-      onSignedIn(key, await probeCapabilities(key));
+      onSignedIn(key, await keyCapabilities(key));
     } catch (err) {
       setError(
         err instanceof ApiError && err.status === 401
