@@ -43,6 +43,8 @@ export const eventRepository = {
   /**
    * Events written for no customer whose data's JSON text starts with one of `prefixes` (an order's
    * events from before its confirmation, `{"OrderId":12,`), ascending. The prefixes hold no `%` or `_`.
+   * No index serves it: it reads every event that names no customer, which only an erasure (rare,
+   * and holding the write door for its transaction) asks for.
    */
   async ownerlessStartingWith(db: DbHandle, prefixes: readonly string[]): Promise<EventRow[]> {
     if (prefixes.length === 0) return [];

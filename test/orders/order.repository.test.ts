@@ -34,12 +34,12 @@ describeEachStore('order repository', (s) => {
     assert.equal(await repo.orderNumberTaken(s().store.reader, `${number}-other`), false);
   });
 
-  test('findShown reads what find reads but the note, the hash and the exact amounts, with numeric ids and its records; nothing for an unknown id', async () => {
+  test('findShown reads what find reads but the hash and the exact amounts, with numeric ids and its records; nothing for an unknown id', async () => {
     const id = await insert(`O-${unique()}`, 'internal');
     await confirm(id, state(await customer(), 2000));
     const full = (await find(id))!;
     const shown = await repo.findShown(s().store.reader, id);
-    const { note: _note, confirmation_hash: _hash, shipping_name, shipping_amount, shipping_tax_rate, ...rest } = full;
+    const { confirmation_hash: _hash, shipping_name, shipping_amount, shipping_tax_rate, ...rest } = full;
     const { total_net, total_tax, total_gross, total_discount, ...shownColumns } = rest;
     // The view shows the content from its kept text; the exact amounts are for exports and accounting.
     assert.deepEqual(
@@ -48,6 +48,7 @@ describeEachStore('order repository', (s) => {
     );
     const { records, ...shownRow } = shown!;
     assert.deepEqual(shownRow, shownColumns);
+    assert.equal(shownRow.note, 'internal', 'the order’s own note is shown');
     assert.deepEqual(
       [shownRow.payment_status, shownRow.fulfillment_status, shownRow.paid, shownRow.refunded],
       ['Unpaid', 'Unfulfilled', '0.00', '0.00'],
