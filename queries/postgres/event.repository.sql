@@ -1,8 +1,8 @@
 -- PostgreSQL: the SQL of src/events/event.repository.ts. Written by `npm run sql:snapshot`; do not edit.
 
 -- eventRepository.insertMany(rows: 2)
-insert into events (sequence, event_id, type, occurred_at, customer_id, data) values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12);
--- parameters: [1,"evt_1","order.created",1700000000000,null,"{}",2,"evt_2","order.created",1700000000000,null,"{}"]
+insert into events (sequence, event_id, type, occurred_at, customer_id, order_id, data) values ($1, $2, $3, $4, $5, $6, $7), ($8, $9, $10, $11, $12, $13, $14);
+-- parameters: [1,"evt_1","order.created",1700000000000,null,1,"{}",2,"evt_2","order.created",1700000000000,null,1,"{}"]
 
 -- eventRepository.list(after, take)
 select * from "events" where "sequence" > $1 order by "sequence" limit $2;
@@ -16,9 +16,9 @@ select * from "events" where "sequence" > $1 and "type" in ($2, $3) order by "se
 select * from "events" where "customer_id" = $1 order by "sequence";
 -- parameters: ["c-1"]
 
--- eventRepository.ownerlessStartingWith(prefixes: 2)
-select * from "events" where "customer_id" is null and ("data" like $1 or "data" like $2) order by "sequence";
--- parameters: ["{\"OrderId\":1,%","{\"OrderId\":2,%"]
+-- eventRepository.ownerlessOfOrders(orderIds: 2)
+select * from "events" where "order_id" in ($1, $2) and "customer_id" is null order by "sequence";
+-- parameters: [1,2]
 
 -- eventRepository.replaceData(sequence, data)
 update "events" set "data" = $1 where "sequence" = $2;

@@ -1,8 +1,8 @@
 -- SQLite: the SQL of src/events/event.repository.ts. Written by `npm run sql:snapshot`; do not edit.
 
 -- eventRepository.insertMany(rows: 2)
-insert into events (sequence, event_id, type, occurred_at, customer_id, data) values (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?);
--- parameters: [1,"evt_1","order.created",1700000000000,null,"{}",2,"evt_2","order.created",1700000000000,null,"{}"]
+insert into events (sequence, event_id, type, occurred_at, customer_id, order_id, data) values (?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?);
+-- parameters: [1,"evt_1","order.created",1700000000000,null,1,"{}",2,"evt_2","order.created",1700000000000,null,1,"{}"]
 
 -- eventRepository.list(after, take)
 select * from "events" where "sequence" > ? order by "sequence" limit ?;
@@ -16,9 +16,9 @@ select * from "events" where "sequence" > ? and "type" in (?, ?) order by "seque
 select * from "events" where "customer_id" = ? order by "sequence";
 -- parameters: ["c-1"]
 
--- eventRepository.ownerlessStartingWith(prefixes: 2)
-select * from "events" where "customer_id" is null and ("data" like ? or "data" like ?) order by "sequence";
--- parameters: ["{\"OrderId\":1,%","{\"OrderId\":2,%"]
+-- eventRepository.ownerlessOfOrders(orderIds: 2)
+select * from "events" where "order_id" in (?, ?) and "customer_id" is null order by "sequence";
+-- parameters: [1,2]
 
 -- eventRepository.replaceData(sequence, data)
 update "events" set "data" = ? where "sequence" = ?;

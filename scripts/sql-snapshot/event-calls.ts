@@ -3,7 +3,7 @@ import { call, objectCalls, STAMP, type SnapshotSource } from './snapshot-calls.
 
 const { eventRepository } = eventModule;
 
-const EVENT = { sequence: 1, event_id: 'evt_1', type: 'order.created', occurred_at: STAMP, customer_id: null, data: '{}' };
+const EVENT = { sequence: 1, event_id: 'evt_1', type: 'order.created', occurred_at: STAMP, customer_id: null, order_id: 1, data: '{}' };
 
 export const eventCalls: SnapshotSource = {
   source: 'src/events/event.repository.ts',
@@ -15,7 +15,7 @@ export const eventCalls: SnapshotSource = {
       call('after, types: 2, take', ({ db }) => eventRepository.list(db, 10, ['order.created', 'order.confirmed'], 1000)),
     ],
     ofCustomer: [call('customerId', ({ db }) => eventRepository.ofCustomer(db, 'c-1'))],
-    ownerlessStartingWith: [call('prefixes: 2', ({ db }) => eventRepository.ownerlessStartingWith(db, ['{"OrderId":1,', '{"OrderId":2,']))],
+    ownerlessOfOrders: [call('orderIds: 2', ({ db }) => eventRepository.ownerlessOfOrders(db, [1, 2]))],
     replaceData: [call('sequence, data', ({ db }) => eventRepository.replaceData(db, 1, '{}'))],
     bySequences: [call('sequences: 2', ({ db }) => eventRepository.bySequences(db, [1, 2]))],
     oldest: [call('count', ({ db }) => eventRepository.oldest(db, 1000))],

@@ -9,23 +9,23 @@ import { eventRepository } from './event.repository.js';
  */
 export type EventDataEraser = (type: string, data: Record<string, unknown>) => Record<string, unknown>;
 
-/** Data prefixes asked of the store at once: a customer with more orders is read in turns. */
-const PREFIXES_PER_READ = 100;
+/** Orders asked of the store at once: a customer with more orders is read in turns. */
+const ORDERS_PER_READ = 500;
 
 /**
  * Scrubs the payloads of a customer's events, each asked of every module's eraser; answers whether
- * anything changed. `ownerless`: the starts of the data texts of events written before the data
- * became the customer's (an order's before its confirmation), which carry no customer id.
+ * anything changed. `orderIds`: the customer's orders, whose events from before the data became the
+ * customer's (before the order's confirmation) carry no customer id.
  */
 export async function scrubCustomerEvents(
   unit: Unit,
   customerId: string,
   erasers: readonly EventDataEraser[],
-  ownerless: readonly string[] = [],
+  orderIds: readonly number[] = [],
 ): Promise<boolean> {
   const events = await eventRepository.ofCustomer(unit.db, customerId);
-  for (let i = 0; i < ownerless.length; i += PREFIXES_PER_READ)
-    events.push(...(await eventRepository.ownerlessStartingWith(unit.db, ownerless.slice(i, i + PREFIXES_PER_READ))));
+  for (let i = 0; i < orderIds.length; i += ORDERS_PER_READ)
+    events.push(...(await eventRepository.ownerlessOfOrders(unit.db, orderIds.slice(i, i + ORDERS_PER_READ))));
   let changed = false;
   for (const e of events) {
     let data = decodeEventData(e.data) as Record<string, unknown>;

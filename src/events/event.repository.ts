@@ -4,12 +4,17 @@ import type { DbHandle } from '../store/store.js';
 import { insertEventsSql } from './event.statements.js';
 import type { EventType } from '../writes/event-types.js';
 
-/** Rows per INSERT: well under either backend's limit on parameters (6 per row). */
+/** Rows per INSERT: well under either backend's limit on parameters (7 per row). */
 const ROWS_PER_INSERT = 500;
 /** Events the retention purge looks at (and deletes) in one go. */
 export const PURGE_CHUNK = 1000;
 
-const stored = (row: EventRow): EventRow => ({ ...row, sequence: Number(row.sequence), occurred_at: Number(row.occurred_at) });
+const stored = (row: EventRow): EventRow => ({
+  ...row,
+  sequence: Number(row.sequence),
+  occurred_at: Number(row.occurred_at),
+  order_id: row.order_id === null ? null : Number(row.order_id),
+});
 
 /** All SQL about the outbox of events. */
 export const eventRepository = {
@@ -17,7 +22,7 @@ export const eventRepository = {
   async insertMany(db: DbHandle, rows: readonly EventRow[]): Promise<void> {
     for (const slice of chunks(rows, ROWS_PER_INSERT)) {
       const params: unknown[] = [];
-      for (const r of slice) params.push(r.sequence, r.event_id, r.type, r.occurred_at, r.customer_id, r.data);
+      for (const r of slice) params.push(r.sequence, r.event_id, r.type, r.occurred_at, r.customer_id, r.order_id, r.data);
       await db.run(insertEventsSql(slice.length), params);
     }
   },
@@ -41,19 +46,17 @@ export const eventRepository = {
   },
 
   /**
-   * Events written for no customer whose data's JSON text starts with one of `prefixes` (an order's
-   * events from before its confirmation, `{"OrderId":12,`), ascending. The prefixes hold no `%` or `_`.
-   * No index serves it: it reads every event that names no customer, which only an erasure (rare,
-   * and holding the write door for its transaction) asks for.
+   * Events about these orders that name no customer (an order's events from before its
+   * confirmation), ascending; by the index of the events' order.
    */
-  async ownerlessStartingWith(db: DbHandle, prefixes: readonly string[]): Promise<EventRow[]> {
-    if (prefixes.length === 0) return [];
+  async ownerlessOfOrders(db: DbHandle, orderIds: readonly number[]): Promise<EventRow[]> {
+    if (orderIds.length === 0) return [];
     return (
       await db
         .selectFrom('events')
         .selectAll()
+        .where('order_id', 'in', orderIds)
         .where('customer_id', 'is', null)
-        .where((eb) => eb.or(prefixes.map((p) => eb('data', 'like', `${p}%`))))
         .orderBy('sequence')
         .execute()
     ).map(stored);

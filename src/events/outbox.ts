@@ -85,6 +85,7 @@ export function createOutbox(sources: EventSources): Outbox {
             type: e.type,
             occurred_at: stamp,
             customer_id: customerId,
+            order_id: 'orderId' in e ? e.orderId : null,
             data: encodeEventData(data),
           };
         });

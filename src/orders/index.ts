@@ -3,7 +3,7 @@
  * stamps, its events' payloads, what an erasure asks of it, and its bank-data rule.
  */
 export { auditBankRead, bankDataFor } from './bank-access.js';
-export { eraseOrdersOf, erasedOrderEventData, orderEventDataPrefix, PERSONAL_ORDER_COLUMNS } from './order.erasure.js';
+export { eraseOrdersOf, erasedOrderEventData, PERSONAL_ORDER_COLUMNS } from './order.erasure.js';
 export { PERSONAL_PAYMENT_COLUMNS, PERSONAL_REFUND_COLUMNS } from './order-life.erasure.js';
 export { orderEventSource } from './order.events.js';
 export { exportOrders, type OrderExportFormat } from './order.export.js';

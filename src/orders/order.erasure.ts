@@ -96,13 +96,6 @@ export const PERSONAL_ORDER_COLUMNS = ['confirmation', 'confirmation_shown', 'co
 >;
 
 /**
- * How the stored data of an order's event begins (its first field is OrderId, order.mapping.ts
- * toOrderView): what finds the events of an order from before its confirmation, written for no
- * customer but holding its note.
- */
-export const orderEventDataPrefix = (orderId: number): string => `{"OrderId":${orderId.toFixed(0)},`;
-
-/**
  * Scrubs the personal data of the customer's orders; answers whether anything changed, and the
  * customer's orders (every one holds a confirmation, erased or not).
  */

@@ -3,7 +3,7 @@ import { eraseCustomerRow, erasedCustomerEventData, lockCustomerToErase } from '
 import { eraseCustomFieldValuesOf } from '../customfields/index.js';
 import { customerNotFound } from '../errors.js';
 import { scrubCustomerEvents, type EventDataEraser } from '../events/index.js';
-import { eraseOrdersOf, erasedOrderEventData, orderEventDataPrefix } from '../orders/index.js';
+import { eraseOrdersOf, erasedOrderEventData } from '../orders/index.js';
 import { defineWrite } from '../writes/unit.js';
 
 export interface ErasureAnswer {
@@ -34,7 +34,7 @@ export const eraseCustomerWrite = defineWrite(
     const values = await eraseCustomFieldValuesOf(unit, customerId);
     const orders = await eraseOrdersOf(unit, customerId);
     // An order's events from before its confirmation hold its note but name no customer.
-    const events = await scrubCustomerEvents(unit, customerId, EVENT_DATA_ERASERS, orders.orderIds.map(orderEventDataPrefix));
+    const events = await scrubCustomerEvents(unit, customerId, EVENT_DATA_ERASERS, orders.orderIds);
     if (!customer.holdsPersonalData && values === 0 && !orders.changed && !events && customer.erasedAt !== null)
       return { CustomerId: customerId, ErasedAt: customer.erasedAt };
     await eraseCustomerRow(unit, customerId, input.now);

@@ -222,6 +222,8 @@ export interface EventRow {
   occurred_at: number;
   /** The customer whose personal data the payload may hold. */
   customer_id: string | null;
+  /** The order the event is about (order events written since migration 017), else null. */
+  order_id: number | null;
   /** JSON text; dates as {"$date": ms}. */
   data: string;
 }
