@@ -1,7 +1,7 @@
 import { n0, n2 } from './lib/format.js';
 import { startService } from './lib/processes.js';
 import type { Backend } from './lib/settings.js';
-import { customerRequests, measure, orderRequests } from './scenarios/text-search.js';
+import { customerRequests, measure, measureList, orderListRequests, orderRequests } from './scenarios/text-search.js';
 import type { ScenarioContext, ScenarioResult } from './scenarios/scenario.js';
 
 /**
@@ -32,6 +32,7 @@ try {
   const ctx = { backend, server } as ScenarioContext;
   show('text-search-customers', await measure(ctx, customerRequests(rows)));
   show('text-search-orders', await measure(ctx, orderRequests(confirmed)));
+  show('text-search-order-list', await measureList(ctx, orderListRequests()));
 } finally {
   await server.stop();
 }

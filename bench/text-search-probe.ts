@@ -8,11 +8,11 @@ import type { SearchOrdersRequest } from '../src/orders/order.schemas.js';
 
 /**
  * The text search's query shapes, timed in one process against an existing store (no HTTP):
- * `node --import tsx bench/text-search-probe.ts <DATABASE_URL> [reps]`. Prints the median and the
+ * `node --import tsx bench/text-search-probe.ts <DATABASE_URL> [reps] [customers|orders|list]`. Prints the median and the
  * slowest of each shape and how many rows a page held.
  */
 const url = process.argv[2];
-if (!url) throw new Error('usage: text-search-probe.ts <DATABASE_URL> [reps]');
+if (!url) throw new Error('usage: text-search-probe.ts <DATABASE_URL> [reps] [customers|orders|list]');
 const REPS = Number(process.argv[3] ?? 10);
 const ONLY = process.argv[4];
 /** Shapes whose name matches PROBE_SKIP are left out (a regular expression). */
@@ -65,6 +65,30 @@ const orderShapes: Array<[string, SearchOrdersRequest]> = [
   ['no match', { Query: 'zzzz', Take: 20 }],
 ];
 
+/** The console's order list: a page of 50 with each of its filters, with and without a Query. */
+const LIST = 50;
+const orderListShapes: Array<[string, SearchOrdersRequest]> = [
+  ['list', { Take: LIST }],
+  ['list Status=Open', { Take: LIST, Statuses: ['Open'] }],
+  ['list Status=Confirmed', { Take: LIST, Statuses: ['Confirmed'] }],
+  ['list Status=Cancelled (none)', { Take: LIST, Statuses: ['Cancelled'] }],
+  ['list Fulfilment=Unfulfilled', { Take: LIST, FulfillmentStatuses: ['Unfulfilled'] }],
+  ['list Fulfilment=Fulfilled (none)', { Take: LIST, FulfillmentStatuses: ['Fulfilled'] }],
+  ['list Payment=Unpaid', { Take: LIST, PaymentStatuses: ['Unpaid'] }],
+  ['list Payment=Paid (none)', { Take: LIST, PaymentStatuses: ['Paid'] }],
+  ['list Since=0 (all)', { Take: LIST, LastModifiedAfter: 0 }],
+  ['list Since=9e15 (none)', { Take: LIST, LastModifiedAfter: 9e15 }],
+  ['list Query=anna', { Take: LIST, Query: 'anna' }],
+  ['list Query=anna Status=Open (none)', { Take: LIST, Query: 'anna', Statuses: ['Open'] }],
+  ['list Query=anna Status=Confirmed', { Take: LIST, Query: 'anna', Statuses: ['Confirmed'] }],
+  ['list Query=anna Status=Cancelled (none)', { Take: LIST, Query: 'anna', Statuses: ['Cancelled'] }],
+  ['list Query=anna Fulfilment=Unfulfilled', { Take: LIST, Query: 'anna', FulfillmentStatuses: ['Unfulfilled'] }],
+  ['list Query=anna Payment=Paid (none)', { Take: LIST, Query: 'anna', PaymentStatuses: ['Paid'] }],
+  ['list Query=anna Since=9e15 (none)', { Take: LIST, Query: 'anna', LastModifiedAfter: 9e15 }],
+  ['list Query=seed Status=Open', { Take: LIST, Query: 'seed', Statuses: ['Open'] }],
+  ['list Query=kunde 4567 Status=Confirmed', { Take: LIST, Query: 'kunde 4567', Statuses: ['Confirmed'] }],
+];
+
 async function drain(chunks: AsyncIterable<unknown[]> | unknown[]): Promise<number> {
   if (Array.isArray(chunks)) return chunks.length;
   let n = 0;
@@ -92,11 +116,11 @@ const line = (what: string, r: { median: number; max: number; rows: number; cpu:
   );
 
 try {
-  for (const [what, req] of ONLY === 'orders' ? [] : customerShapes) {
+  for (const [what, req] of ONLY === 'orders' || ONLY === 'list' ? [] : customerShapes) {
     if (SKIP?.test(what)) continue;
     line(`customers: ${what}`, await time(async () => drain((await searchCustomers(store, req)).customers)));
   }
-  for (const [what, req] of ONLY === 'customers' ? [] : orderShapes) {
+  for (const [what, req] of ONLY === 'customers' ? [] : ONLY === 'list' ? orderListShapes : [...orderShapes, ...orderListShapes]) {
     if (SKIP?.test(what)) continue;
     line(`orders: ${what}`, await time(async () => drain((await searchOrders(store, req)).orders())));
   }

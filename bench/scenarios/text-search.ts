@@ -20,7 +20,7 @@ const TAKE = 20;
 const ROWS = Number(process.env.BENCH_TEXT_ROWS ?? (QUICK ? 20_000 : 1_000_000));
 /** One search at a time: its latency is its own, not the wait behind others'. */
 const CONNECTIONS = 1;
-const IDS = ['text-search-customers', 'text-search-orders'];
+const IDS = ['text-search-customers', 'text-search-orders', 'text-search-order-list'];
 
 interface Prepared {
   readonly backend: Backend;
@@ -132,4 +132,52 @@ export const textSearchOrders: Scenario = {
     ),
 };
 
-export const textSearchScenarios: readonly Scenario[] = [textSearchCustomers, textSearchOrders];
+/** The console's order list (console/src/pages/orders-page.tsx): a page of 50, by status, fulfilment, payment, date and Query. */
+const LIST_PAGE = 50;
+const LIST_FILTERS = [
+  '',
+  '&Statuses=Open',
+  '&Statuses=Confirmed',
+  '&Statuses=Cancelled',
+  '&FulfillmentStatuses=Unfulfilled',
+  '&FulfillmentStatuses=Fulfilled',
+  '&PaymentStatuses=Unpaid',
+  '&PaymentStatuses=Paid',
+  '&LastModifiedAfter=2000-01-01T00:00:00Z',
+];
+const LIST_QUERIES = ['', 'anna', 'seed', 'kunde 4567', 'SEED-0001234'];
+
+/** Every filter with every query: the first one a page of every order, as the list opens. */
+export const orderListRequests = (): RequestShape[] =>
+  LIST_QUERIES.flatMap((q) =>
+    LIST_FILTERS.map((f) => ({ path: `/orders/?Take=${LIST_PAGE}${f}${q ? `&Query=${encodeURIComponent(q)}` : ''}` })),
+  );
+
+/** Expects a page of the list: a 200 with an array of at most LIST_PAGE items (a filter may match none). */
+export function measureList(ctx: ScenarioContext, requests: RequestShape[]): Promise<ScenarioResult> {
+  return checkedLoad(
+    ctx,
+    requests,
+    (answer) => {
+      const ok = answer.status === 200 && Array.isArray(answer.body) && answer.body.length <= LIST_PAGE;
+      return ok ? undefined : `expected a page of at most ${LIST_PAGE}, got ${describe(answer)}`;
+    },
+    CONNECTIONS,
+  );
+}
+
+export const textSearchOrderList: Scenario = {
+  id: 'text-search-order-list',
+  label: `SearchOrders as the console's order list: Take=${LIST_PAGE} by status, fulfilment, payment, date, with and without Query, ${CONNECTIONS} connection, own data set`,
+  run: async (ctx) => {
+    const { set, last } = await dataSet(ctx, 'text-search-order-list');
+    try {
+      const result = await measureList({ ...ctx, server: set.server }, orderListRequests());
+      return { ...result, extra: { tableSize: set.data.rows, seedSeconds: set.data.seconds } };
+    } finally {
+      if (last) await release();
+    }
+  },
+};
+
+export const textSearchScenarios: readonly Scenario[] = [textSearchCustomers, textSearchOrders, textSearchOrderList];

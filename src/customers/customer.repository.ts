@@ -1,7 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { CustomerRow } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
-import type { DbHandle } from '../store/store.js';
+import type { DbHandle, TextMatch } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { DATA_COLUMNS, SYNC_COLUMNS, type CustomerAddress, type CustomerData, type SyncRow } from './customer.columns.js';
 import {
@@ -26,7 +26,7 @@ export interface CustomerFilter {
   /** Only rows at or before this position. */
   readonly through?: Position;
   /** Only rows this text-index condition holds for (db.textMatch). */
-  readonly match?: RawBuilder<boolean>;
+  readonly match?: TextMatch;
 }
 
 export type { SyncRow } from './customer.columns.js';
@@ -60,7 +60,7 @@ export function feedQuery(db: DbHandle, f: CustomerFilter) {
   } else if (f.modifiedAfter !== undefined) {
     q = q.where('modified_at', '>', f.modifiedAfter);
   }
-  if (f.match) q = q.where(f.match);
+  if (f.match) q = q.where(f.match.where);
   return q.orderBy('modified_at').orderBy('customer_id');
 }
 

@@ -33,17 +33,30 @@ const cursorPosition = (req: SearchCustomersRequest): Position | undefined => (r
 /**
  * Rows in (filter.after, filter.through], read CHUNK at a time with a keyset: constant memory. The
  * next chunk is already being read while the current one is sent, which hides PostgreSQL's round trip.
+ *
+ * A page's window holds at most `most` rows (Take), and its reads ask for no more: a read that finds
+ * fewer rows than its limit goes on to the end of its index range, and PostgreSQL ends a range at
+ * the row-value bound `through` only by its stamp, so the read of a page whose rows share one stamp
+ * would otherwise look at every later row of that stamp.
  */
-async function* keysetChunks(store: Store, filter: CustomerFilter, skip: number): AsyncGenerator<SyncRow[]> {
+async function* keysetChunks(
+  store: Store,
+  filter: CustomerFilter,
+  skip: number,
+  most = Number.POSITIVE_INFINITY,
+): AsyncGenerator<SyncRow[]> {
+  let left = most;
   const read = (after: Position | undefined, offset: number): Promise<SyncRow[]> => {
-    const rows = customerRepository.search(store.reader, { ...filter, after }, CHUNK, offset);
+    const limit = Math.min(CHUNK, left);
+    left -= limit;
+    const rows = customerRepository.search(store.reader, { ...filter, after }, limit, offset);
     rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
     return rows;
   };
   let pending = read(filter.after, skip);
   for (;;) {
     const rows = await pending;
-    const more = rows.length === CHUNK;
+    const more = rows.length === CHUNK && left > 0;
     if (more) pending = read(positionOf(rows[rows.length - 1]!), 0);
     if (rows.length > 0) yield rows;
     if (!more) return;
@@ -136,6 +149,6 @@ export async function searchCustomers(store: Store, req: SearchCustomersRequest)
     watermark: pageWatermark({ ...base, cut }),
     cursor: cut && encodeCursor(cut.last),
     // A short page has no last row: it runs to the end of the result.
-    customers: keysetChunks(store, last ? { ...filter, through: last } : filter, skip),
+    customers: keysetChunks(store, last ? { ...filter, through: last } : filter, skip, req.Take),
   };
 }

@@ -1,7 +1,7 @@
-import { sql, type RawBuilder, type SelectExpression } from 'kysely';
+import { sql, type SelectExpression } from 'kysely';
 import type { Database, FulfillmentStatus, OrderLineRow, OrderRow, PaymentStatus } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
-import type { DbHandle } from '../store/store.js';
+import type { DbHandle, TextMatch } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { NO_CONTENT, type ContentRecord } from './order.content.js';
 import { withRecords, type OrderRecords } from './order-life.records.js';
@@ -75,10 +75,18 @@ export interface OrderFilter {
   /** Only orders at or before this position (the end of a page). */
   readonly through?: OrderPosition;
   /** Only orders this text-index condition holds for (db.textMatch). */
-  readonly match?: RawBuilder<boolean>;
+  readonly match?: TextMatch;
 }
 
 const some = <T>(list: readonly T[] | undefined): list is readonly T[] => list !== undefined && list.length > 0;
+
+/**
+ * A status column as the filter compares it: the column itself, whose index (status, stamp, id)
+ * reads one status in sync order; or, where the text match lists the few matching keys, an
+ * expression no index holds, so that the rows are read by those keys (TextMatch.byKeys).
+ */
+const statusOf = (column: 'status' | 'payment_status' | 'fulfillment_status', f: OrderFilter) =>
+  f.match?.byKeys ? sql<string>`${sql.ref(column)} || ''` : sql.ref(column);
 
 /**
  * The feed's SELECT without its columns, in sync order. Stamp range and keyset are row-value
@@ -100,7 +108,7 @@ function feedQuery(db: DbHandle, f: OrderFilter) {
   if (some(f.orderIds)) q = q.where('order_id', 'in', f.orderIds);
   if (some(f.orderNumbers)) q = q.where('order_number', 'in', f.orderNumbers);
   if (some(f.customerIds)) q = q.where('customer_id', 'in', f.customerIds);
-  if (some(f.statuses)) q = q.where('status', 'in', f.statuses);
+  if (some(f.statuses)) q = q.where(statusOf('status', f), 'in', f.statuses);
   if (some(f.currencies)) q = q.where('currency', 'in', f.currencies);
   const skus = f.skus;
   if (some(skus)) {
@@ -114,9 +122,9 @@ function feedQuery(db: DbHandle, f: OrderFilter) {
       ),
     );
   }
-  if (some(f.paymentStatuses)) q = q.where('payment_status', 'in', f.paymentStatuses);
-  if (some(f.fulfillmentStatuses)) q = q.where('fulfillment_status', 'in', f.fulfillmentStatuses);
-  if (f.match) q = q.where(f.match);
+  if (some(f.paymentStatuses)) q = q.where(statusOf('payment_status', f), 'in', f.paymentStatuses);
+  if (some(f.fulfillmentStatuses)) q = q.where(statusOf('fulfillment_status', f), 'in', f.fulfillmentStatuses);
+  if (f.match) q = q.where(f.match.where);
   return q.orderBy('modified_at').orderBy('order_id');
 }
 

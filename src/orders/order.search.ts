@@ -35,17 +35,31 @@ export interface OrderFeed {
  * ahead (PostgreSQL), the next chunk is already being read while the current one is sent, which
  * hides the round trip. Chunks are yielded whole, so that a caller can record each chunk it reveals
  * (the audit log) at once.
+ *
+ * A page's window holds at most `most` rows (Take), and its reads ask for no more: a read that finds
+ * fewer rows than its limit goes on through the window's whole index range, and SQLite bounds that
+ * range by the stamp only (the order id is the rowid, which a row-value bound does not reach), so
+ * the read of a page whose rows share one stamp would otherwise look at every later row.
  */
-async function* keysetChunks(store: Store, filter: OrderFilter, skip: number, form: OrderRead = 'stored'): AsyncGenerator<ShownOrder[]> {
+async function* keysetChunks(
+  store: Store,
+  filter: OrderFilter,
+  skip: number,
+  form: OrderRead = 'stored',
+  most = Number.POSITIVE_INFINITY,
+): AsyncGenerator<ShownOrder[]> {
+  let left = most;
   const read = (after: OrderPosition | undefined, offset: number): Promise<ShownOrder[]> => {
-    const rows = orderRepository.search(store.reader, { ...filter, after }, CHUNK, offset, form);
+    const limit = Math.min(CHUNK, left);
+    left -= limit;
+    const rows = orderRepository.search(store.reader, { ...filter, after }, limit, offset, form);
     rows.catch(() => undefined); // a client that goes away leaves the read ahead unawaited
     return rows;
   };
   let pending = read(filter.after, skip);
   for (;;) {
     const rows = await pending;
-    const more = rows.length === CHUNK;
+    const more = rows.length === CHUNK && left > 0;
     const next = (): Promise<ShownOrder[]> => read(positionOf(rows[rows.length - 1]!), 0);
     if (more && store.readAhead) pending = next();
     if (rows.length > 0) yield rows;
@@ -108,7 +122,7 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
   return {
     watermark: pageWatermark({ ...base, cut }),
     ...(last && next ? { cursor: encodeOrderCursor(last) } : {}),
-    orders: (form) => keysetChunks(store, window, skip, form),
+    orders: (form) => keysetChunks(store, window, skip, form, req.Take),
   };
 }
 

@@ -14,6 +14,7 @@ import * as m012 from './migrations/012-delivery-error.js';
 import * as m013 from './migrations/013-order-content.js';
 import * as m014 from './migrations/014-text-prefixes.js';
 import * as m015 from './migrations/015-order-life.js';
+import * as m016 from './migrations/016-order-status-index.js';
 import * as m017 from './migrations/017-event-order.js';
 import type { Store } from './store.js';
 
@@ -33,6 +34,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '013-order-content': m013,
   '014-text-prefixes': m014,
   '015-order-life': m015,
+  '016-order-status-index': m016,
   '017-event-order': m017,
 };
 

@@ -15,6 +15,17 @@ export interface TextIndex {
   readonly rows: 'customers' | 'orders';
 }
 
+/** A text search's condition on the searched rows (StoreSql.textMatch) and how it was made. */
+export interface TextMatch {
+  readonly where: RawBuilder<boolean>;
+  /**
+   * The condition lists the keys of the few matches: the rows are best read by those keys. A
+   * planner without statistics (SQLite) takes an equality on another indexed column for the more
+   * selective condition and reads that column's whole range instead, checking each row's key.
+   */
+  readonly byKeys: boolean;
+}
+
 /**
  * What a store's SQL can do where the backends differ. Callers ask for the effect (lock these rows,
  * the larger of two values); each backend's room (store/sqlite/, store/postgres/) says how.
@@ -57,7 +68,7 @@ export interface StoreSql {
    * order, each checked. `wanted`: the rows the read needs (Skip + Take + 1 for a page; undefined
    * for every match).
    */
-  textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<RawBuilder<boolean>>;
+  textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<TextMatch>;
   /** `run`'s statement with `rows`' way of making rows: a hand-written select of many rows (the identifier search). */
   runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
 }
@@ -80,7 +91,7 @@ export interface HandleSql {
   /** StoreSql.runRows on this executor: a hand-written select of many rows. */
   runRows<R>(text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
   /** StoreSql.textMatch, asking this executor's index. */
-  textMatch(index: TextIndex, words: readonly string[], wanted?: number): Promise<RawBuilder<boolean>>;
+  textMatch(index: TextIndex, words: readonly string[], wanted?: number): Promise<TextMatch>;
 }
 
 /**

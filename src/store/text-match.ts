@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { TextMatch } from './store.js';
 
 /**
  * What both backends' text search (StoreSql.textMatch) decides alike: whether the rows a read needs
@@ -27,7 +28,13 @@ export function keysLimit(rows: number, wanted: number | undefined): number {
 }
 
 /** A condition no row meets: the index found no match. */
-export const NO_ROW: RawBuilder<boolean> = sql<boolean>`1 = 0`;
+export const NO_ROW: TextMatch = { where: sql<boolean>`1 = 0`, byKeys: true };
+
+/** The condition of the few matches found by the index: their keys. */
+export const byKeys = (where: RawBuilder<boolean>): TextMatch => ({ where, byKeys: true });
+
+/** The condition checked on each row read in the search's order: the many matches. */
+export const byCheck = (where: RawBuilder<boolean>): TextMatch => ({ where, byKeys: false });
 
 /**
  * The check of one words row for the words (the column `w.words`): a word starting with each, being

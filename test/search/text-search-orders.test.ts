@@ -71,6 +71,9 @@ describeEachBackend(
 
     test('combined with Statuses and OrderIds; paged with Take and Skip', async () => {
       assert.deepEqual(ids(await t().inject(find(tag, '&Statuses=Open'))), [open]);
+      assert.deepEqual(ids(await t().inject(find(tag, '&Statuses=Open&PaymentStatuses=Unpaid&FulfillmentStatuses=Unfulfilled'))), [open]);
+      assert.deepEqual(ids(await t().inject(find(tag, '&FulfillmentStatuses=Returned'))), []);
+      assert.deepEqual(ids(await t().inject(find(tag, '&PaymentStatuses=Refunded'))), []);
       assert.deepEqual(ids(await t().inject(find(`müll ${tag}`, `&OrderIds=${bernd}`))), [bernd]);
       const all = ids(await t().inject(find(tag)));
       assert.equal(all.length, 3);

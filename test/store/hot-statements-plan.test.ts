@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sql } from 'kysely';
+import { sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
 import { identifierSearchSql, touchSql as customerTouchSql, updateAddressSql } from '../../src/customers/customer.statements.js';
 import { valuesSql } from '../../src/customfields/customfield.repository.js';
 import { BUMP_VERSION, definitionsForWriteSql, fieldsSql, upsertValuesSql } from '../../src/customfields/customfield.statements.js';
 import { FIND_ORDER, MARK_CONFIRMED, SHOW_ORDER, touchSql as orderTouchSql } from '../../src/orders/order.statements.js';
 import { RANGE, recordsSql } from '../../src/orders/order-life.records.js';
 import { LINE_TALLIES } from '../../src/orders/order-shipments.repository.js';
+import { orderRepository, type OrderFilter } from '../../src/orders/order.repository.js';
+import { ORDER_TEXT } from '../../src/orders/order.words.js';
 import { describeEachBackend, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -68,5 +70,35 @@ describeEachBackend('hot statements use indexes', (t) => {
       .orderBy('sequence')
       .compile();
     assertIndexed(t(), 'ownerless events of two orders', await plan(t(), compiled.sql, compiled.parameters));
+  });
+});
+
+/** The statements a call of the order feed's repository runs, as compiled (they are built by Kysely). */
+async function feedStatements(t: TestApp, filter: OrderFilter): Promise<CompiledQuery[]> {
+  const seen: CompiledQuery[] = [];
+  const executor = t.store.reader.getExecutor();
+  const capture: KyselyPlugin = {
+    transformQuery: (args) => {
+      seen.push(executor.compileQuery(args.node, args.queryId));
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  await orderRepository.positionsAt(t.store.handle(t.store.reader.withPlugin(capture)), filter, 0, 2);
+  return seen;
+}
+
+describeEachBackend('the order feed by status', (t) => {
+  test('a page of one status reads the status index; with a text match by keys, the keys', async () => {
+    const window = { modifiedAtMost: Number.MAX_SAFE_INTEGER };
+    const [byStatus] = await feedStatements(t(), { ...window, statuses: ['Cancelled'] });
+    const statusPlan = await plan(t(), byStatus!.sql, byStatus!.parameters);
+    assert.match(statusPlan, /orders_status/, statusPlan);
+    const match = await t().store.reader.textMatch(ORDER_TEXT, ['zzzz'], 21);
+    const keys = { ...match, byKeys: true, where: sql<boolean>`order_id in (1, 2, 3)` };
+    const [keyed] = await feedStatements(t(), { ...window, statuses: ['Cancelled'], paymentStatuses: ['Paid'], match: keys });
+    const keyedPlan = await plan(t(), keyed!.sql, keyed!.parameters);
+    assert.doesNotMatch(keyedPlan, /orders_status|orders_payment_status/, keyedPlan);
+    if (t().backend === 'sqlite') assert.match(keyedPlan, /SEARCH orders USING INTEGER PRIMARY KEY/, keyedPlan);
   });
 });

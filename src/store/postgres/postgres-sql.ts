@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { CompiledQuery, sql, type RawBuilder } from 'kysely';
-import type { Executor, StoreSql, TextIndex } from '../store.js';
-import { keysLimit, NO_ROW, startsWithEach } from '../text-match.js';
+import { CompiledQuery, sql } from 'kysely';
+import type { Executor, StoreSql, TextIndex, TextMatch } from '../store.js';
+import { byCheck, byKeys, keysLimit, NO_ROW, startsWithEach } from '../text-match.js';
 
 // Texts by their `?` form. Callers pass constant texts or texts cached by shape, so the map stays
 // small; beyond the limit new shapes are numbered on each use instead of kept.
@@ -61,7 +61,7 @@ const COMMON = 0.2;
  * for the words that are not common (all of them if every one is), the others checked on each
  * found words row, and the found keys are the condition.
  */
-async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<RawBuilder<boolean>> {
+async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<TextMatch> {
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
   // Per word, then all of them, then how many rows the sample held.
   const hits = sql.join([
@@ -81,7 +81,9 @@ async function textMatch(db: Executor, index: TextIndex, words: readonly string[
   const sample = Math.max(1, counts[words.length + 1] ?? 0);
   // A scalar subquery, which the planner keeps as a check per row (an EXISTS it would make a join
   // that reads every words row).
-  const scan = sql<boolean>`coalesce((select true from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${startsWithEach(words)}), false)`;
+  const scan = byCheck(
+    sql<boolean>`coalesce((select true from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${startsWithEach(words)}), false)`,
+  );
   if ((together / sample) * size >= limit) return scan;
 
   const rare = words.filter((_, i) => counts[i]! < COMMON * sample);
@@ -95,7 +97,7 @@ async function textMatch(db: Executor, index: TextIndex, words: readonly string[
   if (keys.length >= limit) return scan;
   if (keys.length === 0) return NO_ROW;
   const type = sql.raw(index.key === 'order_id' ? 'bigint[]' : 'text[]');
-  return sql<boolean>`${key} = any(${keys.map((r) => r.k)}::${type})`;
+  return byKeys(sql<boolean>`${key} = any(${keys.map((r) => r.k)}::${type})`);
 }
 
 /** PostgreSQL's side of StoreSql: row locks, SHARE ROW EXCLUSIVE table locks, `$n` placeholders. */

@@ -1,6 +1,6 @@
-import { CompiledQuery, sql, type QueryResult, type RawBuilder } from 'kysely';
-import type { Executor, StoreSql, TextIndex } from '../store.js';
-import { keysLimit, NO_ROW, startsWithEach } from '../text-match.js';
+import { CompiledQuery, sql, type QueryResult } from 'kysely';
+import type { Executor, StoreSql, TextIndex, TextMatch } from '../store.js';
+import { byCheck, byKeys, keysLimit, NO_ROW, startsWithEach } from '../text-match.js';
 import { ARRAY_ROWS, type ReopenableDatabase } from './sqlite-statement-cache.js';
 
 type RowOf = (values: readonly unknown[]) => Record<string, unknown>;
@@ -79,7 +79,7 @@ const PREFIX_INDEXED = 6;
  * asked first how many (text-match.ts): few, and their keys are the condition; many, and each row
  * in the search's order has its words row looked at.
  */
-async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<RawBuilder<boolean>> {
+async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<TextMatch> {
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
   const fts = sql.table(index.table.replace(/_words$/, '_text'));
   const query = words.map((w) => `"${w.slice(0, PREFIX_INDEXED)}"*`).join(' ');
@@ -97,9 +97,11 @@ async function textMatch(db: Executor, index: TextIndex, words: readonly string[
       k: string | number;
     }>`select w.${key} as k from ${fts} f join ${table} w on w.rowid = f.rowid where f.${fts} match ${query}${whole}`.execute(db);
     if (keys.length === 0) return NO_ROW;
-    return sql<boolean>`${key} in (select value from json_each(${JSON.stringify(keys.map((r) => r.k))}))`;
+    return byKeys(sql<boolean>`${key} in (select value from json_each(${JSON.stringify(keys.map((r) => r.k))}))`);
   }
-  return sql<boolean>`exists (select 1 from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${startsWithEach(words)})`;
+  return byCheck(
+    sql<boolean>`exists (select 1 from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${startsWithEach(words)})`,
+  );
 }
 
 /**
