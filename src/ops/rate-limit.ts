@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import { keyRateLimited } from '../errors.js';
 import { AuthFailureLimiter } from './auth-failure-limiter.js';
 import { clusterLimits } from './cluster-limits.js';
-import type { LimitCount, LimitCounter } from './limit-counter.js';
+import { counterWithFallback, type LimitCount, type LimitCounter } from './limit-counter.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,14 +66,8 @@ function counter(store: FastifyRateLimitStore, max: number, windowMs: number, on
     });
 }
 
-/**
- * Counts in Redis while it answers, else in `local` (this server's own windows: the cluster's
- * primary, or this process): an outage of Redis never lets a request pass uncounted. Windows do not
- * move between the two; each starts afresh where counting moves.
- */
-function sharedOrLocal(redis: Redis, shared: LimitCounter, local: LimitCounter): LimitCounter {
-  return async (subject) => (redis.status === 'ready' ? ((await shared(subject)) ?? local(subject)) : local(subject));
-}
+/** Whether a command sent now can be answered (a command fails at once while disconnected). */
+const redisReady = (redis: Redis) => (): boolean => redis.status === 'ready';
 
 const localStore = (): FastifyRateLimitStore => new LocalStore(false, false, 100_000);
 
@@ -193,14 +187,14 @@ async function registerRateLimits(app: FastifyInstance, config: Config): Promise
     policy = `${burst};w=${Math.ceil(windowMs / 1000)}`;
     const leased = cluster?.leased('rate', burst, windowMs, config.workers);
     const own = batched(counter(localStore(), burst, windowMs, onRedisError));
-    const local: PerKey = leased ? async (keyId, weight) => (await leased.count(keyId, weight)) ?? own(keyId, weight) : own;
-    if (redis) {
-      const shared = batched(counter(new RedisStore(false, false, redis, 'ordergate:rate:'), burst, windowMs, onRedisError));
-      perKey = async (keyId, weight) =>
-        redis.status === 'ready' ? ((await shared(keyId, weight)) ?? local(keyId, weight)) : local(keyId, weight);
-    } else {
-      perKey = local;
-    }
+    const local: PerKey = leased ? counterWithFallback<PerKey>((keyId, weight) => leased.count(keyId, weight), own) : own;
+    perKey = redis
+      ? counterWithFallback(
+          batched(counter(new RedisStore(false, false, redis, 'ordergate:rate:'), burst, windowMs, onRedisError)),
+          local,
+          redisReady(redis),
+        )
+      : local;
   }
   let failures: AuthFailureLimiter | undefined;
   if (config.authFailureLimit > 0) {
@@ -209,10 +203,14 @@ async function registerRateLimits(app: FastifyInstance, config: Config): Promise
     const block = (address: string, until: number): void => failures?.block(address, until);
     const own = counter(localStore(), max, windowMs, onRedisError);
     const primary = cluster?.counter('authfail', max, windowMs, block);
-    const local: LimitCounter = primary ? async (subject) => (await primary(subject)) ?? own(subject) : own;
+    const local = primary ? counterWithFallback(primary, own) : own;
     failures = redis
       ? new AuthFailureLimiter(
-          sharedOrLocal(redis, counter(new RedisStore(false, false, redis, 'ordergate:authfail:'), max, windowMs, onRedisError), local),
+          counterWithFallback(
+            counter(new RedisStore(false, false, redis, 'ordergate:authfail:'), max, windowMs, onRedisError),
+            local,
+            redisReady(redis),
+          ),
           app.log,
           blocksThroughRedis(app, redis, block, onRedisError),
         )
