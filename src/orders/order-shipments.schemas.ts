@@ -3,6 +3,7 @@ import { ORDER_CONTENT_LIMITS } from '../money/index.js';
 import { NAME_LENGTH, NotNull, TEXT_LENGTH, withRules, type FieldRule } from '../wire/request-schema.js';
 import { WireDate } from '../wire/schema-types.js';
 import { idempotencyKeyRule, orderIdOfPath } from './order.rules.js';
+import { groupedThousands } from './order.schemas.js';
 
 // Shipments and returns of a confirmed order as requests (docs/orders.md, "After the confirmation");
 // their records are in order-life.schemas.ts, beside payments and refunds. Whether a quantity is
@@ -16,7 +17,7 @@ export const RecordLineRequest = Type.Object(
     LineNumber: NotNull(Type.Integer({ description: 'The LineNumber of the order line (as GetOrder shows it). Required.', minimum: 1 })),
     Quantity: NotNull(
       Type.Integer({
-        description: `Units of that line, 1–${maxQuantity.toLocaleString('en')}. Required.`,
+        description: `Units of that line, 1–${groupedThousands(maxQuantity)}. Required.`,
         minimum: 1,
         maximum: maxQuantity,
       }),
@@ -62,7 +63,7 @@ export const CreateShipmentRequest = withRules(
       OrderId: PathOrderId,
       Lines: Type.Optional(
         lines(
-          `The quantities shipped, each at most what is left to ship of its line, up to ${maxLines.toLocaleString('en')} lines. ` +
+          `The quantities shipped, each at most what is left to ship of its line, up to ${groupedThousands(maxLines)} lines. ` +
             'Omitted: every quantity not yet shipped.',
         ),
       ),
@@ -82,7 +83,7 @@ export const CreateReturnRequest = withRules(
     {
       OrderId: PathOrderId,
       Lines: lines(
-        `The quantities returned, each at most what was shipped and not yet returned of its line, up to ${maxLines.toLocaleString('en')} lines. Required.`,
+        `The quantities returned, each at most what was shipped and not yet returned of its line, up to ${groupedThousands(maxLines)} lines. Required.`,
       ),
       Reason: optText('Why it came back, up to 1,000 characters.', TEXT_LENGTH),
       ReceivedAt: Type.Optional(WireDate({ description: 'When it was received back; when it was recorded if absent.' })),

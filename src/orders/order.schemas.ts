@@ -169,6 +169,13 @@ export const Confirmation = Type.Object(
 );
 
 const { maxLines, maxQuantity, maxTaxRate, skuLength } = ORDER_CONTENT_LIMITS;
+
+/**
+ * A whole number with its thousands grouped by commas, as `toLocaleString('en')` writes it, which
+ * would load ICU's number formatting data (some 6 MB of the binary's pages) into every serving
+ * process for a few words of the schemas' descriptions.
+ */
+export const groupedThousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 const AMOUNT = "≥ 0, below 10^12, with at most the currency's minor-unit digits (EUR 2, JPY 0, KWD 3)";
 const amount = (description: string) => Type.Number({ description: `${description} ${AMOUNT}.`, minimum: 0 });
 const taxRate = (description: string) =>
@@ -179,7 +186,7 @@ export const OrderLineRequest = Type.Object(
   {
     Sku: Type.String({ description: `Article number. Required, up to ${skuLength} characters.`, maxLength: skuLength }),
     Name: req('Article name.'),
-    Quantity: NotNull(Type.Integer({ description: `1–${maxQuantity.toLocaleString('en')}. Required.`, minimum: 1, maximum: maxQuantity })),
+    Quantity: NotNull(Type.Integer({ description: `1–${groupedThousands(maxQuantity)}. Required.`, minimum: 1, maximum: maxQuantity })),
     UnitPrice: NotNull(amount('Price of one unit, net or gross as PricesIncludeTax says. Required.')),
     TaxRate: NotNull(taxRate('Tax rate of the line. Required.')),
     Discount: Type.Optional(amount('Amount off the whole line, at most Quantity × UnitPrice.')),
@@ -205,7 +212,7 @@ const contentProperties = {
     Type.Boolean({ description: 'Whether UnitPrice, Discount and Shipping.Amount include tax (gross); default false (net).' }),
   ),
   Lines: Type.Optional(
-    Type.Array(OrderLineRequest, { description: `What is ordered, up to ${maxLines.toLocaleString('en')} lines.`, maxItems: maxLines }),
+    Type.Array(OrderLineRequest, { description: `What is ordered, up to ${groupedThousands(maxLines)} lines.`, maxItems: maxLines }),
   ),
   Shipping: Type.Optional(OrderShippingRequest),
 };
