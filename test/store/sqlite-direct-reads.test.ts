@@ -17,27 +17,27 @@ after(async () => close());
 
 test('the reader answers run, runRows and rows as Kysely does, on the same statement', async () => {
   const text = 'select last_stamp as stamp, 7 as seven from sync_clock where id = ?';
-  const direct = await store.sql.run<{ stamp: number; seven: number }>(store.reader, text, [1]);
-  const viaKysely = await store.sql.run<{ stamp: number; seven: number }>(store.db, text, [1]);
+  const direct = await store.reader.run<{ stamp: number; seven: number }>(text, [1]);
+  const viaKysely = await store.db.run<{ stamp: number; seven: number }>(text, [1]);
   assert.deepEqual(direct.rows, viaKysely.rows);
   assert.equal(direct.rows.length, 1);
   assert.equal(direct.rows[0]!.seven, 7);
-  const rows = await store.sql.runRows<{ stamp: number; seven: number }>(store.reader, text, [1], ['stamp', 'seven']);
+  const rows = await store.reader.runRows<{ stamp: number; seven: number }>(text, [1], ['stamp', 'seven']);
   assert.deepEqual(rows, viaKysely.rows);
   const compiled = store.reader.selectFrom('sync_clock').select(['id', 'last_stamp']).where('id', '=', 1).compile();
-  const built = await store.sql.rows<{ id: number; last_stamp: number }>(store.reader, compiled, ['id', 'last_stamp']);
+  const built = await store.reader.rows<{ id: number; last_stamp: number }>(compiled, ['id', 'last_stamp']);
   assert.deepEqual(built, [{ id: 1, last_stamp: viaKysely.rows[0]!.stamp }]);
 });
 
 test('a statement the reader cannot run rejects with the driver error, and the next one runs', async () => {
-  await assert.rejects(store.sql.run(store.reader, 'select no_such_column from sync_clock', []), /no such column/);
-  await assert.rejects(store.sql.runRows(store.reader, 'select * from no_such_table', [], []), /no such table/);
-  assert.equal((await store.sql.run(store.reader, 'select 1 as one', [])).rows.length, 1);
+  await assert.rejects(store.reader.run('select no_such_column from sync_clock', []), /no such column/);
+  await assert.rejects(store.reader.runRows('select * from no_such_table', [], []), /no such table/);
+  assert.equal((await store.reader.run('select 1 as one', [])).rows.length, 1);
 });
 
 test('a write transaction left open does not show its rows to the reader, which does not wait for it', async () => {
   const text = 'select last_stamp from sync_clock where id = ?';
-  const before = (await store.sql.run<{ last_stamp: number }>(store.reader, text, [1])).rows[0]!.last_stamp;
+  const before = (await store.reader.run<{ last_stamp: number }>(text, [1])).rows[0]!.last_stamp;
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   let written!: () => void;
@@ -48,10 +48,10 @@ test('a write transaction left open does not show its rows to the reader, which 
     await held;
   });
   await wrote;
-  const during = (await store.sql.run<{ last_stamp: number }>(store.reader, text, [1])).rows[0]!.last_stamp;
+  const during = (await store.reader.run<{ last_stamp: number }>(text, [1])).rows[0]!.last_stamp;
   release();
   await transaction;
-  const afterCommit = (await store.sql.run<{ last_stamp: number }>(store.reader, text, [1])).rows[0]!.last_stamp;
+  const afterCommit = (await store.reader.run<{ last_stamp: number }>(text, [1])).rows[0]!.last_stamp;
   assert.equal(during, before);
   assert.equal(afterCommit, Number(before) + 1000);
 });
