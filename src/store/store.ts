@@ -37,7 +37,10 @@ export interface StoreSql {
    * Where a write transaction already holds the whole database (SQLite), the query is returned as
    * it is.
    */
-  readonly lockRows: <QB extends { forShare(): QB; forUpdate(): QB; skipLocked(): QB }>(query: QB, mode: 'share' | 'update' | 'claim') => QB;
+  readonly lockRows: <QB extends { forShare(): QB; forUpdate(): QB; skipLocked(): QB }>(
+    query: QB,
+    mode: 'share' | 'update' | 'claim',
+  ) => QB;
   /** lockRows for a select written by hand (`run`): the clause to end it with; empty where there is nothing to lock. */
   readonly lockClause: (mode: 'share' | 'update' | 'claim') => string;
   /** Makes concurrent writers of one table queue until the transaction ends (reads go on). */
