@@ -83,7 +83,7 @@ async function orderLifeRoutes(): Promise<Pick<Capabilities, 'shipments' | 'retu
 export async function probeCapabilities(key: string): Promise<Capabilities> {
   const all = await allowed('/events/', key);
   const admin = await allowed('/audit/', key);
-  // admin grants fulfilment too (src/auth/api-keys.ts): no request needed then.
+  // admin grants fulfilment too (src/auth/key.model.ts): no request needed then.
   const [fulfilment, routes] = await Promise.all([admin ? Promise.resolve(true) : mayRecord(key), orderLifeRoutes()]);
   return { all, admin, fulfilment, ...routes };
 }

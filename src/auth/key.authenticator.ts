@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { missingPermission, unauthenticated } from '../errors.js';
 import type { Store } from '../store/store.js';
-import { hashKey, hasPermission, KEY_CACHE_MS, LAST_USED_EVERY_MS, sameHash, type AuthenticatedKey, type Permission } from './api-keys.js';
-import { keyRepository } from './key-repository.js';
+import { hashKey, hasPermission, KEY_CACHE_MS, LAST_USED_EVERY_MS, sameHash, type AuthenticatedKey, type Permission } from './key.model.js';
+import { keyRepository } from './key.repository.js';
 
 const CACHE_MAX = 10_000;
 
