@@ -22,11 +22,11 @@ const NUMBER_ITEMS = [...LINES.map(([sku, q, p, r, d]) => ({ sku, amount: q * p 
 
 type NumberItem = (typeof NUMBER_ITEMS)[number];
 
-/** Larger remainder first, then larger amount, then SKU: the tie rule of order-totals.ts. */
+/** Larger remainder first, then larger amount, then SKU: the tie rule of money.order-totals.ts. */
 const byRemainder = (a: { rest: number; item: NumberItem }, b: { rest: number; item: NumberItem }): number =>
   b.rest - a.rest || b.item.amount - a.item.amount || (a.item.sku < b.item.sku ? -1 : 1);
 
-/** The rule of order-totals.ts in numbers: per-rate tax half away from zero, shares by largest remainder. */
+/** The rule of money.order-totals.ts in numbers: per-rate tax half away from zero, shares by largest remainder. */
 function numberAmounts(items: readonly NumberItem[]): { net: number; tax: number; taxes: number[] } {
   const taxes = items.map(() => 0);
   const rates = [...new Set(items.map((i) => i.rate))].sort((a, b) => a - b);

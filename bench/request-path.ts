@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.js';
-import { createKey } from '../src/auth/key-service.js';
+import { createKey } from '../src/auth/index.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/store/open-store.js';
 import { writeRegistry } from '../src/write-registry.js';

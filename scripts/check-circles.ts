@@ -2,8 +2,8 @@
  * `node --import tsx scripts/check-circles.ts [dir]` (run by `npm test`): fails when the imports under
  * `dir` (default `src`) form a circle, between files or between top-level entries (folders and
  * top-level files); when a file imports a file of another resource module other than its `index.ts`
- * (the module's one public file); or when a file other than `config.ts` reads `process.env`. Prints
- * each finding. Arrows between modules point down only, so every circle holds an arrow that points up.
+ * (the module's one public file); when a file other than `config.ts` reads `process.env`; or when
+ * a file's name is off the rule (misnamedFiles). Prints each finding. Arrows between modules point down only, so every circle holds an arrow that points up.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -39,6 +39,31 @@ export interface CircleReport {
   readonly deepImports: string[];
   /** `file:line` of every `process.env` outside `config.ts`. */
   readonly envReads: string[];
+  /** Files whose name is off the rule (misnamedFiles). */
+  readonly misnamedFiles: string[];
+}
+
+/** A folder's name or one dot-separated part of a file's: lower-case words (letters, digits) joined by `-`. */
+const KEBAB_CASE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * The file names' rule. Every folder and every dot-separated part of a file's name is kebab-case
+ * (`write-thread.worker.ts`, `001-initial.ts`). In a resource module every file but `index.ts` is
+ * `<subject>.<role>.ts`: what it is about (`order`, `order-life`, `key`), then what it is for it
+ * (`repository`, `statements`, `service`, `operations`, `schemas`, `writes`, `erasure`, `events`,
+ * `mapping`, `dispatcher`, …).
+ */
+export function misnamedFiles(files: Iterable<string>, modules: readonly string[] = RESOURCE_MODULES): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const folders = file.split('/');
+    const name = folders.pop()!;
+    const parts = name.replace(/\.ts$/, '').split('.');
+    const inModule = modules.includes(topLevelEntry(file)) && folders.length > 0;
+    const shaped = inModule && name !== 'index.ts' ? parts.length === 2 : true;
+    if (!shaped || !name.endsWith('.ts') || ![...folders, ...parts].every((p) => KEBAB_CASE.test(p))) found.push(file);
+  }
+  return found.sort();
 }
 
 /** Imports into a resource module from outside it that pass by its `index.ts`. */
@@ -86,6 +111,7 @@ export function checkCircles(root: string, modules: readonly string[] = RESOURCE
     entryCircles: circles(groupGraph(graph, topLevelEntry)),
     deepImports: deepImports(graph, modules),
     envReads: envReads(root, graph),
+    misnamedFiles: misnamedFiles(graph.keys(), modules),
   };
 }
 
@@ -97,10 +123,13 @@ function main(dir: string): number {
     ...report.entryCircles.map((c) => `import circle between top-level entries of ${dir}/: ${c.join(' <-> ')}`),
     ...report.deepImports.map((i) => `import of another module's inside (import its index.ts): ${dir}/${i.replace(' -> ', ` -> ${dir}/`)}`),
     ...report.envReads.map((at) => `process.env read outside ${dir}/${ENV_READER}: ${dir}/${at}`),
+    ...report.misnamedFiles.map(
+      (f) => `file name off the rule (kebab-case; in a resource module <subject>.<role>.ts, docs/architecture.md): ${dir}/${f}`,
+    ),
   ];
   if (found.length === 0) return 0;
   process.stderr.write(
-    `${found.join('\n')}\ncheck-circles: ${found.length} problem(s); imports between modules point down only, into a module by its index.ts\n`,
+    `${found.join('\n')}\ncheck-circles: ${found.length} problem(s); imports between modules point down only, into a module by its index.ts; files are named by one rule\n`,
   );
   return 1;
 }

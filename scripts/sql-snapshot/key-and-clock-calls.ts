@@ -1,11 +1,11 @@
-import * as keyModule from '../../src/auth/key-repository.js';
+import * as keyModule from '../../src/auth/key.repository.js';
 import * as syncClock from '../../src/store/sync-clock.js';
 import { call, objectCalls, STAMP, type CallsOf, type SnapshotSource } from './snapshot-calls.js';
 
 const { keyRepository } = keyModule;
 
 export const keyCalls: SnapshotSource = {
-  source: 'src/auth/key-repository.ts',
+  source: 'src/auth/key.repository.ts',
   exports: keyModule,
   calls: objectCalls('keyRepository', keyRepository, {
     insert: [

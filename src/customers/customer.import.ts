@@ -6,7 +6,7 @@ import { customerRepository } from './customer.repository.js';
 import { importBatchWrite, type ReadRecord } from './customer.writes.js';
 import { BATCH, KEPT_MESSAGES, type ImportOptions, type ImportReport } from '../bulk/import-report.js';
 import { csvHeader, readImportFile, UnreadableFile } from '../bulk/import-read.js';
-import { checkRow, columnOf, headerProblems } from './import-row.js';
+import { checkRow, columnOf, headerProblems } from './customer.import-row.js';
 
 /** External ids looked up in the store at once. */
 const HOLDER_LOOKUP = 1000;

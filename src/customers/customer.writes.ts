@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../store/unique-violation.js';
 import { defineWrite } from '../writes/unit.js';
 import type { CustomerData } from './customer.columns.js';
 import { customerRepository } from './customer.repository.js';
-import { checkRow, type ImportRow } from './import-row.js';
+import { checkRow, type ImportRow } from './customer.import-row.js';
 import type { ImportFormat } from '../bulk/import-read.js';
 
 /** Creates or replaces a customer; answers the row as written and whether it was new. */

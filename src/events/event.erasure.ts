@@ -1,5 +1,5 @@
 import type { Unit } from '../writes/unit.js';
-import { decodeEventData, encodeEventData } from './event-json.js';
+import { decodeEventData, encodeEventData } from './event.json.js';
 import { eventRepository } from './event.repository.js';
 
 /**

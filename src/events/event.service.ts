@@ -5,7 +5,7 @@ import { eventBounds } from '../store/sync-clock.js';
 import { wireDate } from '../wire/serializer.js';
 import { defineWrite } from '../writes/unit.js';
 import type { EventType } from '../writes/event-types.js';
-import { decodeEventData } from './event-json.js';
+import { decodeEventData } from './event.json.js';
 import { eventRepository, PURGE_CHUNK } from './event.repository.js';
 
 /** An event as the feed and webhooks show it (the serializer applies the API's casing and dates). */

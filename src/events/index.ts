@@ -2,4 +2,4 @@
 export { scrubCustomerEvents, type EventDataEraser } from './event.erasure.js';
 export { EventSchema, eventOperations } from './event.operations.js';
 export { customerEvents, eventWrites, eventsBySequence, oldestEvent, purgeEventsWrite, toEvent } from './event.service.js';
-export { createOutbox, newEventId, type EventData, type EventSource, type EventSources } from './outbox.js';
+export { createOutbox, newEventId, type EventData, type EventSource, type EventSources } from './event.outbox.js';

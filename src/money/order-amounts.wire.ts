@@ -1,6 +1,6 @@
-import type { Amounts, OrderAmounts } from './order-content.js';
-import { wireNumberOf } from './decimal-amounts.js';
-import { taxRatePercentOf } from './tax-rates.js';
+import type { Amounts, OrderAmounts } from './order-content.types.js';
+import { wireNumberOf } from './money.decimal-amounts.js';
+import { taxRatePercentOf } from './money.tax-rates.js';
 
 type WireAmounts = { readonly [K in keyof Amounts]: number };
 

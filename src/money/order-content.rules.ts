@@ -1,9 +1,9 @@
 import type { FieldRules } from '../wire/field-rules.js';
 import { isEmpty } from '../wire/field-rules.js';
-import { isCurrencyCode, minorDigitsOf } from './currencies.js';
-import { exactDecimalOf, minorUnitsOf } from './decimal-amounts.js';
-import type { OrderContent, OrderLineContent, ShippingContent } from './order-content.js';
-import { taxRateHundredthsOf } from './tax-rates.js';
+import { isCurrencyCode, minorDigitsOf } from './money.currencies.js';
+import { exactDecimalOf, minorUnitsOf } from './money.decimal-amounts.js';
+import type { OrderContent, OrderLineContent, ShippingContent } from './order-content.types.js';
+import { taxRateHundredthsOf } from './money.tax-rates.js';
 
 /** The limits of docs/orders.md. */
 export const ORDER_CONTENT_LIMITS = {

@@ -2,7 +2,7 @@ import { customerOfConfirmation } from '../customers/index.js';
 import { alreadyConfirmed, orderCancelled, orderNotFound, unknownCustomerId } from '../errors.js';
 import { RetryWork, defineWrite, type Unit } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
-import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idempotency.js';
+import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idempotency.writes.js';
 import { sha256 } from '../digest.js';
 import { addressOf, answerFromStored, answerOf, confirmationJson, storedAnswer, type ConfirmAnswer } from './order.mapping.js';
 import { startPayments } from './order-life.service.js';

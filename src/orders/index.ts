@@ -2,7 +2,7 @@
  * The orders module as the rest of the service sees it: its operations and writes, the rows it
  * stamps, its events' payloads, what an erasure asks of it, and its bank-data rule.
  */
-export { auditBankRead, bankDataFor } from './bank-access.js';
+export { auditBankRead, bankDataFor } from './order.bank-access.js';
 export { eraseOrdersOf, erasedOrderEventData, PERSONAL_ORDER_COLUMNS } from './order.erasure.js';
 export { PERSONAL_PAYMENT_COLUMNS, PERSONAL_REFUND_COLUMNS } from './order-life.erasure.js';
 export { orderEventSource } from './order.events.js';

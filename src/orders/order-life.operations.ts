@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.js';
 import { defineOperation, type AnyOperation } from '../wire/operation.js';
 import type { WriteDoor } from '../writes/write-door.js';
-import { IDEMPOTENCY_HEADER } from './idempotency.js';
+import { IDEMPOTENCY_HEADER } from './idempotency.writes.js';
 import { CreatePaymentRequest, CreateRefundRequest, OrderPaymentRecord, OrderRefundRecord } from './order-life.schemas.js';
 import { OrderLifeService } from './order-life.service.js';
 import { paymentView, refundView } from './order-life.views.js';

@@ -1,5 +1,5 @@
 import { sha256 } from '../digest.js';
-import type { HeldKey, IdempotencyKeys, KeyRef } from './idempotency.js';
+import type { HeldKey, IdempotencyKeys, KeyRef } from './idempotency.writes.js';
 
 /** A record as it is answered, and whether an Idempotency-Key replayed it. */
 export interface Recorded<R> {

@@ -2,7 +2,7 @@ import { nothingToShip, orderShipped, ValidationError, type FieldError } from '.
 import type { Store } from '../store/store.js';
 import { defineWrite, type Unit } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
-import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idempotency.js';
+import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idempotency.writes.js';
 import { recordOnce, requestHash, type RecordAnswer, type Recorded } from './order-life.record-once.js';
 import { orderLifeRepository } from './order-life.repository.js';
 import { confirmedOrder } from './order-life.service.js';

@@ -76,7 +76,7 @@ export interface ContentView {
 
 const digitsOf = (currency: string): number => minorDigitsOf(currency) ?? 2;
 
-/** The content's amounts (money/order-totals.ts), laid out as the order's columns and its lines. */
+/** The content's amounts (money/money.order-totals.ts), laid out as the order's columns and its lines. */
 export function contentRecord(content: OrderContent): ContentRecord {
   const digits = digitsOf(content.Currency);
   const text = (units: bigint): string => decimalTextOf(units, digits);

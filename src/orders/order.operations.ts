@@ -10,8 +10,8 @@ import { KeptText, StreamedArray, defineOperation, type AnyOperation } from '../
 import { dateText } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/write-door.js';
 import { ConfirmationService } from './confirmation.service.js';
-import { IDEMPOTENCY_HEADER } from './idempotency.js';
-import { auditBankRead, bankDataFor } from './bank-access.js';
+import { IDEMPOTENCY_HEADER } from './idempotency.writes.js';
+import { auditBankRead, bankDataFor } from './order.bank-access.js';
 import { toConfirmResponse, toFeedItem, toOrderView, type BankData } from './order.mapping.js';
 import {
   ConfirmOrderRequest,

@@ -2,7 +2,7 @@ import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { FieldRule } from '../wire/request-schema.js';
 import { NAME_LENGTH } from '../wire/request-schema.js';
 import { readOrderContent } from '../money/index.js';
-import { IDEMPOTENCY_HEADER } from './idempotency.js';
+import { IDEMPOTENCY_HEADER } from './idempotency.writes.js';
 
 // The rules of order requests that a schema cannot express; order.schemas.ts attaches them.
 

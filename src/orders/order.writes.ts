@@ -1,5 +1,5 @@
 import { confirmOrderWrite } from './confirmation.service.js';
-import { idempotencyWrites } from './idempotency.js';
+import { idempotencyWrites } from './idempotency.writes.js';
 import { orderLifeWrites } from './order-life.service.js';
 import { orderShipmentWrites } from './order-shipments.service.js';
 import { cancelOrderWrite, createOrderWrite, updateOrderWrite } from './order.service.js';

@@ -6,7 +6,7 @@ import { customerEvents } from '../events/index.js';
 import { ordersOfCustomer, toFeedItem, type BankData, type ShownOrder } from '../orders/index.js';
 import type { Store } from '../store/store.js';
 import type { WriteDoor } from '../writes/unit.js';
-import { eraseCustomerWrite, type ErasureAnswer } from './erasure.js';
+import { eraseCustomerWrite, type ErasureAnswer } from './privacy.erasure.js';
 
 /** Tables an erasure rewrites: their freed space is scrubbed after it. */
 const ERASED_TABLES = [
@@ -46,7 +46,7 @@ export async function exportCustomerData(store: Store, writes: WriteDoor, custom
 }
 
 /**
- * Erases a customer (one transaction through the door, see erasure.ts), then scrubs the space the
+ * Erases a customer (one transaction through the door, see privacy.erasure.ts), then scrubs the space the
  * old values occupied (SQLite: checkpoint and truncate the log; PostgreSQL: vacuum). The erasure
  * has committed either way: a failed scrub is logged, and the next erasure or vacuum completes it.
  */

@@ -188,7 +188,7 @@ export interface ApiKeyRow {
   created_at: number;
   /**
    * The instant (epoch ms) from which every process refuses the key: the revocation's time plus
-   * REVOCATION_DELAY_MS (auth/api-keys.ts). Null while the key is valid.
+   * REVOCATION_DELAY_MS (auth/key.model.ts). Null while the key is valid.
    */
   revoked_at: number | null;
   /** When the key last authenticated (epoch ms), written at most once a minute per key. */

@@ -6,7 +6,7 @@ import { wireDate } from '../wire/serializer.js';
 import { EVENT_TYPES } from '../writes/event-types.js';
 import type { WriteDoor } from '../writes/unit.js';
 import type { StoredEndpoint } from './webhook.repository.js';
-import { sendTestEvent, WEBHOOK_TEST_EVENT, type TestEventSettings } from './webhook-test-event.js';
+import { sendTestEvent, WEBHOOK_TEST_EVENT, type TestEventSettings } from './webhook.test-event.js';
 import {
   createEndpoint,
   deleteEndpoint,

@@ -1,7 +1,7 @@
 import { forbiddenUrl, webhookNotFound } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { WriteDoor } from '../writes/unit.js';
-import { checkWebhookUrl } from './url-guard.js';
+import { checkWebhookUrl } from './webhook.url-guard.js';
 import { newWebhookSecret, sealSecret } from '../webhook-settings/index.js';
 import { webhookRepository as repo, type StoredAttempt, type StoredEndpoint } from './webhook.repository.js';
 import {

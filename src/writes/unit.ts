@@ -50,7 +50,7 @@ export const defineWrite = <I, O>(name: string, run: (unit: Unit, input: I) => P
 export type Stamper = (db: DbHandle<Transaction<Database>>, ids: readonly string[], stamp: number) => Promise<void>;
 
 /**
- * Writes the events of a transaction (src/events/outbox.ts). `prepare` reads what they will hold
+ * Writes the events of a transaction (src/events/event.outbox.ts). `prepare` reads what they will hold
  * once every unit has written, before the stamp, so that the reads do not hold up the writers
  * queued for the clock; the function it answers stores them, last, with the stamp as their time
  * and `LastModified`, numbered from `firstEvent` (taken with the stamp, in commit order).

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createKey, listKeys, revokeKey } from '../../src/auth/key-service.js';
+import { createKey, listKeys, revokeKey } from '../../src/auth/key.service.js';
 import { describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
 import { assertResponseStatus } from '../helpers/wire-asserts.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { listAudit } from '../../src/audit/audit.service.js';
-import { listKeys } from '../../src/auth/key-service.js';
+import { listKeys } from '../../src/auth/key.service.js';
 import { ensureBootstrapKey } from '../../src/keys/key.writes.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createKey } from '../../src/auth/key-service.js';
+import { createKey } from '../../src/auth/key.service.js';
 import { EXAMPLE_KEY_ID } from '../../src/keys/key.operations.js';
 import { seedCustomers } from '../../src/customers/customer.seed.js';
 import { seedOrders } from '../../src/orders/order.seed.js';

@@ -6,7 +6,7 @@ import { confirmOrderWrite } from '../../src/orders/confirmation.service.js';
 import { sha256 } from '../../src/digest.js';
 import { confirmationJson } from '../../src/orders/order.mapping.js';
 import { orderRepository } from '../../src/orders/order.repository.js';
-import { eraseCustomerWrite } from '../../src/privacy/erasure.js';
+import { eraseCustomerWrite } from '../../src/privacy/privacy.erasure.js';
 import { createCustomer, describeEachStore } from '../helpers/store-suite.js';
 
 // What an order or customer event holds when its unit handed over the row its statement returned

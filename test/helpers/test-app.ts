@@ -2,7 +2,7 @@ import { after, before, describe } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Writable } from 'node:stream';
 import { buildApp } from '../../src/app.js';
-import { createKey } from '../../src/auth/key-service.js';
+import { createKey } from '../../src/auth/key.service.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { allOperations } from '../../src/operations.js';
 import type { Store } from '../../src/store/store.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { divideHalfAwayFromZero, largestRemainderShares } from '../../src/money/rounding.js';
+import { divideHalfAwayFromZero, largestRemainderShares } from '../../src/money/money.rounding.js';
 import { orderAmounts, orderAmountsWire } from '../../src/money/index.js';
 import { line, order } from './order-fixtures.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { createKey } from '../../src/auth/key-service.js';
+import { createKey } from '../../src/auth/key.service.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { bearer, describeEachBackend, json } from '../helpers/test-app.js';
 import { BIC, IBAN, MASKED_IBAN, confirm, confirmation, createOrder } from './order-fixtures.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { keyId } from '../../src/auth/api-keys.js';
+import { keyId } from '../../src/auth/key.model.js';
 import { bearer, describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
 import { confirm, confirmation, createOrder, unique } from './order-fixtures.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { keyId } from '../../src/auth/api-keys.js';
+import { keyId } from '../../src/auth/key.model.js';
 import { MIGRATIONS } from '../../src/store/migrate.js';
 import type { TestApp } from '../helpers/test-app.js';
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { composeIBAN } from 'ibantools';
 import { sql } from 'kysely';
-import { createKey } from '../../src/auth/key-service.js';
+import { createKey } from '../../src/auth/key.service.js';
 import { foldedWords } from '../../src/store/text-words.js';
 import { define, errorOf, freshNumber, setValue } from '../customfields/cf-helpers.js';
 import { bearer, describeEachBackend, json, type TestApp } from '../helpers/test-app.js';

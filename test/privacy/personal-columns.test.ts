@@ -6,7 +6,7 @@ import { PERSONAL_ORDER_COLUMNS, PERSONAL_PAYMENT_COLUMNS, PERSONAL_REFUND_COLUM
 import { PERSONAL_CONFIRMATION_FIELDS } from '../../src/orders/order.erasure.js';
 import { confirmationJson } from '../../src/orders/order.mapping.js';
 import { orderRepository } from '../../src/orders/order.repository.js';
-import { eraseCustomerWrite } from '../../src/privacy/erasure.js';
+import { eraseCustomerWrite } from '../../src/privacy/privacy.erasure.js';
 import { createCustomer, describeEachStore } from '../helpers/store-suite.js';
 
 // Each module lists the columns of its rows that hold personal data. A value is written straight

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { createKey } from '../../src/auth/key-service.js';
+import { createKey } from '../../src/auth/key.service.js';
 import { loadConfig } from '../../src/config.js';
 import { seedOrders } from '../../src/orders/order.seed.js';
 import { migrateToLatest } from '../../src/store/migrate.js';

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
-import { createKey } from '../../src/auth/key-service.js';
+import { createKey } from '../../src/auth/key.service.js';
 import { upsertCustomer } from '../../src/customers/customer.service.js';
 import { isStoreUnavailable } from '../../src/store/store-errors.js';
 import { loadConfig } from '../../src/config.js';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { createKey } from '../../src/auth/key-service.js';
+import { createKey } from '../../src/auth/key.service.js';
 import { loadConfig } from '../../src/config.js';
 import { customerNotFound } from '../../src/errors.js';
 import { ReadReplica, routeRead } from '../../src/store/read-replica.js';

@@ -39,7 +39,31 @@ describe('the import-circle check', () => {
       // An import that only a comment or a string shows is not an arrow.
       'base.ts': "// import { app } from './app.js';\nexport const base = \"import('./app.js')\";\n",
     });
-    assert.deepEqual(checkCircles(root), { fileCircles: [], entryCircles: [], deepImports: [], envReads: [] });
+    assert.deepEqual(checkCircles(root), { fileCircles: [], entryCircles: [], deepImports: [], envReads: [], misnamedFiles: [] });
+  });
+
+  test('fails on a file name off the rule: kebab-case everywhere, <subject>.<role>.ts in a resource module', () => {
+    const root = tree(join(dir, 'names'), {
+      'app.ts': "export { orderOperations } from './orders/index.js';\n",
+      'write-thread.worker.ts': 'export const worker = 1;\n',
+      'orders/index.ts': "export { orderOperations } from './order.operations.js';\n",
+      'orders/order.operations.ts': "import { rows } from './order-life.records.js';\nexport const orderOperations = rows;\n",
+      'orders/order-life.records.ts': "import './bank-access.js';\nimport './order.statements.js';\nexport const rows = 1;\n",
+      'orders/bank-access.ts': "import './orderRules.js';\nexport const bank = 1;\n",
+      'orders/order.statements.ts': "import './order.import.content.js';\nexport const text = '';\n",
+      'orders/order.import.content.ts': 'export const content = 1;\n',
+      'orders/orderRules.ts': 'export const rules = 1;\n',
+      'Shared/util_file.ts': "import '../app.js';\nexport const util = 1;\n",
+    });
+    assert.deepEqual(checkCircles(root).misnamedFiles, [
+      'Shared/util_file.ts',
+      'orders/bank-access.ts',
+      'orders/order.import.content.ts',
+      'orders/orderRules.ts',
+    ]);
+    const r = runCheck(root);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /file name off the rule .*: \S+\/orders\/bank-access\.ts/);
   });
 
   test('fails on a circle between two files, type-only and dynamic imports included, and prints it with exit code 1', () => {
@@ -103,7 +127,7 @@ describe('the import-circle check', () => {
     assert.match(r.stderr, /process\.env read outside \S+\/config\.ts: \S+\/ops\/cluster\.ts:3/);
   });
 
-  test('src/ has no import circle, no import into another module past its index.ts, and reads process.env in config.ts alone', () => {
-    assert.deepEqual(checkCircles(SRC), { fileCircles: [], entryCircles: [], deepImports: [], envReads: [] });
+  test('src/ has no import circle, no import into another module past its index.ts, reads process.env in config.ts alone, and names its files by the rule', () => {
+    assert.deepEqual(checkCircles(SRC), { fileCircles: [], entryCircles: [], deepImports: [], envReads: [], misnamedFiles: [] });
   });
 });

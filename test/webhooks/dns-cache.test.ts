@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { test } from 'node:test';
-import { sharedLookup } from '../../src/webhooks/dns-cache.js';
-import type { Resolver } from '../../src/webhooks/url-guard.js';
+import { sharedLookup } from '../../src/webhooks/webhook.dns-cache.js';
+import type { Resolver } from '../../src/webhooks/webhook.url-guard.js';
 
 /** A resolver that counts its calls and answers after a tick. */
 function counting(answer: LookupAddress[] | NodeJS.ErrnoException): { resolve: Resolver; calls: () => number } {

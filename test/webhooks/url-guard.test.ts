@@ -7,7 +7,7 @@ import {
   ForbiddenAddressError,
   guardedLookup,
   isForbiddenAddress,
-} from '../../src/webhooks/url-guard.js';
+} from '../../src/webhooks/webhook.url-guard.js';
 
 const FORBIDDEN = [
   '127.0.0.1',

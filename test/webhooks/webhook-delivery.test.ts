@@ -5,7 +5,7 @@ import { errorOf } from '../customfields/cf-helpers.js';
 import { bearer, describeEachBackend, json, type TestApp } from '../helpers/test-app.js';
 import { confirm, confirmation, createOrder, IBAN } from '../orders/order-fixtures.js';
 import { Receiver, type Received } from './receiver.js';
-import { purgeExpiredEvents } from '../../src/webhooks/event-retention.js';
+import { purgeExpiredEvents } from '../../src/webhooks/webhook.event-retention.js';
 import type { WriteDoor } from '../../src/writes/unit.js';
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '1,1', WEBHOOK_TIMEOUT_MS: '1000' };

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { newWebhookSecret } from '../../src/webhook-settings/webhook-secret.js';
-import { signatureHeaders } from '../../src/webhooks/webhook-signature.js';
-import { WebhookConnections } from '../../src/webhooks/webhook-connections.js';
-import { sendWebhook, type WebhookAttemptResult } from '../../src/webhooks/webhook-sender.js';
+import { signatureHeaders } from '../../src/webhooks/webhook.signature.js';
+import { WebhookConnections } from '../../src/webhooks/webhook.connections.js';
+import { sendWebhook, type WebhookAttemptResult } from '../../src/webhooks/webhook.sender.js';
 import { ROOT } from '../helpers/root.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

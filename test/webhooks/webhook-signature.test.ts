@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { newWebhookSecret } from '../../src/webhook-settings/webhook-secret.js';
-import { signatureHeaders } from '../../src/webhooks/webhook-signature.js';
+import { signatureHeaders } from '../../src/webhooks/webhook.signature.js';
 
 const EVENT = { Id: 'evt_01HZX3', Type: 'order.confirmed', Data: { OrderNumber: 'A-1001', Name: 'Jürgen 🚚' } };
 const BODY = JSON.stringify(EVENT);

@@ -63,7 +63,7 @@ async function orderLifeRoutes(): Promise<Pick<Capabilities, 'shipments' | 'retu
 
 /**
  * Asks the API once what a key is and may do (`GET /keys/current`); an unknown or revoked key
- * throws its 401. `admin` grants `fulfilment` too (src/auth/api-keys.ts).
+ * throws its 401. `admin` grants `fulfilment` too (src/auth/key.model.ts).
  */
 export async function keyCapabilities(key: string): Promise<Capabilities> {
   const [current, routes] = await Promise.all([call<CurrentKey>('GET', '/keys/current', { key }), orderLifeRoutes()]);

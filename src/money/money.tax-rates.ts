@@ -1,4 +1,4 @@
-import { exactDecimalOf } from './decimal-amounts.js';
+import { exactDecimalOf } from './money.decimal-amounts.js';
 
 /**
  * Tax rates as integer hundredths of a percent (19 % is 1900, 7.5 % is 750): the contract allows

@@ -4,9 +4,9 @@ import type { DateStyle } from '../wire/dates.js';
 import type { Casing } from '../wire/negotiation.js';
 import { toJson, wireDate } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/unit.js';
-import { signingSecrets } from './endpoint-secrets.js';
-import { sendWebhook } from './webhook-sender.js';
-import { signatureHeaders } from './webhook-signature.js';
+import { signingSecrets } from './webhook.endpoint-secrets.js';
+import { sendWebhook } from './webhook.sender.js';
+import { signatureHeaders } from './webhook.signature.js';
 import { getEndpoint, type DeliveryEntry } from './webhook.service.js';
 import { logTestAttemptWrite } from './webhook.writes.js';
 

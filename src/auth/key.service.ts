@@ -2,8 +2,8 @@ import type { ApiKeyRow } from '../store/database.js';
 import type { Store } from '../store/store.js';
 import { defineWrite } from '../writes/unit.js';
 import type { WriteDoor } from '../writes/write-door.js';
-import { generateKey, hashKey, keyId, parsePermissions, REVOCATION_DELAY_MS, type Permission } from './api-keys.js';
-import { keyRepository } from './key-repository.js';
+import { generateKey, hashKey, keyId, parsePermissions, REVOCATION_DELAY_MS, type Permission } from './key.model.js';
+import { keyRepository } from './key.repository.js';
 
 export interface CreatedKey {
   readonly id: string;

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import type { Resolver } from './url-guard.js';
+import type { Resolver } from './webhook.url-guard.js';
 
 /** How long an answer (or a failure) of the resolver is reused. */
 const TTL_MS = 30_000;

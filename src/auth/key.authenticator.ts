@@ -10,8 +10,8 @@ import {
   type AuthenticatedKey,
   type Permission,
   type Requirement,
-} from './api-keys.js';
-import { keyRepository } from './key-repository.js';
+} from './key.model.js';
+import { keyRepository } from './key.repository.js';
 
 const CACHE_MAX = 10_000;
 

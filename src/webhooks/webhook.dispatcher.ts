@@ -8,11 +8,11 @@ import type { Casing } from '../wire/negotiation.js';
 import { toJson } from '../wire/serializer.js';
 import type { WriteDoor } from '../writes/unit.js';
 import { nextAttemptDelayMs } from '../webhook-settings/index.js';
-import type { WebhookMetrics } from './webhook-metrics.js';
-import { signingSecrets } from './endpoint-secrets.js';
-import { WebhookConnections } from './webhook-connections.js';
-import { sendWebhook } from './webhook-sender.js';
-import { signatureHeaders } from './webhook-signature.js';
+import type { WebhookMetrics } from './webhook.metrics.js';
+import { signingSecrets } from './webhook.endpoint-secrets.js';
+import { WebhookConnections } from './webhook.connections.js';
+import { sendWebhook } from './webhook.sender.js';
+import { signatureHeaders } from './webhook.signature.js';
 import { webhookRepository as repo, type ClaimedJob, type StoredEndpoint } from './webhook.repository.js';
 import { claimWrite, FAN_OUT_CHUNK, fanOutWrite, settleWrite, type AttemptOutcome } from './webhook.writes.js';
 

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Store } from '../store/store.js';
-import { startEventRetention } from './event-retention.js';
-import { WebhookDispatcher, type DispatcherSettings } from './webhook-dispatcher.js';
+import { startEventRetention } from './webhook.event-retention.js';
+import { WebhookDispatcher, type DispatcherSettings } from './webhook.dispatcher.js';
 
 export interface WebhookDeliveryOptions {
   readonly store: Store;
@@ -18,7 +18,7 @@ export const webhookDelivery = fp(
   async (app, { store, settings, eventRetentionDays }: WebhookDeliveryOptions) => {
     // Loaded with the server only: the CLI's commands reach this module through the write registry,
     // and a command that starts no server should not pay for loading the metrics client.
-    const { registerWebhookMetrics } = await import('./webhook-metrics.js');
+    const { registerWebhookMetrics } = await import('./webhook.metrics.js');
     const dispatcher = new WebhookDispatcher(
       store,
       app.writes,

@@ -1,6 +1,6 @@
-import type { Amounts, LineAmounts, OrderAmounts, OrderContent, TaxRateAmounts } from './order-content.js';
-import { divideHalfAwayFromZero, largestRemainderShares } from './rounding.js';
-import { MAX_TAX_RATE_HUNDREDTHS } from './tax-rates.js';
+import type { Amounts, LineAmounts, OrderAmounts, OrderContent, TaxRateAmounts } from './order-content.types.js';
+import { divideHalfAwayFromZero, largestRemainderShares } from './money.rounding.js';
+import { MAX_TAX_RATE_HUNDREDTHS } from './money.tax-rates.js';
 
 // Hundredths of a percent per whole: tax = amount × rate / 10,000.
 const WHOLE = BigInt(MAX_TAX_RATE_HUNDREDTHS);

@@ -2,9 +2,9 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage, type 
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { packageVersion } from '../package-version.js';
-import { deliveryLookup } from './dns-cache.js';
-import type { WebhookConnections } from './webhook-connections.js';
-import { bareHostname, ForbiddenAddressError, guardedLookup, isForbiddenAddress, parseWebhookUrl } from './url-guard.js';
+import { deliveryLookup } from './webhook.dns-cache.js';
+import type { WebhookConnections } from './webhook.connections.js';
+import { bareHostname, ForbiddenAddressError, guardedLookup, isForbiddenAddress, parseWebhookUrl } from './webhook.url-guard.js';
 
 /** The user-agent of every delivery. */
 export const WEBHOOK_USER_AGENT = `ordergate/${packageVersion()}`;

@@ -3,7 +3,7 @@ import type { EventRow } from '../store/database.js';
 import type { DbHandle } from '../store/store.js';
 import type { Outbox } from '../writes/unit.js';
 import type { Emission } from '../writes/event-types.js';
-import { encodeEventData } from './event-json.js';
+import { encodeEventData } from './event.json.js';
 import { eventRepository } from './event.repository.js';
 
 /**

@@ -1,4 +1,4 @@
-/** An order line with its amounts in minor units and its tax rate in hundredths of a percent (tax-rates.ts). */
+/** An order line with its amounts in minor units and its tax rate in hundredths of a percent (money.tax-rates.ts). */
 export interface OrderLineContent {
   readonly Sku: string;
   readonly Name: string;
