@@ -70,3 +70,25 @@ out.kept = garbage.length;`);
   // Once per quiet stretch: no further collection while nothing happens.
   assert.equal(out.later, 2);
 });
+
+test('once quiet after work, the young generation the work grew is shrunk to its initial size', async () => {
+  const out = await inFreshProcess(`
+const stop = h.collectWhenIdle();
+// Work: objects kept across scavenges, so that V8 grows the young generation.
+let garbage;
+for (const end = Date.now() + 1500; Date.now() < end; ) {
+  garbage = [];
+  for (let i = 0; i < 200_000; i++) garbage.push({ i, text: 'y' + i });
+  await new Promise((r) => setImmediate(r));
+}
+out.kept = garbage.length;
+garbage = undefined;
+out.afterWork = space('new_space');
+// The idle collection after two quiet seconds, V8's memory reducer about 8 s after it.
+for (const end = Date.now() + 30_000; Date.now() < end && space('new_space') > 2; ) await new Promise((r) => setTimeout(r, 500));
+out.afterQuiet = space('new_space');
+stop();`);
+  assert.equal(out.kept, 200_000);
+  assert.ok(out.afterWork! >= 8, `young generation after work: ${out.afterWork} MB`);
+  assert.ok(out.afterQuiet! <= 2, `young generation once quiet: ${out.afterQuiet} MB`);
+});
