@@ -174,9 +174,10 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
       } finally {
         await limit?.stop();
       }
-      // Idle: 6 s after the last request, when the service's own idle timers have run (the order
-      // write thread stops after 5 s without work; a worker quiet for 2 s collects its heap).
-      await sleep(QUICK ? 2000 : 6000);
+      // Idle: 15 s after the last request, when the service's own idle timers have run: the write
+      // thread stops after 5 s without work; a worker quiet for 2 s collects its heap, and V8's
+      // memory reducer shrinks the young generation about 8 s later (src/heap-settings.ts).
+      await sleep(QUICK ? 2000 : 15_000);
       const afterLoad = maxRss(server);
       const idleBudget = await budgetOf(server);
       const budgets = { ...(startBudget ? budgetExtra('start', startBudget) : {}), ...(idleBudget ? budgetExtra('idle', idleBudget) : {}) };

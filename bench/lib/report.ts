@@ -183,7 +183,7 @@ function obstacles(run: RunData): string {
 }
 
 const BUDGET_INTRO =
-  "Each idle-rss worker's RSS split by what holds it, 1 s after start and 6 s after the whole load: the mappings of " +
+  "Each idle-rss worker's RSS split by what holds it, 1 s after start and 15 s after the whole load: the mappings of " +
   "`/proc/<pid>/smaps` classified by file and shape (bench/lib/memory-budget.ts), and V8's own figures for the main isolate from `/metrics`.";
 
 /** The memory budget section, or a line saying the run has none. */
