@@ -10,6 +10,7 @@ import { OrderFeedItem } from '../../src/orders/order.schemas.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { assertBuilt, BIN } from '../helpers/cli.js';
+import { CliThread } from '../helpers/cli-in-thread.js';
 import { describeEachBackend, json, storeEnv } from '../helpers/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
 import { BIC, IBAN, MASKED_IBAN, confirm, confirmation, createOrder, unique } from './order-fixtures.js';
@@ -30,15 +31,11 @@ describeEachBackend(
     /** The watermark before this suite's orders: exports after it show only them. */
     let since: string;
 
-    const cli = (args: string[], store: Record<string, string> = storeEnv(t().config)) => {
-      const r = spawnSync(process.execPath, [BIN, ...args], {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...store, LOG_LEVEL: 'silent' },
-        encoding: 'utf8',
-        timeout: 60_000,
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      return { code: r.status, out: r.stdout, err: r.stderr };
-    };
+    // The commands run in one thread of this process (a node process each would cost more than most commands);
+    // the progress-bar test below spawns the binary, as it is about a terminal.
+    let thread: CliThread;
+    const cli = (args: string[], store: Record<string, string> = storeEnv(t().config)) =>
+      thread.run(args, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...store, LOG_LEVEL: 'silent' });
     const file = (name: string, content: string) => {
       const path = join(dir, name);
       writeFileSync(path, content);
@@ -62,9 +59,10 @@ describeEachBackend(
 
     before(async () => {
       assertBuilt();
+      thread = new CliThread();
       dir = mkdtempSync(join(tmpdir(), 'ordergate-orders-cli-'));
       fresh = await createTestDatabase(backend);
-      const first = cli(['orders', 'export']);
+      const first = await cli(['orders', 'export']);
       assert.equal(first.code, 0, first.err);
       since = `/Date(${/\((\d+)\)/.exec(first.err)![1]})/`;
       open = await createOrder(t(), {
@@ -81,12 +79,13 @@ describeEachBackend(
       assert.equal((await t().inject({ method: 'POST', url: `/orders/${cancelled}/cancel` })).statusCode, 200);
     });
     after(async () => {
+      await thread.close();
       rmSync(dir, { recursive: true, force: true });
       await fresh.drop();
     });
 
     test('JSON Lines: one order per line in the feed shape, in sync order, filtered by status and modification date', async () => {
-      const all = cli(['orders', 'export', '--modified-after', since]);
+      const all = await cli(['orders', 'export', '--modified-after', since]);
       assert.equal(all.code, 0, all.err);
       const rows = jsonl(all.out);
       assert.deepEqual(
@@ -101,7 +100,7 @@ describeEachBackend(
       }
       assert.match(all.err, /exported 3 orders; X-Sync-Watermark \S+ \(\d+\)/);
 
-      const some = cli(['orders', 'export', '--modified-after', since, '--status', 'Cancelled,confirmed']);
+      const some = await cli(['orders', 'export', '--modified-after', since, '--status', 'Cancelled,confirmed']);
       assert.equal(some.code, 0, some.err);
       assert.deepEqual(
         jsonl(some.out).map((o) => [o.OrderId, o.Status]),
@@ -111,11 +110,11 @@ describeEachBackend(
         ],
       );
       const watermark = /\((\d+)\)/.exec(some.err)![1];
-      assert.equal(cli(['orders', 'export', '--modified-after', `/Date(${watermark})/`]).out, '', 'nothing after the watermark');
+      assert.equal((await cli(['orders', 'export', '--modified-after', `/Date(${watermark})/`])).out, '', 'nothing after the watermark');
     });
 
-    test('CSV: one row per order, nested fields as dotted columns', () => {
-      const r = cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Open,Confirmed']);
+    test('CSV: one row per order, nested fields as dotted columns', async () => {
+      const r = await cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Open,Confirmed']);
       assert.equal(r.code, 0, r.err);
       const [header, ...rows] = parse(r.out) as string[][];
       assert.deepEqual(header, [...ORDER_CSV_COLUMNS]);
@@ -136,8 +135,8 @@ describeEachBackend(
       assert.match(r.err, /exported 2 orders/);
     });
 
-    test("CSV: the totals as columns of the order; csv-lines: a row per line, the order's columns repeated", () => {
-      const r = cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Open,Confirmed']);
+    test("CSV: the totals as columns of the order; csv-lines: a row per line, the order's columns repeated", async () => {
+      const r = await cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Open,Confirmed']);
       const [header, ...rows] = parse(r.out) as string[][];
       assert.ok(!header!.includes('Lines') && !header!.includes('Totals.TaxBreakdown'), 'lists are no columns of a row per order');
       const byColumn = rows.map((row) => Object.fromEntries(header!.map((c, i) => [c, row[i]])));
@@ -149,7 +148,7 @@ describeEachBackend(
         ],
       );
 
-      const l = cli(['orders', 'export', '--format', 'csv-lines', '--modified-after', since, '--status', 'Open,Confirmed']);
+      const l = await cli(['orders', 'export', '--format', 'csv-lines', '--modified-after', since, '--status', 'Open,Confirmed']);
       assert.equal(l.code, 0, l.err);
       const [lineHeader, ...lineRows] = parse(l.out) as string[][];
       assert.deepEqual(lineHeader, [...ORDER_CSV_COLUMNS, ...ORDER_LINE_CSV_COLUMNS]);
@@ -177,13 +176,13 @@ describeEachBackend(
     test('bank data is masked without --include-bank-data and audited in full with it', async () => {
       const from = await lastSequence();
       for (const format of ['jsonl', 'csv']) {
-        const masked = cli(['orders', 'export', '--format', format, '--modified-after', since]);
+        const masked = await cli(['orders', 'export', '--format', format, '--modified-after', since]);
         assert.equal(masked.code, 0, masked.err);
         for (const secret of [IBAN, BIC, 'MANDATE-1']) assert.ok(!masked.out.includes(secret), `${format}: ${secret}`);
       }
       assert.deepEqual(await audit(from), [], 'a masked export records nothing');
 
-      const full = cli(['orders', 'export', '--modified-after', since, '--include-bank-data']);
+      const full = await cli(['orders', 'export', '--modified-after', since, '--include-bank-data']);
       assert.equal(full.code, 0, full.err);
       const view = jsonl(full.out).find((o) => o.OrderId === confirmed).Confirmation;
       assert.deepEqual(
@@ -197,13 +196,13 @@ describeEachBackend(
       );
     });
 
-    test('bad flag values: one line naming the flag, exit code 2', () => {
+    test('bad flag values: one line naming the flag, exit code 2', async () => {
       for (const [flags, flag] of [
         [['--status', 'Shipped'], '--status'],
         [['--format', 'xml'], '--format'],
         [['--modified-after', 'soon'], '--modified-after'],
       ] as const) {
-        const r = cli(['orders', 'export', ...flags]);
+        const r = await cli(['orders', 'export', ...flags]);
         assert.equal(r.code, 2, flags.join(' '));
         assert.equal(r.out, '');
         assert.ok(r.err.split('\n')[0]!.startsWith(`ordergate: ${flag}: `), r.err);
@@ -211,16 +210,16 @@ describeEachBackend(
     });
 
     test('an export imports into a fresh database: order numbers and notes (JSON Lines and CSV)', async () => {
-      assert.equal(cli(['migrate'], fresh.env).code, 0);
-      const jsonlExport = cli(['orders', 'export', '--modified-after', since, '--status', 'Open,Confirmed']).out;
-      let r = cli(['orders', 'import', file('all.jsonl', jsonlExport)], fresh.env);
+      assert.equal((await cli(['migrate'], fresh.env)).code, 0);
+      const jsonlExport = (await cli(['orders', 'export', '--modified-after', since, '--status', 'Open,Confirmed'])).out;
+      let r = await cli(['orders', 'import', file('all.jsonl', jsonlExport)], fresh.env);
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /^imported 2 orders from 2 rows in [\d.]+ s\n$/);
-      const csvExport = cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Cancelled']).out;
-      r = cli(['orders', 'import', file('all.csv', csvExport)], fresh.env);
+      const csvExport = (await cli(['orders', 'export', '--format', 'csv', '--modified-after', since, '--status', 'Cancelled'])).out;
+      r = await cli(['orders', 'import', file('all.csv', csvExport)], fresh.env);
       assert.equal(r.code, 0, r.err);
 
-      const back = jsonl(cli(['orders', 'export'], fresh.env).out);
+      const back = jsonl((await cli(['orders', 'export'], fresh.env)).out);
       assert.deepEqual(
         back.map((o) => [o.OrderNumber, o.Status]),
         [
@@ -245,19 +244,19 @@ describeEachBackend(
         const older = jsonl(jsonlExport).find((o) => o.OrderNumber === number('confirmed'))!;
         delete older.Note;
         older.OrderNumber = number('older');
-        r = cli(['orders', 'import', file('older.jsonl', `${JSON.stringify(older)}\n`)], fresh.env);
+        r = await cli(['orders', 'import', file('older.jsonl', `${JSON.stringify(older)}\n`)], fresh.env);
         assert.equal(r.code, 0, r.err);
         assert.deepEqual(await notesOf(store, [number('older')]), { [number('older')]: 'ring twice' });
       } finally {
         await store.close();
       }
-      r = cli(['orders', 'import', file('again.csv', csvExport)], fresh.env);
+      r = await cli(['orders', 'import', file('again.csv', csvExport)], fresh.env);
       assert.equal(r.code, 1, 'the numbers exist now');
       assert.match(r.err, new RegExp(`^line 2: OrderNumber: '${number('cancelled')}' exists already$`, 'm'));
     });
 
     test('content round trip: JSON Lines and csv-lines import into an empty store as the same orders', async () => {
-      const start = jsonl(cli(['orders', 'export']).out).at(-1)?.LastModified as string;
+      const start = jsonl((await cli(['orders', 'export'])).out).at(-1)?.LastModified as string;
       const made = [
         { OrderNumber: number('rt-plain') },
         {
@@ -280,17 +279,19 @@ describeEachBackend(
       ];
       for (const body of made) await createOrder(t(), body);
       const content = (o: Record<string, unknown>) => [o.OrderNumber, o.Currency, o.PricesIncludeTax, o.Lines, o.Shipping, o.Totals];
-      const exported = jsonl(cli(['orders', 'export', '--modified-after', start]).out).filter((o) => o.OrderNumber.includes('-rt-'));
+      const exported = jsonl((await cli(['orders', 'export', '--modified-after', start])).out).filter((o) =>
+        o.OrderNumber.includes('-rt-'),
+      );
       assert.equal(exported.length, 4);
       assert.ok(exported.some((o) => o.Totals.Gross > 0 && o.Shipping !== null));
       for (const format of ['jsonl', 'csv-lines']) {
-        const out = cli(['orders', 'export', '--format', format, '--modified-after', start]).out;
+        const out = (await cli(['orders', 'export', '--format', format, '--modified-after', start])).out;
         const empty = await createTestDatabase(backend);
         try {
-          assert.equal(cli(['migrate'], empty.env).code, 0);
-          const r = cli(['orders', 'import', file(`rt.${format === 'jsonl' ? 'jsonl' : 'csv'}`, out)], empty.env);
+          assert.equal((await cli(['migrate'], empty.env)).code, 0);
+          const r = await cli(['orders', 'import', file(`rt.${format === 'jsonl' ? 'jsonl' : 'csv'}`, out)], empty.env);
           assert.equal(r.code, 0, r.err);
-          const back = jsonl(cli(['orders', 'export'], empty.env).out).filter((o) => o.OrderNumber.includes('-rt-'));
+          const back = jsonl((await cli(['orders', 'export'], empty.env)).out).filter((o) => o.OrderNumber.includes('-rt-'));
           assert.deepEqual(back.map(content), exported.map(content), format);
           assert.ok(back.every((o) => o.Status === 'Open'));
         } finally {
@@ -314,7 +315,7 @@ describeEachBackend(
         `${number('c4')},JPY,true,500,10,B,Beta,1,250,8,`, // line 9
       ].join('\n');
       const path = file('content.csv', csv + '\n');
-      let r = cli(['orders', 'import', path]);
+      let r = await cli(['orders', 'import', path]);
       assert.equal(r.code, 1);
       const lines = r.err.split('\n');
       assert.equal(lines[0], `line 2: order '${number('c1')}' is not imported: line 3 is invalid`);
@@ -332,7 +333,7 @@ describeEachBackend(
       assert.match(r.err, /nothing imported: 6 of 8 rows are invalid/);
       assert.deepEqual(await notesOf(t().store, [number('c1'), number('c2'), number('c3'), number('c4')]), {});
 
-      r = cli(['orders', 'import', path, '--skip-invalid']);
+      r = await cli(['orders', 'import', path, '--skip-invalid']);
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /^imported 1 orders from 8 rows, 6 invalid rows skipped/);
       assert.deepEqual(Object.keys(await notesOf(t().store, [number('c1'), number('c2'), number('c3'), number('c4')])), [number('c4')]);
@@ -374,7 +375,7 @@ describeEachBackend(
         JSON.stringify({ OrderNumber: number('j3'), Lines: {}, Shipping: { Amount: -1, TaxRate: 19 } }),
         JSON.stringify({ OrderNumber: number('j4'), Lines: [], Shipping: 'DHL', Currency: 5, PricesIncludeTax: 'yes' }),
       ].join('\n');
-      r = cli(['orders', 'import', file('content.jsonl', bad)]);
+      r = await cli(['orders', 'import', file('content.jsonl', bad)]);
       assert.equal(r.code, 1);
       assert.deepEqual(r.err.split('\n').slice(0, 3), [
         "line 1: Lines[1]: 'Lines[1]' must be an object; Lines[2].UnitPrice: 'Lines[2].UnitPrice' must be a number; " +
@@ -401,7 +402,7 @@ describeEachBackend(
         `${number('i4')}`, // line 10
       ].join('\n');
       const path = file('bad.csv', csv + '\n');
-      let r = cli(['orders', 'import', path]);
+      let r = await cli(['orders', 'import', path]);
       assert.equal(r.code, 1);
       const lines = r.err.split('\n');
       assert.equal(lines[0], "line 3: OrderNumber: 'OrderNumber' must not be empty.");
@@ -413,7 +414,7 @@ describeEachBackend(
       assert.match(r.err, /nothing imported: 6 of 8 rows are invalid/);
       assert.deepEqual(await notesOf(t().store, [number('i1'), number('i3')]), {});
 
-      r = cli(['orders', 'import', path, '--skip-invalid']);
+      r = await cli(['orders', 'import', path, '--skip-invalid']);
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /^imported 2 orders from 8 rows, 6 invalid rows skipped/);
       assert.deepEqual(await notesOf(t().store, [number('i1'), number('i2'), number('i3'), number('i4')]), {
@@ -424,22 +425,22 @@ describeEachBackend(
       assert.equal(created[0].Status, 'Open', 'created open, and in the feed');
 
       const bad = [JSON.stringify({ OrderNumber: 7 }), '{oops', JSON.stringify({ OrderNumber: number('j1'), Colour: 'red' })].join('\n');
-      r = cli(['orders', 'import', file('bad.jsonl', bad)]);
+      r = await cli(['orders', 'import', file('bad.jsonl', bad)]);
       assert.equal(r.code, 1);
       assert.match(r.err, /^line 1: OrderNumber: 'OrderNumber' must be a string$/m);
       assert.match(r.err, /^line 2: not JSON/m);
       assert.match(r.err, /^line 3: Colour: unknown field 'Colour'$/m);
     });
 
-    test('file problems: a missing file, a header without OrderNumber', () => {
+    test('file problems: a missing file, a header without OrderNumber', async () => {
       const missing = join(dir, 'missing.csv');
-      const r = cli(['orders', 'import', missing]);
-      const customers = cli(['customers', 'import', missing]);
+      const r = await cli(['orders', 'import', missing]);
+      const customers = await cli(['customers', 'import', missing]);
       assert.equal(r.code, 2);
       assert.equal(r.code, customers.code);
       assert.equal(r.err.split('\n')[0], `ordergate: no such file: ${missing}`);
       assert.equal(r.err.split('\n')[0], customers.err.split('\n')[0]);
-      const header = cli(['orders', 'import', file('nonumber.csv', 'Note,Colour\nx,y\n'), '--skip-invalid']);
+      const header = await cli(['orders', 'import', file('nonumber.csv', 'Note,Colour\nx,y\n'), '--skip-invalid']);
       assert.equal(header.code, 1);
       assert.match(
         header.err,
