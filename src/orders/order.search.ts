@@ -87,7 +87,7 @@ export const ROWS_CHECKED_IN_ORDER = 10_000;
  * checked on each row in order (TextMatch.byKeys false) is chosen for a word matching many rows, on
  * the guess that the matches are spread over the range; where the other filters exclude most of
  * them (a common name and a status none of its orders has), the range would be read to its end. So
- * the range is read in order only up to ROWS_CHECKED_IN_ORDER rows; beyond that the index is asked
+ * the range is read in order only up to `checkedInOrder` rows (ROWS_CHECKED_IN_ORDER); beyond that the index is asked
  * for every match's key, and the rows are read by those keys, sorted into sync order. Both
  * conditions hold for the same rows, so the page, its cursor and the pages after it are the same.
  */
@@ -97,9 +97,10 @@ async function delimit(
   words: readonly string[] | undefined,
   offset: number,
   count: number,
+  checkedInOrder: number,
 ): Promise<[OrderPosition[], OrderFilter]> {
   if (words && filter.match && !filter.match.byKeys) {
-    const found = await orderRepository.positionsWithin(store.reader, filter, offset, count, ROWS_CHECKED_IN_ORDER);
+    const found = await orderRepository.positionsWithin(store.reader, filter, offset, count, checkedInOrder);
     if (found !== 'over budget') return [found, filter];
     filter = { ...filter, match: await store.reader.textMatch(ORDER_TEXT, words, 'all') };
   }
@@ -112,7 +113,7 @@ async function delimit(
  * can land below it (store/sync-clock.ts). A page (Take) is delimited before it is streamed, so
  * that its header can name its watermark.
  */
-export async function searchOrders(store: Store, req: SearchOrdersRequest): Promise<OrderFeed> {
+export async function searchOrders(store: Store, req: SearchOrdersRequest, checkedInOrder = ROWS_CHECKED_IN_ORDER): Promise<OrderFeed> {
   const committed = await committedWatermark(store.reader);
   const after = req.Cursor ? decodeOrderCursor(req.Cursor) : undefined;
   const filter: OrderFilter = {
@@ -136,11 +137,11 @@ export async function searchOrders(store: Store, req: SearchOrdersRequest): Prom
   if (req.Take === undefined) return { watermark: pageWatermark(base), orders: (form) => keysetChunks(store, matched, skip, form) };
 
   if (req.Take === 0) {
-    const [[next]] = await delimit(store, matched, words, skip, 1);
+    const [[next]] = await delimit(store, matched, words, skip, 1, checkedInOrder);
     return { watermark: pageWatermark({ ...base, cut: next && { next: asSyncPosition(next) } }), orders: nothing };
   }
   // Delimit the page first: the positions of its orders and of the one after it (index reads).
-  const [positions, paged] = await delimit(store, matched, words, skip, req.Take + 1);
+  const [positions, paged] = await delimit(store, matched, words, skip, req.Take + 1, checkedInOrder);
   const [last, next] = [positions[req.Take - 1], positions[req.Take]];
   const cut = last && next ? { last: asSyncPosition(last), next: asSyncPosition(next) } : undefined;
   // A short page ends at its last order found (an empty one reads nothing): the read after it would
