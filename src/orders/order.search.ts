@@ -78,9 +78,12 @@ async function* nothing(): AsyncGenerator<ShownOrder[]> {}
 
 /**
  * Rows of a text search's filter read in sync order, each checked for the words, before its page
- * is given up on in that order: about 5 ms of SQLite's time and 25 ms of PostgreSQL's.
+ * is given up on in that order: about 5 ms of SQLite's time and 25 ms of PostgreSQL's. That many
+ * for each PAGED_PER_BUDGET rows the page needs (Skip + Take + 1): a deep page of a word held by one
+ * row in 50 is still read in order (reading past the skipped matches costs O(Skip) either way).
  */
 export const ROWS_CHECKED_IN_ORDER = 10_000;
+const PAGED_PER_BUDGET = 200;
 
 /**
  * The positions at `offset` and after it (`count`), and the filter that found them. A text match
@@ -100,7 +103,8 @@ async function delimit(
   checkedInOrder: number,
 ): Promise<[OrderPosition[], OrderFilter]> {
   if (words && filter.match && !filter.match.byKeys) {
-    const found = await orderRepository.positionsWithin(store.reader, filter, offset, count, checkedInOrder);
+    const budget = checkedInOrder * Math.max(1, Math.ceil((offset + count) / PAGED_PER_BUDGET));
+    const found = await orderRepository.positionsWithin(store.reader, filter, offset, count, budget);
     if (found !== 'over budget') return [found, filter];
     filter = { ...filter, match: await store.reader.textMatch(ORDER_TEXT, words, 'all') };
   }
