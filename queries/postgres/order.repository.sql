@@ -105,3 +105,11 @@ select w."order_id" as k from "order_words" w where array_to_tsvector(string_to_
 -- parameters: ["'anna':* & 'mull':*",5000]
 select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and 1 = 0 order by "modified_at", "order_id" limit $2 offset $3;
 -- parameters: [1700000000000,2,19]
+
+-- orderRepository.positionsWithin(statuses, match: text words 1, offset, count, budget)
+select (select reltuples from pg_class where oid = $1::regclass) as n, array[count(*) filter (where (' ' || w.words) like $2), count(*) filter (where (' ' || w.words) like $3), count(*)] as h from (select words from "order_words" order by "order_id" limit $4) w;
+-- parameters: ["order_words","% anna%","% anna%",1000]
+select "orders"."modified_at", "orders"."order_id" from (select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "status" in ($2) order by "modified_at", "order_id" limit $3) as "orders" where coalesce("orders"."order_id" in (select w."order_id" from "order_words" w where array_to_tsvector(string_to_array(w.words, ' ')) @@ $4::tsquery), false) order by "orders"."modified_at", "orders"."order_id" limit $5 offset $6;
+-- parameters: [1700000000000,"Open",10000,"'anna':*",2,49]
+select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "status" in ($2) order by "modified_at", "order_id" limit $3 offset $4;
+-- parameters: [1700000000000,"Open",1,9999]

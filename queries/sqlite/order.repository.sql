@@ -105,3 +105,13 @@ select count(*) as n from (select rowid from "order_text" where "order_text" mat
 -- parameters: ["\"anna\"* \"mull\"*",5000]
 select "modified_at", "order_id" from "orders" where "modified_at" <= ? and 1 = 0 order by "modified_at", "order_id" limit ? offset ?;
 -- parameters: [1700000000000,2,19]
+
+-- orderRepository.positionsWithin(statuses, match: text words 1, offset, count, budget)
+select max(rowid) as n from "order_words";
+-- parameters: []
+select count(*) as n from (select rowid from "order_text" where "order_text" match ? limit ?);
+-- parameters: ["\"anna\"*",100000]
+select "orders"."modified_at", "orders"."order_id" from (select "modified_at", "order_id" from "orders" where "modified_at" <= ? and "status" in (?) order by "modified_at", "order_id" limit ?) as "orders" where 1 = 0 order by "orders"."modified_at", "orders"."order_id" limit ? offset ?;
+-- parameters: [1700000000000,"Open",10000,2,49]
+select "modified_at", "order_id" from "orders" where "modified_at" <= ? and "status" in (?) order by "modified_at", "order_id" limit ? offset ?;
+-- parameters: [1700000000000,"Open",1,9999]

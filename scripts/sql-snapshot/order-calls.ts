@@ -75,6 +75,17 @@ export const orderCalls: SnapshotSource = {
         orderRepository.positionsAt(db, { modifiedAtMost: STAMP, match: await db.textMatch(ORDER_TEXT, ['anna', 'mull']) }, 19, 2),
       ),
     ],
+    positionsWithin: [
+      call('statuses, match: text words 1, offset, count, budget', async ({ db }) =>
+        orderRepository.positionsWithin(
+          db,
+          { modifiedAtMost: STAMP, statuses: ['Open'], match: await db.textMatch(ORDER_TEXT, ['anna'], 'all') },
+          49,
+          2,
+          10_000,
+        ),
+      ),
+    ],
   }),
 };
 

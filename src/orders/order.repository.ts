@@ -357,6 +357,29 @@ export const orderRepository = {
     return rows.map((r) => ({ modifiedAt: Number(r.modified_at), orderId: Number(r.order_id) }));
   },
 
+  /**
+   * positionsAt, reading no more than the first `budget` rows of the filter's range in sync order,
+   * each checked for the text match: the positions, or 'over budget' when they are not all among
+   * those rows and the range holds more. A text match checked on each row (TextMatch.byKeys false)
+   * whose matches the other filters mostly exclude would otherwise read the whole range.
+   */
+  async positionsWithin(
+    db: DbHandle,
+    f: OrderFilter,
+    offset: number,
+    count: number,
+    budget: number,
+  ): Promise<OrderPosition[] | 'over budget'> {
+    const unmatched: OrderFilter = { ...f, match: undefined };
+    // The range's first rows, then the match checked on them: the check names the row `orders`.
+    const first = feedQuery(db, unmatched).select(['modified_at', 'order_id']).limit(budget);
+    let q = db.selectFrom(first.as('orders')).select(['orders.modified_at', 'orders.order_id']);
+    if (f.match) q = q.where(f.match.where);
+    const rows = await q.orderBy('orders.modified_at').orderBy('orders.order_id').limit(count).offset(offset).execute();
+    if (rows.length < count && (await orderRepository.positionsAt(db, unmatched, budget - 1, 1)).length > 0) return 'over budget';
+    return rows.map((r) => ({ modifiedAt: Number(r.modified_at), orderId: Number(r.order_id) }));
+  },
+
   /** Open → Confirmed, returning the order as written; undefined when the order is unknown or not open. */
   async markConfirmed(db: DbHandle, orderId: number, state: ConfirmedState): Promise<StoredOrder | undefined> {
     const params = [

@@ -15,6 +15,12 @@ export interface TextIndex {
   readonly rows: 'customers' | 'orders';
 }
 
+/**
+ * How many matches a text search's read needs: a number (Skip + Take + 1 for a page), undefined for
+ * every match (read in order when many), or 'all' for every match's key, up to a bound (text-match.ts).
+ */
+export type TextWanted = number | 'all' | undefined;
+
 /** A text search's condition on the searched rows (StoreSql.textMatch) and how it was made. */
 export interface TextMatch {
   readonly where: RawBuilder<boolean>;
@@ -69,9 +75,9 @@ export interface StoreSql {
    * tell a rare match from a frequent one, so the store asks its index first (`db`) and picks the
    * way to read (store/text-match.ts): the keys of the matches when few, else the rows in their
    * order, each checked. `wanted`: the rows the read needs (Skip + Take + 1 for a page; undefined
-   * for every match).
+   * for every match; 'all' for the keys of every match when there are not too many of them).
    */
-  textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<TextMatch>;
+  textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: TextWanted): Promise<TextMatch>;
   /** `run`'s statement with `rows`' way of making rows: a hand-written select of many rows (the identifier search). */
   runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
 }
@@ -94,7 +100,7 @@ export interface HandleSql {
   /** StoreSql.runRows on this executor: a hand-written select of many rows. */
   runRows<R>(text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
   /** StoreSql.textMatch, asking this executor's index. */
-  textMatch(index: TextIndex, words: readonly string[], wanted?: number): Promise<TextMatch>;
+  textMatch(index: TextIndex, words: readonly string[], wanted?: TextWanted): Promise<TextMatch>;
 }
 
 /**

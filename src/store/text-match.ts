@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { TextMatch } from './store.js';
+import type { TextMatch, TextWanted } from './store.js';
 
 /**
  * What both backends' text search (StoreSql.textMatch) decides alike: whether the rows a read needs
@@ -17,12 +17,20 @@ import type { TextMatch } from './store.js';
 const MIN_KEYS = 500;
 /** Most keys a condition lists: a read of everything, or of a deep page, takes no more from the index. */
 export const MAX_KEYS = 5000;
+/**
+ * Most keys a condition lists when every match is asked for (`wanted` 'all'): a page whose rows,
+ * read in order, ran past their budget without filling it (orders/order.search.ts). Reading these
+ * keys' rows and sorting them costs far less than reading the rest of a range of 10^6 rows in order.
+ */
+export const ALL_KEYS = 100_000;
 
 /**
  * Matches at which reading in order is cheaper: `rows` in the table, `wanted` rows the read needs
- * (Skip + Take + 1 for a page; undefined for every match).
+ * (Skip + Take + 1 for a page; undefined for every match; 'all' where reading in order was found
+ * dear already, so the keys are wanted up to ALL_KEYS).
  */
-export function keysLimit(rows: number, wanted: number | undefined): number {
+export function keysLimit(rows: number, wanted: TextWanted): number {
+  if (wanted === 'all') return ALL_KEYS;
   if (wanted === undefined) return MAX_KEYS;
   return Math.min(MAX_KEYS, Math.max(MIN_KEYS, Math.ceil(Math.sqrt(rows * wanted))));
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
-import type { Executor, StoreSql, TextIndex, TextMatch } from '../store.js';
+import type { Executor, StoreSql, TextIndex, TextMatch, TextWanted } from '../store.js';
 import { byCheck, byKeys, keysLimit, NO_ROW, startsWithEach } from '../text-match.js';
 
 // Texts by their `?` form. Callers pass constant texts or texts cached by shape, so the map stays
@@ -61,7 +61,7 @@ const COMMON = 0.2;
  * for the words that are not common (all of them if every one is), the others checked on each
  * found words row, and the found keys are the condition.
  */
-async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<TextMatch> {
+async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: TextWanted): Promise<TextMatch> {
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
   // Per word, then all of them, then how many rows the sample held.
   const hits = sql.join([
@@ -91,6 +91,15 @@ async function textMatch(db: Executor, index: TextIndex, words: readonly string[
   const query = asked.map((w) => `'${w}':*`).join(' & ');
   const common = words.filter((w) => !asked.includes(w));
   const checked = common.length > 0 ? sql` and ${startsWithEach(common)}` : sql``;
+  // Every match, as the sample counts them: the rows are still read in the search's order, by the
+  // other filters' index, each looked up in the matches' keys, hashed once per statement (coalesce
+  // keeps the planner from joining the matches row by row). Read by those keys instead, the rows of
+  // tens of thousands of matches (a page each) cost more than the range.
+  if (wanted === 'all') {
+    return byCheck(
+      sql<boolean>`coalesce(${sql.ref(`${index.rows}.${index.key}`)} in (select w.${key} from ${table} w where ${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery${checked}), false)`,
+    );
+  }
   const { rows: keys } = await sql<{
     k: string;
   }>`select w.${key} as k from ${table} w where ${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery${checked} limit ${limit}`.execute(db);

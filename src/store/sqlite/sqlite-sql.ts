@@ -1,5 +1,5 @@
 import { CompiledQuery, sql, type QueryResult } from 'kysely';
-import type { Executor, StoreSql, TextIndex, TextMatch } from '../store.js';
+import type { Executor, StoreSql, TextIndex, TextMatch, TextWanted } from '../store.js';
 import { byCheck, byKeys, keysLimit, NO_ROW, startsWithEach } from '../text-match.js';
 import { ARRAY_ROWS, type ReopenableDatabase } from './sqlite-statement-cache.js';
 
@@ -79,7 +79,7 @@ const PREFIX_INDEXED = 6;
  * asked first how many (text-match.ts): few, and their keys are the condition; many, and each row
  * in the search's order has its words row looked at.
  */
-async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: number): Promise<TextMatch> {
+async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: TextWanted): Promise<TextMatch> {
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
   const fts = sql.table(index.table.replace(/_words$/, '_text'));
   const query = words.map((w) => `"${w.slice(0, PREFIX_INDEXED)}"*`).join(' ');
@@ -93,6 +93,14 @@ async function textMatch(db: Executor, index: TextIndex, words: readonly string[
   if (count === 0) return NO_ROW;
   if (count < limit) {
     const whole = long.length > 0 ? sql` and ${startsWithEach(long)}` : sql``;
+    // Every match: the rows are still read in the search's order, by the other filters' index,
+    // each looked up in the matches' keys (gathered once per statement). Read by those keys
+    // instead, the rows of tens of thousands of matches (one page each) cost more than the range.
+    if (wanted === 'all') {
+      return byCheck(
+        sql<boolean>`+${sql.ref(`${index.rows}.${index.key}`)} in (select w.${key} from ${fts} f join ${table} w on w.rowid = f.rowid where f.${fts} match ${query}${whole})`,
+      );
+    }
     const { rows: keys } = await sql<{
       k: string | number;
     }>`select w.${key} as k from ${fts} f join ${table} w on w.rowid = f.rowid where f.${fts} match ${query}${whole}`.execute(db);
