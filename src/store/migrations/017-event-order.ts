@@ -14,3 +14,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .where((eb) => eb('order_id', 'is not', null))
     .execute();
 }
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('events_order').execute();
+  await db.schema.alterTable('events').dropColumn('order_id').execute();
+}
