@@ -37,7 +37,10 @@ export interface StoreSql {
    * Where a write transaction already holds the whole database (SQLite), the query is returned as
    * it is.
    */
-  readonly lockRows: <QB extends { forShare(): QB; forUpdate(): QB; skipLocked(): QB }>(query: QB, mode: 'share' | 'update' | 'claim') => QB;
+  readonly lockRows: <QB extends { forShare(): QB; forUpdate(): QB; skipLocked(): QB }>(
+    query: QB,
+    mode: 'share' | 'update' | 'claim',
+  ) => QB;
   /** lockRows for a select written by hand (`run`): the clause to end it with; empty where there is nothing to lock. */
   readonly lockClause: (mode: 'share' | 'update' | 'claim') => string;
   /** Makes concurrent writers of one table queue until the transaction ends (reads go on). */
@@ -48,6 +51,12 @@ export interface StoreSql {
    * The column names are the caller's constants, never input.
    */
   readonly jsonPairsAgg: (keyColumn: string, jsonColumn: string) => string;
+  /**
+   * SQL text of an aggregate of rows into one JSON array of arrays, each the row's `values` (SQL
+   * expressions: numbers stay numbers, text stays strings), in the order of `orderBy`; it yields JSON
+   * text or parsed JSON, and null or `[]` over no rows. The texts are the caller's constants, never input.
+   */
+  readonly jsonArraysAgg: (values: readonly string[], orderBy: string) => string;
   /**
    * Runs a statement written once by hand with `?` placeholders (the hot paths: no builder or
    * compiler per call, and the backend reuses its prepared form). The text holds no other `?`.
@@ -75,13 +84,14 @@ export interface StoreSql {
 
 /**
  * What the store's SQL can do on the executor of a DbHandle (StoreSql, with the executor given).
- * `lockRows`, `lockClause` and `jsonPairsAgg` are the backend's own functions (one per backend, so
+ * `lockRows`, `lockClause`, `jsonPairsAgg` and `jsonArraysAgg` are the backend's own functions (one per backend, so
  * they may key texts built once per backend).
  */
 export interface HandleSql {
   readonly lockRows: StoreSql['lockRows'];
   readonly lockClause: StoreSql['lockClause'];
   readonly jsonPairsAgg: StoreSql['jsonPairsAgg'];
+  readonly jsonArraysAgg: StoreSql['jsonArraysAgg'];
   /** Makes concurrent writers of one table queue until the transaction ends (reads go on). */
   lockTable(table: keyof Database): Promise<void>;
   /** StoreSql.run on this executor: a statement written once by hand with `?` placeholders. */
@@ -111,6 +121,7 @@ export function handleOf<E extends Executor>(executor: E, sql: StoreSql): DbHand
     lockRows: sql.lockRows,
     lockClause: sql.lockClause,
     jsonPairsAgg: sql.jsonPairsAgg,
+    jsonArraysAgg: sql.jsonArraysAgg,
     lockTable: (table) => sql.lockTable(executor, table),
     run: (text, params) => sql.run(executor, text, params),
     rows: (query, columns) => sql.rows(executor, query, columns),
