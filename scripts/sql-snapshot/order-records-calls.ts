@@ -7,7 +7,11 @@ const { orderRecordsRepository, withRecords } = orderRecordsModule;
 export const orderRecordsCalls: SnapshotSource = {
   source: 'src/orders/order-life.records.ts',
   exports: orderRecordsModule,
-  builders: { recordsSql: 'orderRecordsRepository.recordsOf' },
+  builders: {
+    recordsSql: 'orderRecordsRepository.recordsOf',
+    recordsOfOrderSql: "orderRepository.findShown (the order's one read)",
+    recordsOfAggregate: "no SQL of its own: the records of findShown's aggregate",
+  },
   calls: {
     ...objectCalls('orderRecordsRepository', orderRecordsRepository, {
       recordsOf: [

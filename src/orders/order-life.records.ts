@@ -1,5 +1,5 @@
 import { placeholders, textsByShape } from '../store/statement-texts.js';
-import type { DbHandle } from '../store/store.js';
+import type { DbHandle, HandleSql } from '../store/store.js';
 import type { StoredPayment, StoredRefund } from './order-life.repository.js';
 
 // What every read of an order shows of its life after the confirmation: its shipments, payments,
@@ -116,21 +116,37 @@ const whereOrder = (alias: string, shape: number): string =>
 /** A range is read while it spans at most this many ids per order asked for. */
 const DENSE = 4;
 
+/** Every kind of record of the orders `where` picks (given each part's alias), as RecordRow's columns, in no order. */
+const recordsUnion = (where: (alias: string) => string): string =>
+  "select 'P' as kind, payment_id as id, order_id, amount, type as t1, name as t2, reference_number as t3, paid_at as at1," +
+  // Typed nulls: PostgreSQL types a union's columns from its parts left to right, and two bare nulls make text.
+  ` created_at as at2, cast(null as integer) as line_number, cast(null as integer) as quantity from order_payments where ${where('')}` +
+  " union all select 'R', refund_id, order_id, amount, reason, null, reference_number, refunded_at, created_at, null, null" +
+  ` from order_refunds where ${where('')}` +
+  " union all select 'S', s.shipment_id, s.order_id, null, s.carrier, s.tracking_number, s.tracking_url, s.shipped_at, null," +
+  ' l.line_number, l.quantity from order_shipments s left join order_shipment_lines l on l.shipment_id = s.shipment_id' +
+  ` where ${where('s.')}` +
+  " union all select 'T', r.return_id, r.order_id, null, r.reason, null, null, r.received_at, null, l.line_number, l.quantity" +
+  ` from order_returns r left join order_return_lines l on l.return_id = r.return_id where ${where('r.')}`;
+
 /** The read of every kind of record of the orders of a shape (RANGE, or the length of a list of ids), written once per shape. */
 export const recordsSql = textsByShape(
-  (n: number) =>
-    "select 'P' as kind, payment_id as id, order_id, amount, type as t1, name as t2, reference_number as t3, paid_at as at1," +
-    // Typed nulls: PostgreSQL types a union's columns from its parts left to right, and two bare nulls make text.
-    ` created_at as at2, cast(null as integer) as line_number, cast(null as integer) as quantity from order_payments where ${whereOrder('', n)}` +
-    " union all select 'R', refund_id, order_id, amount, reason, null, reference_number, refunded_at, created_at, null, null" +
-    ` from order_refunds where ${whereOrder('', n)}` +
-    " union all select 'S', s.shipment_id, s.order_id, null, s.carrier, s.tracking_number, s.tracking_url, s.shipped_at, null," +
-    ' l.line_number, l.quantity from order_shipments s left join order_shipment_lines l on l.shipment_id = s.shipment_id' +
-    ` where ${whereOrder('s.', n)}` +
-    " union all select 'T', r.return_id, r.order_id, null, r.reason, null, null, r.received_at, null, l.line_number, l.quantity" +
-    ` from order_returns r left join order_return_lines l on l.return_id = r.return_id where ${whereOrder('r.', n)}` +
-    ' order by kind, order_id, id, line_number',
+  (n: number) => recordsUnion((alias) => whereOrder(alias, n)) + ' order by kind, order_id, id, line_number',
 );
+
+/** RecordRow's columns but the order's id, in the order a row of one order's aggregate holds them. */
+const AGGREGATED = ['kind', 'id', 'amount', 't1', 't2', 't3', 'at1', 'at2', 'line_number', 'quantity'] as const;
+
+/** One order's records as its aggregate holds them: JSON text (SQLite) or parsed (PostgreSQL); null or `[]` when none. */
+export type AggregatedRecords = string | unknown[][] | null;
+
+/**
+ * A scalar subquery of the records of the order whose id is `orderId` (a column of the enclosing
+ * select), aggregated into one JSON array of rows (AGGREGATED): the order and its records read in
+ * one statement (GetOrder), each part still by its table's index on the order's id.
+ */
+export const recordsOfOrderSql = (agg: HandleSql['jsonArraysAgg'], orderId: string): string =>
+  `(select ${agg(AGGREGATED, 'kind, id, line_number')} from (${recordsUnion((alias) => `${alias}order_id = ${orderId}`)}) rr)`;
 
 /** Every record of the orders of a shape: the four parts of the statement bind the same ids. */
 const read = (db: DbHandle, shape: number, params: readonly number[]): Promise<RecordRow[]> =>
@@ -219,6 +235,29 @@ function sortOut(rows: readonly RecordRow[], byOrder: Map<number, Gathering>, ke
     }
     if (row.line_number !== null) last.lines?.push({ line_number: Number(row.line_number), quantity: Number(row.quantity) });
   }
+}
+
+/** The records of the order `orderId` from its aggregate (recordsOfOrderSql). */
+export function recordsOfAggregate(orderId: number, aggregate: AggregatedRecords): OrderRecords {
+  if (aggregate === null) return NO_RECORDS;
+  const values = typeof aggregate === 'string' ? (JSON.parse(aggregate) as unknown[][]) : aggregate;
+  if (values.length === 0) return NO_RECORDS;
+  const rows = values.map((v): RecordRow => ({
+    kind: v[0] as RecordRow['kind'],
+    id: v[1] as number,
+    order_id: orderId,
+    amount: v[2] as string | null,
+    t1: v[3] as string | null,
+    t2: v[4] as string | null,
+    t3: v[5] as string | null,
+    at1: v[6] as number,
+    at2: v[7] as number | null,
+    line_number: v[8] as number | null,
+    quantity: v[9] as number | null,
+  }));
+  const byOrder = new Map<number, Gathering>();
+  sortOut(rows, byOrder);
+  return byOrder.get(orderId) ?? NO_RECORDS;
 }
 
 /** The reads of the records of an order's life. */

@@ -4,7 +4,7 @@ import { chunks } from '../store/statement-texts.js';
 import type { DbHandle, TextMatch } from '../store/store.js';
 import type { Stamper } from '../writes/unit.js';
 import { NO_CONTENT, type ContentRecord } from './order.content.js';
-import { withRecords, type OrderRecords } from './order-life.records.js';
+import { recordsOfAggregate, withRecords, type OrderRecords } from './order-life.records.js';
 import { shownConfirmation } from './order.shown-form.js';
 import type { PaymentState } from './order-life.repository.js';
 import { orderWordsRepository } from './order.words.js';
@@ -12,12 +12,13 @@ import {
   FIND_ORDER,
   IDS_PER_TOUCH,
   MARK_CONFIRMED,
-  SHOW_ORDER,
   SHOWN_COLUMNS,
   findManySql,
+  showOrderSql,
   touchSql,
   type ShownOrder,
   type ShownRow,
+  type ShownRowWithAggregate,
   type StoredOrder,
 } from './order.statements.js';
 
@@ -285,7 +286,12 @@ export const orderRepository = {
 
   /** The order as it is shown (GetOrder): only the shown columns, and its records. */
   async findShown(db: DbHandle, orderId: number): Promise<ShownOrder | undefined> {
-    return (await withRecords(db, shown((await db.run<ShownRow>(SHOW_ORDER, [orderId])).rows)))[0];
+    const row = (await db.run<ShownRowWithAggregate>(showOrderSql(db), [orderId])).rows[0];
+    if (row === undefined) return undefined;
+    const order = shown([row])[0] as ShownRowWithAggregate;
+    // The aggregate's column becomes the records, in place: the row keeps its shape.
+    (order as unknown as ShownOrder).records = recordsOfAggregate(order.order_id, order.records);
+    return order as unknown as ShownOrder;
   },
 
   /** A customer's orders that hold personal data: a confirmation or a note (an erasure's work). */

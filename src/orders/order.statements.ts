@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { OrderRow } from '../store/database.js';
-import type { OrderRecords } from './order-life.records.js';
+import type { HandleSql } from '../store/store.js';
+import { recordsOfOrderSql, type AggregatedRecords, type OrderRecords } from './order-life.records.js';
 import { placeholders, textsByShape } from '../store/statement-texts.js';
 
 /**
@@ -79,8 +80,29 @@ export type ShownRow = Pick<StoredOrder, (typeof SHOWN_COLUMNS)[number]>;
 /** An order as it is shown: its row and the records of its life after the confirmation (order-life.records.ts). */
 export type ShownOrder = ShownRow & { records: OrderRecords };
 
+/** An order's row as showOrderSql reads it: its records still as their aggregate. */
+export type ShownRowWithAggregate = ShownRow & { records: AggregatedRecords };
+
 /** GetOrder's read: the shown columns of one order. */
-export const SHOW_ORDER = `select ${SHOWN_COLUMNS.join(', ')} from orders where order_id = ?`;
+// Written once per backend (the records' aggregate differs), kept by the backend's aggregate.
+const showOrderTexts = new WeakMap<HandleSql['jsonArraysAgg'], string>();
+
+/**
+ * The order as it is shown (SHOWN_COLUMNS) with its records aggregated (`records`, order-life.records.ts),
+ * in one statement: one round trip and one statement for GetOrder instead of two. An open order has
+ * no records (they need a confirmed order, and an order is never open again), so its are not read.
+ */
+export function showOrderSql(db: Pick<HandleSql, 'jsonArraysAgg'>): string {
+  let text = showOrderTexts.get(db.jsonArraysAgg);
+  if (text === undefined) {
+    text =
+      `select ${SHOWN_COLUMNS.join(', ')},` +
+      ` case when o.status <> 'Open' then ${recordsOfOrderSql(db.jsonArraysAgg, 'o.order_id')} end as records` +
+      ' from orders o where o.order_id = ?';
+    showOrderTexts.set(db.jsonArraysAgg, text);
+  }
+  return text;
+}
 
 /** Open → Confirmed, returning the order as written (none: unknown or not open). */
 export const MARK_CONFIRMED =

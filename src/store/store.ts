@@ -58,6 +58,12 @@ export interface StoreSql {
    */
   readonly jsonPairsAgg: (keyColumn: string, jsonColumn: string) => string;
   /**
+   * SQL text of an aggregate of rows into one JSON array of arrays, each the row's `values` (SQL
+   * expressions: numbers stay numbers, text stays strings), in the order of `orderBy`; it yields JSON
+   * text or parsed JSON, and null or `[]` over no rows. The texts are the caller's constants, never input.
+   */
+  readonly jsonArraysAgg: (values: readonly string[], orderBy: string) => string;
+  /**
    * Runs a statement written once by hand with `?` placeholders (the hot paths: no builder or
    * compiler per call, and the backend reuses its prepared form). The text holds no other `?`.
    */
@@ -84,13 +90,14 @@ export interface StoreSql {
 
 /**
  * What the store's SQL can do on the executor of a DbHandle (StoreSql, with the executor given).
- * `lockRows`, `lockClause` and `jsonPairsAgg` are the backend's own functions (one per backend, so
+ * `lockRows`, `lockClause`, `jsonPairsAgg` and `jsonArraysAgg` are the backend's own functions (one per backend, so
  * they may key texts built once per backend).
  */
 export interface HandleSql {
   readonly lockRows: StoreSql['lockRows'];
   readonly lockClause: StoreSql['lockClause'];
   readonly jsonPairsAgg: StoreSql['jsonPairsAgg'];
+  readonly jsonArraysAgg: StoreSql['jsonArraysAgg'];
   /** Makes concurrent writers of one table queue until the transaction ends (reads go on). */
   lockTable(table: keyof Database): Promise<void>;
   /** StoreSql.run on this executor: a statement written once by hand with `?` placeholders. */
@@ -120,6 +127,7 @@ export function handleOf<E extends Executor>(executor: E, sql: StoreSql): DbHand
     lockRows: sql.lockRows,
     lockClause: sql.lockClause,
     jsonPairsAgg: sql.jsonPairsAgg,
+    jsonArraysAgg: sql.jsonArraysAgg,
     lockTable: (table) => sql.lockTable(executor, table),
     run: (text, params) => sql.run(executor, text, params),
     rows: (query, columns) => sql.rows(executor, query, columns),

@@ -4,7 +4,7 @@ import { sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
 import { identifierSearchSql, touchSql as customerTouchSql, updateAddressSql } from '../../src/customers/customer.statements.js';
 import { valuesSql } from '../../src/customfields/customfield.repository.js';
 import { BUMP_VERSION, definitionsForWriteSql, fieldsSql, upsertValuesSql } from '../../src/customfields/customfield.statements.js';
-import { FIND_ORDER, MARK_CONFIRMED, SHOW_ORDER, touchSql as orderTouchSql } from '../../src/orders/order.statements.js';
+import { FIND_ORDER, MARK_CONFIRMED, showOrderSql, touchSql as orderTouchSql } from '../../src/orders/order.statements.js';
 import { RANGE, recordsSql } from '../../src/orders/order-life.records.js';
 import { LINE_TALLIES } from '../../src/orders/order-shipments.repository.js';
 import { orderRepository, type OrderFilter } from '../../src/orders/order.repository.js';
@@ -39,7 +39,7 @@ describeEachBackend('hot statements use indexes', (t) => {
   test('order lookup, confirmation, stamps, address write, identifier search and custom-field read', async () => {
     const cases: Array<[string, string, unknown[]]> = [
       ['order by id', FIND_ORDER, [1]],
-      ['order shown by id', SHOW_ORDER, [1]],
+      ['order shown by id, with its records', showOrderSql(t().store.reader), [1]],
       ['confirmation update', MARK_CONFIRMED, ['c', 1, '{}', 'h', '{}', 1]],
       ['order stamp', orderTouchSql(2), [1, 1, 2]],
       ['customer stamp', customerTouchSql(2), [1, 'a', 'b']],

@@ -118,6 +118,7 @@ export const postgresSql: StoreSql = {
   },
   // json_agg hands back parsed JSON (null over no rows).
   jsonPairsAgg: (key, json) => `json_agg(json_build_array(${key}, ${json}::json))`,
+  jsonArraysAgg: (values, orderBy) => `json_agg(json_build_array(${values.join(', ')}) order by ${orderBy})`,
   run: (db, text, params) => db.executeQuery(CompiledQuery.raw(numbered(text), params as unknown[])),
   // node-postgres makes the objects as it parses each row: arrays would save nothing.
   rows: async <R>(db: Executor, query: CompiledQuery) => (await db.executeQuery<R>(query)).rows as R[],

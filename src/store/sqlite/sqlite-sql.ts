@@ -121,6 +121,7 @@ export const sqliteSql: StoreSql = {
   lockClause: () => '',
   lockTable: async () => undefined,
   jsonPairsAgg: (key, json) => `json_group_array(json_array(${key}, json(${json})))`,
+  jsonArraysAgg: (values, orderBy) => `json_group_array(json_array(${values.join(', ')}) order by ${orderBy})`,
   run: async (db, text, params) => {
     const direct = directReads.get(db);
     // The result's rows are typed by the caller, as Kysely's executeQuery types them.
