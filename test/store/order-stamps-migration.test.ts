@@ -3,13 +3,15 @@ import { test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import * as m005 from '../../src/store/migrations/005-order-stamps.js';
 import * as m015 from '../../src/store/migrations/015-order-life.js';
+import * as m016 from '../../src/store/migrations/016-order-status-index.js';
 import { committedWatermark } from '../../src/store/sync-clock.js';
 import { describeEachBackend } from '../helpers/test-app.js';
 
 describeEachBackend('migration 005: order stamps', (t) => {
   test('backfills each order with its last change and raises the sync clock above every backfilled stamp', async () => {
     const db = t().store.db as Kysely<unknown>;
-    // Later migrations index modified_at (015's status indexes): rewound first, made again after.
+    // Later migrations index modified_at (015's and 016's status indexes): rewound first, made again after.
+    await m016.down(db);
     await m015.down(db);
     await m005.down(db);
     const future = Date.now() + 3_600_000;
@@ -19,6 +21,7 @@ describeEachBackend('migration 005: order stamps', (t) => {
       ('M5-cancelled', 'Cancelled', 1000, 2000, ${future})`.execute(db);
     await m005.up(db);
     await m015.up(db);
+    await m016.up(db);
     const rows = await t()
       .store.db.selectFrom('orders')
       .select(['order_number', 'modified_at'])
