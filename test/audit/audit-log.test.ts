@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { createKey } from '../../src/auth/key.service.js';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt } from '../helpers/cli.js';
+import { CliThread } from '../helpers/cli-in-thread.js';
 import { bearer, describeEachBackend, json } from '../helpers/test-app.js';
 import { IBAN, confirm, confirmation, createOrder } from '../orders/order-fixtures.js';
 
@@ -23,7 +24,11 @@ describeEachBackend('the audit log', (t) => {
     return json(res);
   };
   const last = async (): Promise<number> => (await entries()).at(-1)?.Sequence ?? 0;
+  // The CLI's commands run in one thread of this process (the built CLI's main()), without a node process each.
+  let thread: CliThread;
+  after(() => thread.close());
   before(async () => {
+    thread = new CliThread();
     bankKey = (await createKey(t().app.writes, 'erp', 'all,bank')).key;
     confirmed = await createOrder(t());
     open = await createOrder(t());
@@ -83,10 +88,10 @@ describeEachBackend('the audit log', (t) => {
     assertBuilt();
     const env = { DATABASE_URL: t().config.databaseUrl };
     const from = await last();
-    const created = await runCli(['keys', 'create', '--name', 'audited', '--permissions', 'all'], env);
+    const created = await thread.cli(['keys', 'create', '--name', 'audited', '--permissions', 'all'], env);
     assert.equal(created.code, 0, created.stderr);
     const id = created.stdout.trimEnd().split('\n').pop()!.slice(0, 12);
-    assert.equal((await runCli(['keys', 'revoke', id], env)).code, 0);
+    assert.equal((await thread.cli(['keys', 'revoke', id], env)).code, 0);
     const got = await entries(from);
     assert.deepEqual(
       got.map((e) => [e.KeyId, e.Action, e.ResourceType, e.ResourceIds]),
@@ -95,13 +100,13 @@ describeEachBackend('the audit log', (t) => {
         ['cli', 'key.revoke', 'key', [id]],
       ],
     );
-    const listed = await runCli(['audit', 'list'], env);
+    const listed = await thread.cli(['audit', 'list'], env);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, new RegExp(`^${got[0]!.Sequence} \\S+Z cli key.create key ${id}$`, 'm'));
     assert.match(listed.stdout, / bank\.read order /);
-    const future = await runCli(['audit', 'list', '--since', '2999-01-01'], env);
+    const future = await thread.cli(['audit', 'list', '--since', '2999-01-01'], env);
     assert.equal(future.stdout, '');
-    const bad = await runCli(['audit', 'list', '--since', 'soon'], env);
+    const bad = await thread.cli(['audit', 'list', '--since', 'soon'], env);
     assert.equal(bad.code, 2);
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { assertBuilt, freePort, runCli } from '../helpers/cli.js';
+import { assertBuilt, freePort } from '../helpers/cli.js';
+import { CliThread } from '../helpers/cli-in-thread.js';
 import { BACKENDS, createTestDatabase, type TestDatabase } from '../helpers/test-store.js';
 
 // Commands that read or change an existing store: none of them may make one in a database that holds none.
@@ -17,6 +18,11 @@ const READERS: readonly string[][] = [
   ['orders', 'export'],
   ['webhooks', 'list'],
 ];
+
+// The commands run in one thread of this process, one after another: what each does with the store it is given,
+// without a node process each; closed once the file's tests are done.
+const thread = new CliThread();
+after(() => thread.close());
 
 const HINT = 'create it with `ordergate migrate` (or start the service), or correct DATABASE_URL';
 
@@ -32,15 +38,15 @@ describe('an empty SQLite database', { skip: !BACKENDS.includes('sqlite') && 'BA
     const file = join(dir, 'empty.sqlite');
     writeFileSync(file, '');
     for (const args of READERS) {
-      const r = await runCli(args, { DATABASE_URL: `sqlite:${file}` });
+      const r = await thread.cli(args, { DATABASE_URL: `sqlite:${file}` });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stderr, `ordergate: the SQLite database ${file} holds no ordergate store: ${HINT}\n`);
       assert.equal(statSync(file).size, 0, `${args.join(' ')} wrote into the file`);
       assert.equal(existsSync(`${file}-wal`), false, `${args.join(' ')} left a WAL file`);
     }
-    const migrated = await runCli(['migrate'], { DATABASE_URL: `sqlite:${file}` });
+    const migrated = await thread.cli(['migrate'], { DATABASE_URL: `sqlite:${file}` });
     assert.equal(migrated.code, 0, migrated.stderr);
-    const listed = await runCli(['keys', 'list'], { DATABASE_URL: `sqlite:${file}` });
+    const listed = await thread.cli(['keys', 'list'], { DATABASE_URL: `sqlite:${file}` });
     assert.equal(listed.code, 0, listed.stderr);
   });
 
@@ -48,7 +54,7 @@ describe('an empty SQLite database', { skip: !BACKENDS.includes('sqlite') && 'BA
     const file = join(dir, 'notes.txt');
     writeFileSync(file, 'these are not the tables you are looking for\n'.repeat(40));
     for (const args of [['keys', 'list'], ['migrate']]) {
-      const r = await runCli(args, { DATABASE_URL: `sqlite:${file}` });
+      const r = await thread.cli(args, { DATABASE_URL: `sqlite:${file}` });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.match(
         r.stderr,
@@ -82,7 +88,7 @@ describe('an empty PostgreSQL database', { skip: !BACKENDS.includes('postgres') 
   test('every command but serve, migrate, seed and restore refuses it (exit 1) and creates no table in it', async () => {
     const { pathname, hostname, port } = new URL(database.url);
     for (const args of READERS) {
-      const r = await runCli(args, { DATABASE_URL: database.url });
+      const r = await thread.cli(args, { DATABASE_URL: database.url });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(
         r.stderr,
@@ -90,16 +96,16 @@ describe('an empty PostgreSQL database', { skip: !BACKENDS.includes('postgres') 
       );
       assert.deepEqual(await tablesOf(database.url), [], `${args.join(' ')} created tables`);
     }
-    const migrated = await runCli(['migrate'], { DATABASE_URL: database.url });
+    const migrated = await thread.cli(['migrate'], { DATABASE_URL: database.url });
     assert.equal(migrated.code, 0, migrated.stderr);
-    assert.equal((await runCli(['keys', 'list'], { DATABASE_URL: database.url })).code, 0);
+    assert.equal((await thread.cli(['keys', 'list'], { DATABASE_URL: database.url })).code, 0);
   });
 
   test('a refused connection names the URL without its password and says what to check (exit 1)', async () => {
     const port = await freePort();
     const url = `postgres://ordergate:s3cret-pw@127.0.0.1:${port}/shop`;
     for (const args of [['keys', 'list'], ['migrate']]) {
-      const r = await runCli(args, { DATABASE_URL: url });
+      const r = await thread.cli(args, { DATABASE_URL: url });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.match(
         r.stderr,

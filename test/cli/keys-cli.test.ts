@@ -7,7 +7,8 @@ import { loadConfig } from '../../src/config.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt } from '../helpers/cli.js';
+import { CliThread } from '../helpers/cli-in-thread.js';
 import { createTestDatabase, type TestDatabase, allBackends, leftOut } from '../helpers/test-store.js';
 
 for (const backend of allBackends()) {
@@ -15,17 +16,21 @@ for (const backend of allBackends()) {
     let database: TestDatabase;
     let store: Store;
     let app: FastifyInstance;
+    // The commands run in one thread of this process: what they do with their arguments and the store, without a node process each.
+    let thread: CliThread;
     const env = (): Record<string, string> => ({ DATABASE_URL: database.url });
     const search = (key: string) => app.inject({ url: '/customer/?Identifiers=none', headers: { authorization: `Bearer ${key}` } });
 
     before(async () => {
       assertBuilt();
+      thread = new CliThread();
       database = await createTestDatabase(backend);
       store = openStore(database.url, { poolSize: 2 });
       await migrateToLatest(store);
       app = await buildApp({ config: loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), store });
     });
     after(async () => {
+      await thread?.close();
       await app?.close();
       await store?.close();
       await database?.drop();
@@ -33,8 +38,8 @@ for (const backend of allBackends()) {
 
     test('create prints the key alone on the last line; it works at once with its permissions; list shows it; revoke stops it within a second', async () => {
       const [created, reader] = await Promise.all([
-        runCli(['keys', 'create', '--name', 'cli-user', '--permissions', 'all,admin'], env()),
-        runCli(['keys', 'create', '--name', 'reader'], env()),
+        thread.cli(['keys', 'create', '--name', 'cli-user', '--permissions', 'all,admin'], env()),
+        thread.cli(['keys', 'create', '--name', 'reader'], env()),
       ]);
       assert.equal(created.code, 0, created.stderr);
       const lines = created.stdout.trimEnd().split('\n');
@@ -60,7 +65,7 @@ for (const backend of allBackends()) {
       );
 
       // A warehouse's key records payments and the like, and reads nothing.
-      const warehouse = await runCli(['keys', 'create', '--name', 'warehouse', '--permissions', 'fulfilment'], env());
+      const warehouse = await thread.cli(['keys', 'create', '--name', 'warehouse', '--permissions', 'fulfilment'], env());
       assert.equal(warehouse.code, 0, warehouse.stderr);
       const warehouseKey = warehouse.stdout.trimEnd().split('\n').pop()!;
       assert.equal((await search(warehouseKey)).statusCode, 403);
@@ -73,13 +78,13 @@ for (const backend of allBackends()) {
       assert.equal(payment.statusCode, 404, 'allowed, and the order does not exist');
 
       const id = key.slice(0, 12);
-      const listed = await runCli(['keys', 'list'], env());
+      const listed = await thread.cli(['keys', 'list'], env());
       assert.equal(listed.code, 0, listed.stderr);
       assert.ok(!listed.stdout.includes(key), 'the key is never shown again');
       const line = listed.stdout.split('\n').find((l) => l.startsWith(`${id} `));
       assert.match(line ?? '', new RegExp(`^${id} cli-user all,admin \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$`));
 
-      const revoked = await runCli(['keys', 'revoke', id], env());
+      const revoked = await thread.cli(['keys', 'revoke', id], env());
       const revokedAt = Date.now();
       assert.equal(revoked.code, 0, revoked.stderr);
       assert.equal(revoked.stdout, `revoked ${id}\n`);
@@ -91,7 +96,7 @@ for (const backend of allBackends()) {
       assert.equal(status, 401);
       assert.ok(Date.now() - revokedAt < 1000, `refused after ${Date.now() - revokedAt} ms`);
 
-      const [again, relisted] = await Promise.all([runCli(['keys', 'revoke', id], env()), runCli(['keys', 'list'], env())]);
+      const [again, relisted] = await Promise.all([thread.cli(['keys', 'revoke', id], env()), thread.cli(['keys', 'list'], env())]);
       assert.equal(again.code, 1);
       assert.match(again.stderr, new RegExp(`no active key with id ${id}`));
       assert.match(relisted.stdout, new RegExp(`^${id} cli-user all,admin \\S+ revoked$`, 'm'));
@@ -100,16 +105,19 @@ for (const backend of allBackends()) {
 }
 
 describe('ordergate usage errors', () => {
+  let thread: CliThread;
+  before(() => (thread = new CliThread()));
+  after(() => thread.close());
   test('missing or wrong arguments exit 2 with the usage line; nothing is printed on stdout', async () => {
     const database = await createTestDatabase('sqlite');
     try {
       const env = { DATABASE_URL: database.url };
       const [noName, badName, badPermission, noId, unknown] = await Promise.all([
-        runCli(['keys', 'create'], env),
-        runCli(['keys', 'create', '--name', 'two words'], env),
-        runCli(['keys', 'create', '--name', 'x', '--permissions', 'all,root'], env),
-        runCli(['keys', 'revoke'], env),
-        runCli(['keys', 'rotate'], env),
+        thread.cli(['keys', 'create'], env),
+        thread.cli(['keys', 'create', '--name', 'two words'], env),
+        thread.cli(['keys', 'create', '--name', 'x', '--permissions', 'all,root'], env),
+        thread.cli(['keys', 'revoke'], env),
+        thread.cli(['keys', 'rotate'], env),
       ]);
       assert.equal(noName.code, 2);
       assert.match(noName.stderr, /--name is required\nusage: ordergate keys create --name NAME --permissions all\[,admin\]/);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { assertBuilt, runCli, startServer } from '../helpers/cli.js';
+import { assertBuilt, startServer } from '../helpers/cli.js';
+import { CliThread } from '../helpers/cli-in-thread.js';
 import {
   BACKENDS,
   BACKENDS_WITH_PGBOUNCER,
@@ -14,6 +15,11 @@ import {
   requirePgBouncer,
   withDatabase,
 } from '../helpers/test-store.js';
+
+// The commands run in one thread of this process, one after another: what each does with the store it is given,
+// without a node process each; closed once the file's tests are done. A served store (startServer) is a process.
+const thread = new CliThread();
+after(() => thread.close());
 
 // Commands that read or change an existing store, and must not make one up from a mistyped URL.
 const READERS: readonly string[][] = [
@@ -35,7 +41,7 @@ describe('a DATABASE_URL naming no SQLite file', { skip: !BACKENDS.includes('sql
   test('every command but serve, migrate, seed and restore refuses it (exit 1) and creates nothing', async () => {
     const file = join(dir, 'typo-dir', 'x.sqlite');
     for (const args of READERS) {
-      const r = await runCli(args, { DATABASE_URL: `sqlite:${file}` });
+      const r = await thread.cli(args, { DATABASE_URL: `sqlite:${file}` });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(
         r.stderr,
@@ -45,29 +51,29 @@ describe('a DATABASE_URL naming no SQLite file', { skip: !BACKENDS.includes('sql
     }
     const csv = join(dir, 'c.csv');
     writeFileSync(csv, 'CustomerId,FirstName\nc-1,Ann\n');
-    const imported = await runCli(['customers', 'import', csv], { DATABASE_URL: `sqlite:${file}` });
+    const imported = await thread.cli(['customers', 'import', csv], { DATABASE_URL: `sqlite:${file}` });
     assert.equal(imported.code, 1, imported.stderr);
     assert.match(imported.stderr, /no SQLite database at/);
   });
 
   test('a missing input file reads the same in every command: "no such file", exit 2', async () => {
     const url = `sqlite:${join(dir, 'files', 'f.sqlite')}`;
-    assert.equal((await runCli(['migrate'], { DATABASE_URL: url })).code, 0);
+    assert.equal((await thread.cli(['migrate'], { DATABASE_URL: url })).code, 0);
     for (const [args, usage] of [
       [['customers', 'import', join(dir, 'missing.csv')], 'customers import <file.csv|file.jsonl> [--skip-invalid]'],
       [['restore', join(dir, 'missing.backup')], 'restore <file> [--yes]'],
     ] as const) {
-      const r = await runCli([...args], { DATABASE_URL: url });
+      const r = await thread.cli([...args], { DATABASE_URL: url });
       assert.equal(r.code, 2, r.stderr);
       assert.equal(r.stderr, `ordergate: no such file: ${args.at(-1)}\nusage: ordergate ${usage}\n`);
     }
   });
 
   test('migrate and seed create it', async () => {
-    const migrated = await runCli(['migrate'], { DATABASE_URL: `sqlite:${join(dir, 'new', 'a.sqlite')}` });
+    const migrated = await thread.cli(['migrate'], { DATABASE_URL: `sqlite:${join(dir, 'new', 'a.sqlite')}` });
     assert.equal(migrated.code, 0, migrated.stderr);
-    assert.equal((await runCli(['keys', 'list'], { DATABASE_URL: `sqlite:${join(dir, 'new', 'a.sqlite')}` })).code, 0);
-    const seeded = await runCli(['seed', '--customers', '3'], { DATABASE_URL: `sqlite:${join(dir, 'new2', 'b.sqlite')}` });
+    assert.equal((await thread.cli(['keys', 'list'], { DATABASE_URL: `sqlite:${join(dir, 'new', 'a.sqlite')}` })).code, 0);
+    const seeded = await thread.cli(['seed', '--customers', '3'], { DATABASE_URL: `sqlite:${join(dir, 'new2', 'b.sqlite')}` });
     assert.equal(seeded.code, 0, seeded.stderr);
     assert.ok(existsSync(join(dir, 'new2', 'b.sqlite')));
   });
@@ -110,7 +116,7 @@ describe('a DATABASE_URL naming no PostgreSQL database', { skip: !BACKENDS.inclu
     const url = urlOf(names[0]!);
     const { hostname, port } = new URL(PG_TEST_URL);
     for (const args of READERS) {
-      const r = await runCli(args, { DATABASE_URL: url });
+      const r = await thread.cli(args, { DATABASE_URL: url });
       assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(
         r.stderr,
@@ -118,11 +124,11 @@ describe('a DATABASE_URL naming no PostgreSQL database', { skip: !BACKENDS.inclu
       );
     }
     assert.equal(await exists(names[0]!), false);
-    const migrated = await runCli(['migrate'], { DATABASE_URL: url });
+    const migrated = await thread.cli(['migrate'], { DATABASE_URL: url });
     assert.equal(migrated.code, 0, migrated.stderr);
     assert.match(migrated.stderr, new RegExp(`created the PostgreSQL database "${names[0]}"`));
     assert.equal(await exists(names[0]!), true);
-    const listed = await runCli(['keys', 'list'], { DATABASE_URL: url });
+    const listed = await thread.cli(['keys', 'list'], { DATABASE_URL: url });
     assert.equal(listed.code, 0, listed.stderr);
   });
 
@@ -134,7 +140,7 @@ describe('a DATABASE_URL naming no PostgreSQL database', { skip: !BACKENDS.inclu
   });
 
   test('a role that may not create databases gets a one-line answer saying how to create it (exit 1)', async () => {
-    const r = await runCli(['migrate'], { DATABASE_URL: urlOf(names[2]!, role) });
+    const r = await thread.cli(['migrate'], { DATABASE_URL: urlOf(names[2]!, role) });
     assert.equal(r.code, 1, r.stderr);
     assert.match(
       r.stderr,
@@ -165,7 +171,7 @@ describe(
 
     test('reading commands say it does not exist, as PgBouncer reports it (a protocol violation, not 3D000)', async () => {
       const { hostname, port } = new URL(PGBOUNCER_TEST_URL);
-      const r = await runCli(['keys', 'list'], { DATABASE_URL: withDatabase(PGBOUNCER_TEST_URL, names[0]!) });
+      const r = await thread.cli(['keys', 'list'], { DATABASE_URL: withDatabase(PGBOUNCER_TEST_URL, names[0]!) });
       assert.equal(r.code, 1, r.stderr);
       assert.equal(
         r.stderr,

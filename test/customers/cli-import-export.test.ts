@@ -8,6 +8,7 @@ import { importCustomers } from '../../src/customers/customer.import.js';
 import { CUSTOMER_FIELDS } from '../../src/customers/customer.schemas.js';
 import { demoCustomer } from '../../src/customers/customer.seed.js';
 import { toCustomer } from '../../src/customers/customer.mapping.js';
+import { CliThread } from '../helpers/cli-in-thread.js';
 import { BIN } from '../helpers/root.js';
 import { describeEachBackend, json, storeEnv } from '../helpers/test-app.js';
 import { currentWatermark, idsOf, putCustomer } from './customer-helpers.js';
@@ -16,21 +17,23 @@ describeEachBackend(
   'customers import / export and seed (CLI)',
   (t) => {
     let dir: string;
+    // The commands run in one thread of this process (a node process each would cost more than most commands);
+    // the progress bars on a terminal and an export whose reader goes away are about a process, and spawn it.
+    let thread: CliThread;
     before(() => {
       dir = mkdtempSync(join(tmpdir(), 'ordergate-import-'));
+      thread = new CliThread();
     });
-    after(() => rmSync(dir, { recursive: true, force: true }));
+    after(async () => {
+      await thread.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-    const env = () => ({ ...process.env, ...storeEnv(t().config), LOG_LEVEL: 'silent' });
-    const cli = (...args: string[]) => {
-      const r = spawnSync(process.execPath, [BIN, ...args], {
-        env: env(),
-        encoding: 'utf8',
-        timeout: 60_000,
-        maxBuffer: 256 * 1024 * 1024,
-      });
-      return { code: r.status, out: r.stdout, err: r.stderr };
+    const env = (): Record<string, string> => {
+      const inherited = Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined);
+      return { ...Object.fromEntries(inherited), ...storeEnv(t().config), LOG_LEVEL: 'silent' };
     };
+    const cli = (...args: string[]) => thread.run(args, env());
     const file = (name: string, content: string) => {
       const path = join(dir, name);
       writeFileSync(path, content);
@@ -47,7 +50,7 @@ describeEachBackend(
         '\r\n' +
         'im-2,im-x2,New,"The ""Boss""",Bonn,,\r\n' +
         'im-3,,Cy,Z,,,\r\n';
-      const r = cli('customers', 'import', file('good.csv', csv));
+      const r = await cli('customers', 'import', file('good.csv', csv));
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /^imported 3 customers from 3 rows in [\d.]+ s\n$/);
       const one = await customer('im-x1');
@@ -96,7 +99,7 @@ describeEachBackend(
         'bad-8,,Last,Street\u0000', // line 10
       ].join('\n');
       const path = file('bad.csv', csv + '\n');
-      let r = cli('customers', 'import', path);
+      let r = await cli('customers', 'import', path);
       assert.equal(r.code, 1);
       const lines = r.err.split('\n');
       assert.match(lines[0]!, /^line 3: CustomerId: 'CustomerId' must not be empty\.$/);
@@ -108,7 +111,7 @@ describeEachBackend(
       assert.match(r.err, /nothing imported: 6 of 8 rows are invalid/);
       assert.deepEqual(idsOf(await t().inject('/customer/?Identifiers=bad-1,bad-6')), []);
 
-      r = cli('customers', 'import', path, '--skip-invalid');
+      r = await cli('customers', 'import', path, '--skip-invalid');
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /^imported 2 customers from 8 rows, 6 invalid rows skipped/);
       assert.deepEqual(idsOf(await t().inject('/customer/?Identifiers=bad-1,bad-6,bad-3,bad-4,bad-7')).sort(), ['bad-1', 'bad-6']);
@@ -129,11 +132,11 @@ describeEachBackend(
         assert.equal(report.imported, 0);
       }
       assert.deepEqual(idsOf(await t().inject('/customer/?Identifiers=h-1,h-2,h-3,h-4')), []);
-      let r = cli('customers', 'import', file('header.csv', 'CustomerId,Frist\nh-1,x\n'), '--skip-invalid');
+      let r = await cli('customers', 'import', file('header.csv', 'CustomerId,Frist\nh-1,x\n'), '--skip-invalid');
       assert.equal(r.code, 1);
       assert.match(r.err, /^header: unknown column 'Frist' \(expected CustomerId, ExternalId/m);
       assert.match(r.err, /nothing imported: fix the header/);
-      r = cli('customers', 'import', file('x.txt', 'CustomerId\n'));
+      r = await cli('customers', 'import', file('x.txt', 'CustomerId\n'));
       assert.equal(r.code, 2);
       assert.match(r.err, /must end in \.csv or \.jsonl/);
     });
@@ -199,7 +202,7 @@ describeEachBackend(
       const since = await currentWatermark(t().store);
       await putCustomer(t(), 'ex-2', { City: 'Ulm' });
       await putCustomer(t(), 'ex-1', { City: 'Aue' });
-      const all = cli('customers', 'export');
+      const all = await cli('customers', 'export');
       assert.equal(all.code, 0, all.err);
       const rows = all.out
         .trimEnd()
@@ -211,7 +214,7 @@ describeEachBackend(
         rows.slice(-2).map((c) => c.CustomerId),
         ['ex-2', 'ex-1'],
       );
-      const recent = cli('customers', 'export', '--modified-after', `/Date(${since})/`);
+      const recent = await cli('customers', 'export', '--modified-after', `/Date(${since})/`);
       assert.deepEqual(
         recent.out
           .trimEnd()
@@ -221,20 +224,20 @@ describeEachBackend(
       );
       const wm = Number(/\((\d+)\)/.exec(recent.err)?.[1]);
       assert.ok(wm >= since);
-      assert.equal(cli('customers', 'export', '--modified-after', `/Date(${wm})/`).out, '');
-      assert.equal(cli('customers', 'export', '--modified-after', 'soon').code, 2);
+      assert.equal((await cli('customers', 'export', '--modified-after', `/Date(${wm})/`)).out, '');
+      assert.equal((await cli('customers', 'export', '--modified-after', 'soon')).code, 2);
 
       // What export writes, import takes back unchanged.
-      const back = cli('customers', 'import', file('roundtrip.jsonl', recent.out));
+      const back = await cli('customers', 'import', file('roundtrip.jsonl', recent.out));
       assert.equal(back.code, 0, back.err);
       assert.deepEqual(await customer('ex-1'), rows.at(-1));
     });
 
     test('seed is deterministic and skips existing ids; export streams and stops quietly when the reader goes away', async () => {
-      let r = cli('seed', '--customers', '12000');
+      let r = await cli('seed', '--customers', '12000');
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /customers: 12000 added \(0 existed\)/);
-      r = cli('seed', '--customers', '12000');
+      r = await cli('seed', '--customers', '12000');
       assert.match(r.out, /customers: 0 added \(12000 existed\)/);
       for (const n of [1, 5, 11_999]) {
         const want = toCustomer(demoCustomer(n, 0));

@@ -1,21 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt } from '../helpers/cli.js';
+import { CliThread } from '../helpers/cli-in-thread.js';
 import { createTestDatabase, type TestDatabase, allBackends, leftOut } from '../helpers/test-store.js';
 
-// Each run starts a process (the built CLI, bin/ordergate.js, as the other CLI tests run it: a third
-// of the start-up time of running it from source): one suite, a few runs, both backends.
+// Each run is the built CLI's main() (dist/bin/main.js, as bin/ordergate.js runs it) in one worker thread of
+// this process: one suite, a few runs, both backends.
 for (const backend of allBackends()) {
   describe(`customfields CLI [${backend}]`, { skip: leftOut(backend) }, () => {
     let database: TestDatabase;
+    let thread: CliThread;
     before(async () => {
       database = await createTestDatabase(backend);
+      thread = new CliThread();
     });
     after(async () => {
+      await thread.close();
       await database.drop();
     });
     const cli = async (...args: string[]) => {
-      const r = await runCli(args, { DATABASE_URL: database.url, LOG_LEVEL: 'silent' }, 60_000);
+      const r = await thread.cli(args, { DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
       return { code: r.code, out: r.stdout, err: r.stderr };
     };
 

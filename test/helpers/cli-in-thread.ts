@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { cliEnv, type CliResult } from './cli.js';
 import { ROOT } from './root.js';
 
 /** What one CLI run printed and the exit code its `main()` resolved to. */
@@ -55,6 +56,12 @@ export class CliThread {
     const result = this.queue.then(() => this.runNow(argv, env));
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  /** As runCli(): `ordergate <argv>` in cliEnv(env), its result in the same shape. */
+  async cli(argv: readonly string[], env: Record<string, string>): Promise<CliResult> {
+    const r = await this.run(argv, cliEnv(env));
+    return { code: r.code, stdout: r.out, stderr: r.err };
   }
 
   private async runNow(argv: readonly string[], env: Record<string, string>): Promise<ThreadCliResult> {

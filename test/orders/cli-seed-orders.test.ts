@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { sha256 } from '../../src/digest.js';
 import { demoConfirmation, seedOrderNumber, seededContent } from '../../src/orders/order.seed.js';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt } from '../helpers/cli.js';
+import { CliThread } from '../helpers/cli-in-thread.js';
 import { describeEachBackend, describeOnce, json } from '../helpers/test-app.js';
 
 describeEachBackend('ordergate seed --orders (CLI)', (t) => {
-  const seed = (...args: string[]) => runCli(['seed', ...args], { DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' }, 60_000);
+  // The seeder runs in one thread of this process (the built CLI's main()), without a node process per run.
+  let thread: CliThread;
+  before(() => (thread = new CliThread()));
+  after(() => thread.close());
+  const seed = (...args: string[]) => thread.cli(['seed', ...args], { DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' });
   const stored = () =>
     t().store.db.selectFrom('orders').select(['order_id', 'order_number', 'status', 'customer_id']).orderBy('order_number').execute();
 
@@ -80,7 +85,11 @@ describeEachBackend('ordergate seed --orders (CLI)', (t) => {
 });
 
 describeEachBackend('ordergate seed --orders N --confirmed K (CLI)', (t) => {
-  const seed = (...args: string[]) => runCli(['seed', ...args], { DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' }, 60_000);
+  // The seeder runs in one thread of this process (the built CLI's main()), without a node process per run.
+  let thread: CliThread;
+  before(() => (thread = new CliThread()));
+  after(() => thread.close());
+  const seed = (...args: string[]) => thread.cli(['seed', ...args], { DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' });
   const customer = (id: string) => t().store.db.selectFrom('customers').selectAll().where('customer_id', '=', id).executeTakeFirstOrThrow();
 
   test('seed --confirmed K: the first K orders confirmed by the demo customers in turn, as a ConfirmOrder of the same data stores them', async () => {
@@ -114,7 +123,11 @@ describeEachBackend('ordergate seed --orders N --confirmed K (CLI)', (t) => {
 
 // The count is refused before the store is opened: one backend shows it.
 describeOnce('ordergate seed --orders (CLI): a bad N', (t) => {
-  const seed = (...args: string[]) => runCli(['seed', ...args], { DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' }, 60_000);
+  // The seeder runs in one thread of this process (the built CLI's main()), without a node process per run.
+  let thread: CliThread;
+  before(() => (thread = new CliThread()));
+  after(() => thread.close());
+  const seed = (...args: string[]) => thread.cli(['seed', ...args], { DATABASE_URL: t().config.databaseUrl, LOG_LEVEL: 'silent' });
   const stored = () => t().store.db.selectFrom('orders').select(['order_id']).execute();
 
   test('a bad N (0, negative, not a whole number), or --confirmed beyond --orders or without --customers, exits 2 naming the flag, and seeds nothing', async () => {

@@ -8,7 +8,8 @@ import { loadConfig } from '../../src/config.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt } from '../helpers/cli.js';
+import { CliThread } from '../helpers/cli-in-thread.js';
 import { createTestDatabase, type TestDatabase, allBackends, leftOut } from '../helpers/test-store.js';
 import { Receiver } from './receiver.js';
 
@@ -21,6 +22,8 @@ for (const backend of allBackends()) {
     let app: FastifyInstance;
     let receiver: Receiver;
     let key: string;
+    // The commands run in one thread of this process: what they do with their arguments and the store, without a node process each.
+    let thread: CliThread;
     const env = (): Record<string, string> => ({
       DATABASE_URL: database.url,
       WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -29,6 +32,7 @@ for (const backend of allBackends()) {
 
     before(async () => {
       assertBuilt();
+      thread = new CliThread();
       database = await createTestDatabase(backend);
       store = openStore(database.url, { poolSize: 2 });
       await migrateToLatest(store);
@@ -37,6 +41,7 @@ for (const backend of allBackends()) {
       key = (await createKey(app.writes, 'ops', 'all,admin')).key;
     });
     after(async () => {
+      await thread?.close();
       await app?.close();
       await store?.close();
       await receiver?.close();
@@ -44,7 +49,7 @@ for (const backend of allBackends()) {
     });
 
     test('add prints the secret alone on the last line, stored sealed; a running server delivers with it; list, replay and remove work; all audited as cli', async () => {
-      const added = await runCli(['webhooks', 'add', receiver.url, '--events', 'order.created', '--description', 'ERP'], env());
+      const added = await thread.cli(['webhooks', 'add', receiver.url, '--events', 'order.created', '--description', 'ERP'], env());
       assert.equal(added.code, 0, added.stderr);
       const lines = added.stdout.trimEnd().split('\n');
       const secret = lines.at(-1)!;
@@ -58,7 +63,7 @@ for (const backend of allBackends()) {
       assert.match(stored.secret, /^enc:v1:/);
       assert.ok(!stored.secret.includes(secret.slice(6)));
 
-      const listed = await runCli(['webhooks', 'list'], env());
+      const listed = await thread.cli(['webhooks', 'list'], env());
       assert.equal(listed.stdout, `${id} ${receiver.url} order.created enabled\n`);
 
       const res = await app.inject({ method: 'POST', url: '/orders', headers: { authorization: `Bearer ${key}` }, payload: {} });
@@ -70,15 +75,15 @@ for (const backend of allBackends()) {
         'webhook-signature': String(got!.headers['webhook-signature']),
       });
 
-      const replayed = await runCli(['webhooks', 'replay', id, '--after', '0'], env());
+      const replayed = await thread.cli(['webhooks', 'replay', id, '--after', '0'], env());
       assert.equal(replayed.code, 0, replayed.stderr);
       assert.match(replayed.stdout, /^queued 1 deliveries/);
       await receiver.waitFor(2);
       assert.equal(receiver.received[1]!.headers['webhook-id'], got!.headers['webhook-id']);
 
-      assert.equal((await runCli(['webhooks', 'remove', id], env())).code, 0);
-      assert.equal((await runCli(['webhooks', 'list'], env())).stdout, '');
-      const audit = await runCli(['audit', 'list'], env());
+      assert.equal((await thread.cli(['webhooks', 'remove', id], env())).code, 0);
+      assert.equal((await thread.cli(['webhooks', 'list'], env())).stdout, '');
+      const audit = await thread.cli(['audit', 'list'], env());
       assert.deepEqual(
         audit.stdout
           .trimEnd()
@@ -96,7 +101,7 @@ for (const backend of allBackends()) {
         [['webhooks', 'replay', 'wh_nope'], /--after/],
       ];
       for (const [args, message] of cases) {
-        const r = await runCli(args, env());
+        const r = await thread.cli(args, env());
         assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
         assert.match(r.stderr, message);
       }
@@ -104,23 +109,23 @@ for (const backend of allBackends()) {
         ['webhooks', 'remove', 'wh_nope'],
         ['webhooks', 'replay', 'wh_nope', '--after', '0'],
       ]) {
-        const r = await runCli(args, env());
+        const r = await thread.cli(args, env());
         assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
         assert.match(r.stderr, /^ordergate: .*does not exist/);
       }
-      const privateOnly = await runCli(['webhooks', 'add', 'http://127.0.0.1:9/x'], { ...env(), WEBHOOK_ALLOW_PRIVATE: 'false' });
+      const privateOnly = await thread.cli(['webhooks', 'add', 'http://127.0.0.1:9/x'], { ...env(), WEBHOOK_ALLOW_PRIVATE: 'false' });
       assert.equal(privateOnly.code, 2);
       assert.match(privateOnly.stderr, /loopback, private.*WEBHOOK_ALLOW_PRIVATE=true/);
-      assert.equal((await runCli(['webhooks', 'list'], env())).stdout, '');
+      assert.equal((await thread.cli(['webhooks', 'list'], env())).stdout, '');
     });
 
     test('test sends a signed webhook.test event now and prints the outcome: exit 0 delivered, 1 failed (with the reason) or an unknown id', async () => {
-      const added = await runCli(['webhooks', 'add', receiver.url], env());
+      const added = await thread.cli(['webhooks', 'add', receiver.url], env());
       assert.equal(added.code, 0, added.stderr);
       const id = /created webhook (wh_[0-9a-f]+)/.exec(added.stdout)![1]!;
       const secret = added.stdout.trimEnd().split('\n').at(-1)!;
       const from = receiver.received.length;
-      const tested = await runCli(['webhooks', 'test', id], env());
+      const tested = await thread.cli(['webhooks', 'test', id], env());
       assert.equal(tested.code, 0, tested.stderr);
       const got = receiver.received[from]!;
       new Webhook(secret).verify(got.body, {
@@ -143,14 +148,14 @@ for (const backend of allBackends()) {
       const refused: string = JSON.parse(
         (await app.inject({ method: 'POST', url: '/webhooks', headers: auth, payload: { Url: closed.url } })).body,
       ).Id;
-      const failed = await runCli(['webhooks', 'test', refused], env());
+      const failed = await thread.cli(['webhooks', 'test', refused], env());
       assert.equal(failed.code, 1, failed.stderr);
       assert.match(
         failed.stdout,
         new RegExp(`^failed webhook\\.test evt_[0-9a-f]+ to ${closed.url}: connection refused after \\d+ ms\\n$`),
       );
 
-      const unknown = await runCli(['webhooks', 'test', 'wh_nope'], env());
+      const unknown = await thread.cli(['webhooks', 'test', 'wh_nope'], env());
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /does not exist/);
       for (const each of [id, refused])
