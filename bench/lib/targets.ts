@@ -351,7 +351,7 @@ export const TARGETS: readonly Target[] = [
   ...orderLifeTargets(),
 ];
 
-/** The order's life after the confirmation (issue 28): the records posted back and the feed filtered by status. */
+/** The order's life after the confirmation: the records posted back and the feed filtered by status. */
 function orderLifeTargets(): Target[] {
   const unfulfilled = (r: Rows, backend: string, key: 'ordersPerSec' | 'rssGrowthMb'): number | undefined =>
     finite(ok(r, `${backend}/orders-feed-unfulfilled`)?.extra?.[key]);
