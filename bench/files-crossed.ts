@@ -2,13 +2,8 @@ import { Session } from 'node:inspector/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../src/app.js';
-import { createKey } from '../src/auth/index.js';
-import { loadConfig } from '../src/config.js';
-import { openStore } from '../src/store/open-store.js';
-import { writeRegistry } from '../src/write-registry.js';
-import { openWriteDoor } from '../src/writes/write-door.js';
 import { createDatabase, seed } from './lib/database.js';
+import { startInProcessApp } from './lib/in-process-app.js';
 import type { Backend } from './lib/settings.js';
 import { confirmation } from './scenarios/orders.js';
 
@@ -27,13 +22,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const db = await createDatabase(backend, 'files');
 try {
   await seed(db, 20, 6, 0);
-  const store = openStore(db.url);
-  const writes = openWriteDoor(store, writeRegistry);
-  const key = (await createKey(writes, 'files-crossed', 'all,admin')).key;
-  await writes.close();
-  const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', NODE_ENV: 'production' });
-  const app = await buildApp({ config, store });
-  await app.ready();
+  const { app, key, close } = await startInProcessApp(db, 'files-crossed');
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const confirm = async (orderId: number): Promise<string> => {
     const res = await app.inject({
@@ -85,8 +74,7 @@ try {
     for (const [folder, inIt] of byFolder)
       process.stdout.write(`  ${folder} (${inIt.length}): ${inIt.map((f) => f.slice(folder.length + 1)).join(', ')}\n`);
   }
-  await app.close();
-  await store.close();
+  await close();
 } finally {
   await db.drop();
 }

@@ -1,11 +1,6 @@
 import { parseArgs } from 'node:util';
-import { buildApp } from '../src/app.js';
-import { createKey } from '../src/auth/index.js';
-import { loadConfig } from '../src/config.js';
-import { openStore } from '../src/store/open-store.js';
-import { writeRegistry } from '../src/write-registry.js';
-import { openWriteDoor } from '../src/writes/write-door.js';
 import { createDatabase, seed } from './lib/database.js';
+import { startInProcessApp } from './lib/in-process-app.js';
 import { n2 } from './lib/format.js';
 
 // Usage: node [--cpu-prof] --import tsx bench/request-path.ts [--requests 20000] [--rounds 5] [--only search-get,floor]
@@ -28,13 +23,7 @@ const { values } = parseArgs({
 const db = await createDatabase('sqlite', 'request-path');
 try {
   await seed(db, Number(values.customers), 20, 10);
-  const store = openStore(db.url);
-  const writes = openWriteDoor(store, writeRegistry);
-  const key = (await createKey(writes, 'request-path', 'all,admin')).key;
-  await writes.close();
-  const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', NODE_ENV: 'production' });
-  const app = await buildApp({ config, store });
-  await app.ready();
+  const { app, key, close } = await startInProcessApp(db, 'request-path');
   const headers = { authorization: `Bearer ${key}` };
   const kinds: Record<string, { url: string; status: number }> = {
     floor: { url: '/health/live', status: 200 },
@@ -67,8 +56,7 @@ try {
     const m = median(us);
     process.stdout.write(`${name.padEnd(11)} ${n2(m).padStart(8)} µs CPU/request, ${n2(m - floor).padStart(8)} µs above the floor\n`);
   }
-  await app.close();
-  await store.close();
+  await close();
 } finally {
   await db.drop();
 }
