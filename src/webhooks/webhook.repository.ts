@@ -131,7 +131,11 @@ export const webhookRepository = {
     return rows.map((r) => ({ sequence: Number(r.sequence), type: r.type }));
   },
 
-  /** Queues deliveries of these events to an endpoint; a delivery that exists already is queued again. */
+  /**
+   * Queues deliveries of these events to an endpoint; a delivery that exists already is queued again.
+   * One under way loses its lease, so that the attempt under way cannot settle it as Delivered over
+   * the replay: the replay is sent after it (that attempt's outcome is not recorded).
+   */
   async queue(db: DbHandle, endpointId: string, sequences: readonly number[], now: number): Promise<void> {
     for (let i = 0; i < sequences.length; i += JOBS_PER_INSERT) {
       const rows = sequences.slice(i, i + JOBS_PER_INSERT).map((s): WebhookDeliveryRow => ({
@@ -148,7 +152,9 @@ export const webhookRepository = {
         .insertInto('webhook_deliveries')
         .values(rows)
         .onConflict((oc) =>
-          oc.columns(['endpoint_id', 'event_sequence']).doUpdateSet({ state: 'Pending', failures: 0, next_attempt_at: now }),
+          oc
+            .columns(['endpoint_id', 'event_sequence'])
+            .doUpdateSet({ state: 'Pending', failures: 0, next_attempt_at: now, lease_until: null, lease_owner: null }),
         )
         .execute();
     }

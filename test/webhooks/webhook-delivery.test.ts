@@ -245,6 +245,35 @@ describeEachBackend(
       await failing.close();
     });
 
+    test('a replay asked while the event is being sent is sent once more after that attempt', async () => {
+      const held = await Receiver.start();
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((r) => (release = r));
+      held.answer = async (_req, res) => {
+        await released;
+        res.end('ok');
+      };
+      const endpoint = await register(t(), held.url, ['order.created']);
+      const orderId = await createOrder(t());
+      const [first] = await held.waitFor(1);
+      const replayed = await t().inject({
+        method: 'POST',
+        url: `/webhooks/${endpoint.Id}/replay`,
+        payload: { EventIds: [JSON.parse(first!.body).Id] },
+      });
+      assert.equal(replayed.statusCode, 202, replayed.body);
+      held.answer = (_req, res) => void res.end('ok');
+      release();
+      const got = await held.waitFor(2);
+      assert.equal(got[1]!.headers['webhook-id'], first!.headers['webhook-id']);
+      assert.equal(JSON.parse(got[1]!.body).Data.OrderId, orderId);
+      await eventually('the replay recorded as Delivered', async () =>
+        (await deliveries(t(), endpoint.Id)).some((d) => d.Status === 'Delivered') ? true : undefined,
+      );
+      await remove(t(), endpoint.Id);
+      await held.close();
+    });
+
     test('a closed socket and a timeout are failures retried on the schedule, like a 500', async () => {
       const flaky = await Receiver.start();
       let n = 0;
