@@ -5,7 +5,7 @@ import { seedOrders } from '../../src/orders/order.seed.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { ServerProcess } from '../helpers/spawn-server.js';
-import { createTestDatabase, type TestDatabase, allBackends, leftOut, openTestWrites } from '../helpers/test-store.js';
+import { createTestDatabase, PG_TEST_URL, type TestDatabase, allBackends, leftOut, openTestWrites } from '../helpers/test-store.js';
 import { isServerGone } from '../helpers/server-gone.js';
 import { watchWrites, writeInFlight } from '../helpers/write-in-flight.js';
 import { call, confirmOver, serveOrders } from '../orders/server-processes.js';
@@ -39,7 +39,7 @@ for (const backend of allBackends()) {
     let database: TestDatabase;
     const servers: ServerProcess[] = [];
     before(async () => {
-      database = await createTestDatabase(backend);
+      database = await createTestDatabase(backend, PG_TEST_URL, { migrated: true });
       await prepare(database.url);
       servers.push(await serveOrders(database.url));
       servers.push(await serveOrders(database.url));

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, type ServerProcess } from '../helpers/spawn-server.js';
-import { createTestDatabase, type TestDatabase, allBackends, leftOut } from '../helpers/test-store.js';
+import { createTestDatabase, PG_TEST_URL, type TestDatabase, allBackends, leftOut } from '../helpers/test-store.js';
 import { call, PROCESS_KEY } from '../orders/server-processes.js';
 import { Receiver } from './receiver.js';
 
@@ -135,7 +135,7 @@ for (const backend of allBackends(true)) {
       let run: Run;
       const servers: ServerProcess[] = [];
       before(async () => {
-        database = await createTestDatabase(backend);
+        database = await createTestDatabase(backend, PG_TEST_URL, { migrated: true });
         run = await slowReceiver();
         for (let i = 0; i < instances; i++) servers.push(await serve(database));
       });
