@@ -17,8 +17,8 @@ interface Run {
   readonly receiver: Receiver;
   /** Event ids that were being delivered by two dispatchers at the same time. */
   readonly overlaps: string[];
-  /** The requests that arrived and are not answered yet: event id → the sender's port. */
-  readonly inFlight: Map<string, number | undefined>;
+  /** The requests that arrived while answers were held and are not answered yet: event id → the sender's port. */
+  readonly held: Map<string, number | undefined>;
   /** From now on answers wait until release(): the deliveries under way stay under way. */
   hold(): void;
   release(): void;
@@ -27,23 +27,28 @@ interface Run {
 /** A receiver that answers after a few ms (or, while held, once released) and notes any event delivered twice at the same time. */
 async function slowReceiver(): Promise<Run> {
   const receiver = await Receiver.start();
-  const inFlight = new Map<string, number | undefined>();
+  const inFlight = new Set<string>();
+  const waiting = new Map<string, number | undefined>();
   const overlaps: string[] = [];
   let held: Promise<void> | undefined;
   let release = (): void => undefined;
   receiver.answer = async (req, res) => {
     const id = String(req.headers['webhook-id']);
     if (inFlight.has(id)) overlaps.push(id);
-    inFlight.set(id, res.socket?.remotePort);
+    inFlight.add(id);
     res.on('close', () => inFlight.delete(id));
-    await held;
+    if (held) {
+      waiting.set(id, res.socket?.remotePort);
+      res.on('close', () => waiting.delete(id));
+      await held;
+    }
     await sleep(5);
     res.end('ok');
   };
   return {
     receiver,
     overlaps,
-    inFlight,
+    held: waiting,
     hold: () => void (held = new Promise((resolve) => (release = resolve))),
     release: () => {
       held = undefined;
@@ -95,7 +100,7 @@ async function killDuringDelivery(database: TestDatabase, servers: ServerProcess
   const killBy = Date.now() + 30_000;
   const victimSending = (): boolean => {
     const ports = tcpPortsOf(victim.child.pid!);
-    return [...run.inFlight.values()].some((port) => port !== undefined && ports.has(port));
+    return [...run.held.values()].some((port) => port !== undefined && ports.has(port));
   };
   while (!victimSending()) {
     assert.ok(Date.now() < killBy, `no delivery of the victim's under way (${run.receiver.received.length} arrived)`);
