@@ -27,7 +27,8 @@ async function halfSentRequest(port: number, key: string): Promise<{ finish(): P
     socket,
     async finish() {
       socket.write(body.slice(10));
-      await Promise.race([closed, sleep(5000)]);
+      // Unreferenced: a guard left running would keep the test process alive to its end.
+      await Promise.race([closed, sleep(5000, undefined, { ref: false })]);
       return received;
     },
   };
@@ -175,7 +176,9 @@ describe('ordergate serve with WORKERS=2', () => {
       const results = await Promise.all(
         ['1', '2'].map(async (workers) => {
           const s = await startServer({ DATABASE_URL: `sqlite:${join(dir, `inuse-${workers}.sqlite`)}`, WORKERS: workers, PORT: port });
-          const code = await Promise.race([s.exited, sleep(60_000).then(() => 'still running')]); // a hang guard: a cold start on a busy machine takes seconds
+          // A hang guard (a cold start on a busy machine takes seconds), unreferenced: once the start
+          // ended, it must not keep the test process alive for its minute.
+          const code = await Promise.race([s.exited, sleep(60_000, undefined, { ref: false }).then(() => 'still running')]);
           await s.kill();
           return { workers, code, stderr: s.stderr() };
         }),
