@@ -53,8 +53,8 @@ select "sequence", "type" from "events" where "sequence" > $1 order by "sequence
 -- parameters: [10,1000]
 
 -- webhookRepository.queue(endpointId, sequences: 2, now)
-insert into "webhook_deliveries" ("endpoint_id", "event_sequence", "state", "attempts", "failures", "next_attempt_at", "lease_until", "lease_owner") values ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16) on conflict ("endpoint_id", "event_sequence") do update set "state" = $17, "failures" = $18, "next_attempt_at" = $19;
--- parameters: ["wh_1",11,"Pending",0,0,1700000000000,null,null,"wh_1",12,"Pending",0,0,1700000000000,null,null,"Pending",0,1700000000000]
+insert into "webhook_deliveries" ("endpoint_id", "event_sequence", "state", "attempts", "failures", "next_attempt_at", "lease_until", "lease_owner") values ($1, $2, $3, $4, $5, $6, $7, $8), ($9, $10, $11, $12, $13, $14, $15, $16) on conflict ("endpoint_id", "event_sequence") do update set "state" = $17, "failures" = $18, "next_attempt_at" = $19, "lease_until" = $20, "lease_owner" = $21;
+-- parameters: ["wh_1",11,"Pending",0,0,1700000000000,null,null,"wh_1",12,"Pending",0,0,1700000000000,null,null,"Pending",0,1700000000000,null,null]
 
 -- webhookRepository.replayable(types: 1, after)
 select "sequence" from "events" where "sequence" > $1 and "type" in ($2) order by "sequence";

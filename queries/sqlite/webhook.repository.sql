@@ -53,8 +53,8 @@ select "sequence", "type" from "events" where "sequence" > ? order by "sequence"
 -- parameters: [10,1000]
 
 -- webhookRepository.queue(endpointId, sequences: 2, now)
-insert into "webhook_deliveries" ("endpoint_id", "event_sequence", "state", "attempts", "failures", "next_attempt_at", "lease_until", "lease_owner") values (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?) on conflict ("endpoint_id", "event_sequence") do update set "state" = ?, "failures" = ?, "next_attempt_at" = ?;
--- parameters: ["wh_1",11,"Pending",0,0,1700000000000,null,null,"wh_1",12,"Pending",0,0,1700000000000,null,null,"Pending",0,1700000000000]
+insert into "webhook_deliveries" ("endpoint_id", "event_sequence", "state", "attempts", "failures", "next_attempt_at", "lease_until", "lease_owner") values (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?) on conflict ("endpoint_id", "event_sequence") do update set "state" = ?, "failures" = ?, "next_attempt_at" = ?, "lease_until" = ?, "lease_owner" = ?;
+-- parameters: ["wh_1",11,"Pending",0,0,1700000000000,null,null,"wh_1",12,"Pending",0,0,1700000000000,null,null,"Pending",0,1700000000000,null,null]
 
 -- webhookRepository.replayable(types: 1, after)
 select "sequence" from "events" where "sequence" > ? and "type" in (?) order by "sequence";
