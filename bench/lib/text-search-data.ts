@@ -87,7 +87,12 @@ async function insertRange(db: Kysely<Database>, first: number, last: number, co
       await trx.insertInto('orders').values(orders).execute();
       await trx
         .insertInto('order_words')
-        .values(orders.map((o) => ({ order_id: o.order_id, words: orderWords(o) })))
+        .values(
+          orders.map((o) => ({
+            order_id: o.order_id,
+            words: orderWords({ ...o, payment_status: 'Unpaid', fulfillment_status: 'Unfulfilled' }),
+          })),
+        )
         .execute();
     }
   });

@@ -93,18 +93,47 @@ export const orderCalls: SnapshotSource = {
 export const orderWordsCalls: SnapshotSource = {
   source: 'src/orders/order.words.ts',
   exports: orderWordsModule,
-  builders: { orderWords: 'no SQL of its own: the words orderWordsRepository writes' },
+  builders: {
+    orderWords: 'no SQL of its own: the words orderWordsRepository writes',
+    statusWord: 'no SQL of its own: a word orderWords writes',
+    paymentWord: 'no SQL of its own: a word orderWords writes',
+    fulfillmentWord: 'no SQL of its own: a word orderWords writes',
+  },
   calls: objectCalls('orderWordsRepository', orderWordsRepository, {
     writeOne: [
       call('order', ({ db }) =>
-        orderWordsRepository.writeOne(db, { order_id: 1, order_number: 'O-1', customer_id: 'c-1', confirmation: '{}' }),
+        orderWordsRepository.writeOne(db, {
+          order_id: 1,
+          order_number: 'O-1',
+          customer_id: 'c-1',
+          confirmation: '{}',
+          status: 'Open' as const,
+          payment_status: 'Unpaid' as const,
+          fulfillment_status: 'Unfulfilled' as const,
+        }),
       ),
     ],
     write: [
       call('orders: 2', ({ db }) =>
         orderWordsRepository.write(db, [
-          { order_id: 1, order_number: 'O-1', customer_id: null, confirmation: null },
-          { order_id: 2, order_number: 'O-2', customer_id: null, confirmation: null },
+          {
+            order_id: 1,
+            order_number: 'O-1',
+            customer_id: null,
+            confirmation: null,
+            status: 'Open' as const,
+            payment_status: 'Unpaid' as const,
+            fulfillment_status: 'Unfulfilled' as const,
+          },
+          {
+            order_id: 2,
+            order_number: 'O-2',
+            customer_id: null,
+            confirmation: null,
+            status: 'Open' as const,
+            payment_status: 'Unpaid' as const,
+            fulfillment_status: 'Unfulfilled' as const,
+          },
         ]),
       ),
     ],

@@ -1,6 +1,7 @@
 import type { OrderPaymentRow, OrderRefundRow, PaymentStatus } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
 import type { DbHandle } from '../store/store.js';
+import { orderWordsRepository } from './order.words.js';
 
 // The records of an order's life and the order's columns they move. A payment or a refund runs
 // these, each written once (db.run); the order's row is locked first, so that two records of
@@ -86,6 +87,7 @@ export const orderLifeRepository = {
 
   async setPayments(db: DbHandle, orderId: number, s: PaymentState): Promise<void> {
     await db.run(SET_PAYMENTS, [s.paid, s.refunded, s.payment_status, orderId]);
+    await orderWordsRepository.refresh(db, [orderId]);
   },
 
   async findPayment(db: DbHandle, paymentId: number): Promise<StoredPayment | undefined> {

@@ -182,7 +182,7 @@ async function insertMissing(db: DbHandle, orders: readonly NewOrder[], toRow: t
     .insertInto('orders')
     .values(rows)
     .onConflict((oc) => oc.column('order_number').doNothing())
-    .returning(['order_id', 'order_number'])
+    .returning(['order_id', 'order_number', 'status', 'payment_status', 'fulfillment_status'])
     .execute();
   const contentOf = new Map(orders.map((o) => [o.order_number, o.content]));
   await insertLines(
@@ -199,6 +199,9 @@ async function insertMissing(db: DbHandle, orders: readonly NewOrder[], toRow: t
         order_number: r.order_number,
         customer_id: row.customer_id,
         confirmation: 'confirmation' in row ? row.confirmation : null,
+        status: r.status,
+        payment_status: r.payment_status,
+        fulfillment_status: r.fulfillment_status,
       };
     }),
   );
@@ -232,10 +235,16 @@ export const orderRepository = {
   touch: stampOrders,
 
   async insert(db: DbHandle, row: NewOrder): Promise<number> {
-    const res = await db.insertInto('orders').values(newRow(row)).returning('order_id').executeTakeFirstOrThrow();
+    const res = await db
+      .insertInto('orders')
+      .values(newRow(row))
+      .returning(['order_id', 'status', 'payment_status', 'fulfillment_status'])
+      .executeTakeFirstOrThrow();
     const orderId = Number(res.order_id);
     await insertLines(db, linesOf(orderId, row.content));
-    await orderWordsRepository.write(db, [{ order_id: orderId, order_number: row.order_number, customer_id: null, confirmation: null }]);
+    await orderWordsRepository.write(db, [
+      { ...res, order_id: orderId, order_number: row.order_number, customer_id: null, confirmation: null },
+    ]);
     return orderId;
   },
 
@@ -411,6 +420,8 @@ export const orderRepository = {
       .where('order_id', '=', orderId)
       .where('status', '<>', 'Cancelled')
       .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await orderWordsRepository.refresh(db, [orderId]);
+    return true;
   },
 };

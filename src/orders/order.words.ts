@@ -1,3 +1,4 @@
+import type { FulfillmentStatus, OrderRow, PaymentStatus } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
 import type { DbHandle, TextIndex } from '../store/store.js';
 import { indexedWords } from '../store/text-words.js';
@@ -10,18 +11,44 @@ import { parseStoredConfirmation } from './order.stored-form.js';
  */
 export const ORDER_TEXT: TextIndex = { table: 'order_words', key: 'order_id', rows: 'orders' };
 
-/** What an order's words come from: its number, its customer and its stored confirmation (text or null). */
+/**
+ * What an order's words come from: its number, its customer and its stored confirmation (text or
+ * null), and its statuses.
+ */
 export interface OrderWordSource {
   readonly order_id: number;
   readonly order_number: string;
   readonly customer_id: string | null;
   readonly confirmation: string | null;
+  readonly status: OrderRow['status'];
+  readonly payment_status: PaymentStatus;
+  readonly fulfillment_status: FulfillmentStatus;
 }
 
-/** What a text search finds an order by (docs/orders.md): OrderNumber, CustomerId, the confirmed customer name, e-mail and ExternalCustomerId. */
+/**
+ * The words an order's status, payment status and fulfilment status are kept as beside its words
+ * (migration 018), so that the index can intersect a common word with a filter none of its matches
+ * passes instead of the filter's range being read (orders/order.search.ts). A `~` starts each: a
+ * query word is letters and digits only, so no search's word starts one of them, and the SQLite
+ * index takes `~` as a letter (its tokenizer's `tokenchars`).
+ */
+export const statusWord = (s: OrderRow['status']): string => `~s${s.toLowerCase()}`;
+export const paymentWord = (s: PaymentStatus): string => `~p${s.toLowerCase()}`;
+export const fulfillmentWord = (s: FulfillmentStatus): string => `~f${s.toLowerCase()}`;
+
+/** What a text search finds an order by (docs/orders.md): OrderNumber, CustomerId, the confirmed customer name, e-mail and ExternalCustomerId; then its statuses' words. */
 export function orderWords(o: OrderWordSource): string {
   const c = o.confirmation === null ? undefined : parseStoredConfirmation(o.confirmation);
-  return indexedWords([o.order_number, o.customer_id, c?.CustomerFirstName, c?.CustomerLastName, c?.CustomerEMail, c?.ExternalCustomerId]);
+  const words = indexedWords([
+    o.order_number,
+    o.customer_id,
+    c?.CustomerFirstName,
+    c?.CustomerLastName,
+    c?.CustomerEMail,
+    c?.ExternalCustomerId,
+  ]);
+  const states = `${statusWord(o.status)} ${paymentWord(o.payment_status)} ${fulfillmentWord(o.fulfillment_status)}`;
+  return words === '' ? states : `${words} ${states}`;
 }
 
 /** Unchanged words are not written again: on SQLite each write replaces the row's FTS5 entry. */
@@ -53,12 +80,15 @@ export const orderWordsRepository = {
     }
   },
 
-  /** The words of these orders as they are stored now (after a write that did not return its row). */
+  /**
+   * The words of these orders as they are stored now (after a write that did not return its row:
+   * one of its words or statuses changed).
+   */
   async refresh(db: DbHandle, orderIds: readonly number[]): Promise<void> {
     for (const ids of chunks(orderIds, ROWS_PER_STATEMENT)) {
       const rows = await db
         .selectFrom('orders')
-        .select(['order_id', 'order_number', 'customer_id', 'confirmation'])
+        .select(['order_id', 'order_number', 'customer_id', 'confirmation', 'status', 'payment_status', 'fulfillment_status'])
         .where('order_id', 'in', ids)
         .execute();
       await orderWordsRepository.write(
