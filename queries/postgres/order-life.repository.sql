@@ -15,8 +15,12 @@ insert into order_refunds (order_id, amount, reason, reference_number, refunded_
 -- orderLifeRepository.setPayments(orderId, state)
 update orders set paid = $1, refunded = $2, payment_status = $3 where order_id = $4;
 -- parameters: ["12.30","2.00","PartiallyRefunded",1]
-select "order_id", "order_number", "customer_id", "confirmation", "status", "payment_status", "fulfillment_status" from "orders" where "order_id" in ($1);
+select order_id, order_number, customer_id, confirmation, status, payment_status, fulfillment_status from orders where order_id = $1;
 -- parameters: [1]
+
+-- orderLifeRepository.setPaymentColumns(orderId, state)
+update orders set paid = $1, refunded = $2, payment_status = $3 where order_id = $4;
+-- parameters: ["12.30","0.00","PartiallyPaid",1]
 
 -- orderLifeRepository.findPayment(paymentId)
 select payment_id, order_id, amount, type, name, reference_number, paid_at, created_at from order_payments where payment_id = $1;

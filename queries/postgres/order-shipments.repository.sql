@@ -15,7 +15,7 @@ insert into order_returns (order_id, reason, received_at, created_at) values ($1
 -- orderShipmentsRepository.setFulfillment(orderId, status)
 update orders set fulfillment_status = $1 where order_id = $2;
 -- parameters: ["PartiallyFulfilled",1]
-select "order_id", "order_number", "customer_id", "confirmation", "status", "payment_status", "fulfillment_status" from "orders" where "order_id" in ($1);
+select order_id, order_number, customer_id, confirmation, status, payment_status, fulfillment_status from orders where order_id = $1;
 -- parameters: [1]
 
 -- orderShipmentsRepository.findShipment(shipmentId)

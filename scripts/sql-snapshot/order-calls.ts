@@ -44,7 +44,12 @@ export const orderCalls: SnapshotSource = {
     personalDataOfCustomer: [call('customerId', ({ db }) => orderRepository.personalDataOfCustomer(db, 'c-1'))],
     replaceConfirmation: [call('orderId, confirmation, hash', ({ db }) => orderRepository.replaceConfirmation(db, 1, '{}', 'hash'))],
     findMany: [call('orderIds: 2', ({ db }) => orderRepository.findMany(db, [1, 2]))],
-    markConfirmed: [call('orderId, state', ({ db }) => orderRepository.markConfirmed(db, 1, CONFIRMED))],
+    markConfirmed: [
+      call('orderId, state', ({ db }) => orderRepository.markConfirmed(db, 1, CONFIRMED)),
+      call('orderId, state, payments', ({ db }) =>
+        orderRepository.markConfirmed(db, 1, CONFIRMED, () => ({ paid: '1.00', refunded: '0.00', payment_status: 'PartiallyPaid' })),
+      ),
+    ],
     replaceContent: [call('orderId, note, content: 1 line', ({ db }) => orderRepository.replaceContent(db, 1, null, CONTENT))],
     markCancelled: [call('orderId, at', ({ db }) => orderRepository.markCancelled(db, 1, STAMP))],
     search: [

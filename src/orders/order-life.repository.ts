@@ -85,9 +85,15 @@ export const orderLifeRepository = {
     return refund((await db.run<StoredRefund>(INSERT_REFUND, params)).rows[0]!);
   },
 
+  /** The payment columns and the order's words, which hold its payment status. */
   async setPayments(db: DbHandle, orderId: number, s: PaymentState): Promise<void> {
-    await db.run(SET_PAYMENTS, [s.paid, s.refunded, s.payment_status, orderId]);
+    await orderLifeRepository.setPaymentColumns(db, orderId, s);
     await orderWordsRepository.refresh(db, [orderId]);
+  },
+
+  /** The payment columns only: for a write that writes the order's words itself afterwards (the confirmation). */
+  async setPaymentColumns(db: DbHandle, orderId: number, s: PaymentState): Promise<void> {
+    await db.run(SET_PAYMENTS, [s.paid, s.refunded, s.payment_status, orderId]);
   },
 
   async findPayment(db: DbHandle, paymentId: number): Promise<StoredPayment | undefined> {

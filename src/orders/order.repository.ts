@@ -6,7 +6,7 @@ import type { Stamper } from '../writes/unit.js';
 import { NO_CONTENT, type ContentRecord } from './order.content.js';
 import { recordsOfAggregate, withRecords, type OrderRecords } from './order-life.records.js';
 import { shownConfirmation } from './order.shown-form.js';
-import type { PaymentState } from './order-life.repository.js';
+import { orderLifeRepository, type PaymentState } from './order-life.repository.js';
 import { orderWordsRepository } from './order.words.js';
 import {
   FIND_ORDER,
@@ -395,8 +395,18 @@ export const orderRepository = {
     return rows.map((r) => ({ modifiedAt: Number(r.modified_at), orderId: Number(r.order_id) }));
   },
 
-  /** Open → Confirmed, returning the order as written; undefined when the order is unknown or not open. */
-  async markConfirmed(db: DbHandle, orderId: number, state: ConfirmedState): Promise<StoredOrder | undefined> {
+  /**
+   * Open → Confirmed, returning the order as written; undefined when the order is unknown or not
+   * open. `paymentsOf`: the payment columns the confirmation starts the order with (its Payment),
+   * written before the order's words, so that the words, which hold the payment status, are
+   * written once.
+   */
+  async markConfirmed(
+    db: DbHandle,
+    orderId: number,
+    state: ConfirmedState,
+    paymentsOf?: (order: StoredOrder) => PaymentState | undefined,
+  ): Promise<StoredOrder | undefined> {
     const params = [
       state.customer_id,
       state.confirmed_at,
@@ -408,6 +418,11 @@ export const orderRepository = {
     const row = (await db.run<OrderRow>(MARK_CONFIRMED, params)).rows[0];
     if (!row) return undefined;
     const order = stored(row);
+    const payments = paymentsOf?.(order);
+    if (payments !== undefined) {
+      await orderLifeRepository.setPaymentColumns(db, orderId, payments);
+      Object.assign(order, payments);
+    }
     await orderWordsRepository.writeOne(db, order);
     return order;
   },

@@ -56,6 +56,10 @@ const WRITE_ONE =
   'insert into order_words (order_id, words) values (?, ?)' +
   ' on conflict (order_id) do update set words = excluded.words where order_words.words <> excluded.words';
 
+/** What one order's words come from (refresh of one order: a statement written once). */
+const SOURCE_OF_ONE =
+  'select order_id, order_number, customer_id, confirmation, status, payment_status, fulfillment_status from orders where order_id = ?';
+
 const ROWS_PER_STATEMENT = 500;
 
 export const orderWordsRepository = {
@@ -85,6 +89,12 @@ export const orderWordsRepository = {
    * one of its words or statuses changed).
    */
   async refresh(db: DbHandle, orderIds: readonly number[]): Promise<void> {
+    if (orderIds.length === 1) {
+      // One order's status changed (a payment, a shipment, a cancellation): the statements written once.
+      const row = (await db.run<OrderWordSource>(SOURCE_OF_ONE, orderIds)).rows[0];
+      if (row) await orderWordsRepository.writeOne(db, { ...row, order_id: Number(row.order_id) });
+      return;
+    }
     for (const ids of chunks(orderIds, ROWS_PER_STATEMENT)) {
       const rows = await db
         .selectFrom('orders')
