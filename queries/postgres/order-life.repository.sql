@@ -15,8 +15,8 @@ insert into order_refunds (order_id, amount, reason, reference_number, refunded_
 -- orderLifeRepository.setPayments(orderId, state)
 update orders set paid = $1, refunded = $2, payment_status = $3 where order_id = $4;
 -- parameters: ["12.30","2.00","PartiallyRefunded",1]
-select order_id, order_number, customer_id, confirmation, status, payment_status, fulfillment_status from orders where order_id = $1;
--- parameters: [1]
+update order_words set states = (select '~s' || lower(status) || ' ~p' || lower(payment_status) || ' ~f' || lower(fulfillment_status) from orders where orders.order_id = $1) where order_id = $2;
+-- parameters: [1,1]
 
 -- orderLifeRepository.setPaymentColumns(orderId, state)
 update orders set paid = $1, refunded = $2, payment_status = $3 where order_id = $4;

@@ -19,7 +19,7 @@ insert into "orders" ("order_number", "note", "created_at", "customer_id", "conf
 -- orderRepository.setOrderNumber(orderId, orderNumber)
 update "orders" set "order_number" = $1 where "order_id" = $2;
 -- parameters: ["O-1",1]
-select order_id, order_number, customer_id, confirmation, status, payment_status, fulfillment_status from orders where order_id = $1;
+select "order_id", "order_number", "customer_id", "confirmation", "status", "payment_status", "fulfillment_status" from "orders" where "order_id" in ($1);
 -- parameters: [1]
 
 -- orderRepository.orderNumberTaken(orderNumber)
@@ -41,7 +41,7 @@ select "order_id", "confirmation", "note" from "orders" where "customer_id" = $1
 -- orderRepository.replaceConfirmation(orderId, confirmation, hash)
 update "orders" set "confirmation" = $1, "confirmation_hash" = $2, "confirmation_shown" = $3, "note" = $4 where "order_id" = $5;
 -- parameters: ["{}","hash","{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}",null,1]
-select order_id, order_number, customer_id, confirmation, status, payment_status, fulfillment_status from orders where order_id = $1;
+select "order_id", "order_number", "customer_id", "confirmation", "status", "payment_status", "fulfillment_status" from "orders" where "order_id" in ($1);
 -- parameters: [1]
 
 -- orderRepository.findMany(orderIds: 2)
@@ -77,7 +77,7 @@ select "order_id", "order_number", "status", "note", "customer_id", "created_at"
 -- orderRepository.search(window, match: text words 1, limit)
 select (select reltuples from pg_class where oid = $1::regclass) as n, array[count(*) filter (where (' ' || w.words) like $2), count(*) filter (where (' ' || w.words) like $3), count(*)] as h from (select words from "order_words" order by "order_id" limit $4) w;
 -- parameters: ["order_words","% anna%","% anna%",1000]
-select w."order_id" as k from "order_words" w where array_to_tsvector(string_to_array(w.words, ' ')) @@ $1::tsquery limit $2;
+select w."order_id" as k from "order_words" w where array_to_tsvector(string_to_array(w.words, ' ') || string_to_array(w.states, ' ')) @@ $1::tsquery limit $2;
 -- parameters: ["'anna':*",5000]
 select "order_id", "order_number", "status", "note", "customer_id", "created_at", "confirmed_at", "cancelled_at", "modified_at", "confirmation", null as "confirmation_shown", "currency", "prices_include_tax", "content_shown", "payment_status", "fulfillment_status", "paid", "refunded" from "orders" where "modified_at" <= $1 and 1 = 0 order by "modified_at", "order_id" limit $2;
 -- parameters: [1700000000000,1000]
@@ -105,7 +105,7 @@ select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "mo
 -- orderRepository.positionsAt(window, match: text words 2, offset, count)
 select (select reltuples from pg_class where oid = $1::regclass) as n, array[count(*) filter (where (' ' || w.words) like $2), count(*) filter (where (' ' || w.words) like $3), count(*) filter (where (' ' || w.words) like $4 and (' ' || w.words) like $5), count(*)] as h from (select words from "order_words" order by "order_id" limit $6) w;
 -- parameters: ["order_words","% anna%","% mull%","% anna%","% mull%",1000]
-select w."order_id" as k from "order_words" w where array_to_tsvector(string_to_array(w.words, ' ')) @@ $1::tsquery limit $2;
+select w."order_id" as k from "order_words" w where array_to_tsvector(string_to_array(w.words, ' ') || string_to_array(w.states, ' ')) @@ $1::tsquery limit $2;
 -- parameters: ["'anna':* & 'mull':*",5000]
 select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and 1 = 0 order by "modified_at", "order_id" limit $2 offset $3;
 -- parameters: [1700000000000,2,19]
@@ -113,7 +113,7 @@ select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and 1 =
 -- orderRepository.positionsWithin(statuses, match: text words 1, offset, count, budget)
 select (select reltuples from pg_class where oid = $1::regclass) as n, array[count(*) filter (where (' ' || w.words) like $2), count(*) filter (where (' ' || w.words) like $3), count(*)] as h from (select words from "order_words" order by "order_id" limit $4) w;
 -- parameters: ["order_words","% anna%","% anna%",1000]
-select "orders"."modified_at", "orders"."order_id" from (select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "status" in ($2) order by "modified_at", "order_id" limit $3) as "orders" where coalesce("orders"."order_id" in (select w."order_id" from "order_words" w where array_to_tsvector(string_to_array(w.words, ' ')) @@ $4::tsquery), false) order by "orders"."modified_at", "orders"."order_id" limit $5 offset $6;
+select "orders"."modified_at", "orders"."order_id" from (select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "status" in ($2) order by "modified_at", "order_id" limit $3) as "orders" where coalesce("orders"."order_id" in (select w."order_id" from "order_words" w where array_to_tsvector(string_to_array(w.words, ' ') || string_to_array(w.states, ' ')) @@ $4::tsquery), false) order by "orders"."modified_at", "orders"."order_id" limit $5 offset $6;
 -- parameters: [1700000000000,"Open",10000,"'anna':*",2,49]
 select "modified_at", "order_id" from "orders" where "modified_at" <= $1 and "status" in ($2) order by "modified_at", "order_id" limit $3 offset $4;
 -- parameters: [1700000000000,"Open",1,9999]

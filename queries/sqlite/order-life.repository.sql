@@ -15,8 +15,8 @@ insert into order_refunds (order_id, amount, reason, reference_number, refunded_
 -- orderLifeRepository.setPayments(orderId, state)
 update orders set paid = ?, refunded = ?, payment_status = ? where order_id = ?;
 -- parameters: ["12.30","2.00","PartiallyRefunded",1]
-select order_id, order_number, customer_id, confirmation, status, payment_status, fulfillment_status from orders where order_id = ?;
--- parameters: [1]
+update order_words set states = (select '~s' || lower(status) || ' ~p' || lower(payment_status) || ' ~f' || lower(fulfillment_status) from orders where orders.order_id = ?) where order_id = ?;
+-- parameters: [1,1]
 
 -- orderLifeRepository.setPaymentColumns(orderId, state)
 update orders set paid = ?, refunded = ?, payment_status = ? where order_id = ?;

@@ -19,7 +19,7 @@ insert into "orders" ("order_number", "note", "created_at", "customer_id", "conf
 -- orderRepository.setOrderNumber(orderId, orderNumber)
 update "orders" set "order_number" = ? where "order_id" = ?;
 -- parameters: ["O-1",1]
-select order_id, order_number, customer_id, confirmation, status, payment_status, fulfillment_status from orders where order_id = ?;
+select "order_id", "order_number", "customer_id", "confirmation", "status", "payment_status", "fulfillment_status" from "orders" where "order_id" in (?);
 -- parameters: [1]
 
 -- orderRepository.orderNumberTaken(orderNumber)
@@ -41,7 +41,7 @@ select "order_id", "confirmation", "note" from "orders" where "customer_id" = ? 
 -- orderRepository.replaceConfirmation(orderId, confirmation, hash)
 update "orders" set "confirmation" = ?, "confirmation_hash" = ?, "confirmation_shown" = ?, "note" = ? where "order_id" = ?;
 -- parameters: ["{}","hash","{\"CustomerId\":null,\"CustomerSalutation\":null,\"CustomerFirstName\":null,\"CustomerLastName\":null,\"CustomerPostalCode\":null,\"CustomerCity\":null,\"CustomerCountry\":null,\"CustomerStreet\":null,\"CustomerStreetNumber\":null,\"CustomerCompany\":null,\"CustomerCompany2\":null,\"AdditionToAddress\":null,\"DeliveryAddressSalutation\":null,\"DeliveryAddressFirstName\":null,\"DeliveryAddressLastName\":null,\"DeliveryAddressPostalCode\":null,\"DeliveryAddressCity\":null,\"DeliveryAddressCountry\":null,\"DeliveryAddressStreet\":null,\"DeliveryAddressStreetNumber\":null,\"DeliveryAddressCompany\":null,\"AdditionToDeliveryAddress\":null,\"CustomerIban\":null,\"CustomerBic\":null,\"CustomerSepaMandateReference\":null,\"AccountHolderName\":null,\"CustomerEMail\":null,\"Note\":null,\"PaymentMethod\":null,\"ShippingMethod\":null,\"ExternalCustomerId\":null,\"OrderNumber\":null,\"MediaCode\":null,\"CustomerSepaMandateDate\":null,\"DeliveryDate\":null,\"Payment\":null}",null,1]
-select order_id, order_number, customer_id, confirmation, status, payment_status, fulfillment_status from orders where order_id = ?;
+select "order_id", "order_number", "customer_id", "confirmation", "status", "payment_status", "fulfillment_status" from "orders" where "order_id" in (?);
 -- parameters: [1]
 
 -- orderRepository.findMany(orderIds: 2)

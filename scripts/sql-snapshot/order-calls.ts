@@ -100,9 +100,10 @@ export const orderWordsCalls: SnapshotSource = {
   exports: orderWordsModule,
   builders: {
     orderWords: 'no SQL of its own: the words orderWordsRepository writes',
-    statusWord: 'no SQL of its own: a word orderWords writes',
-    paymentWord: 'no SQL of its own: a word orderWords writes',
-    fulfillmentWord: 'no SQL of its own: a word orderWords writes',
+    orderStates: 'no SQL of its own: the states orderWordsRepository writes',
+    statusWord: 'no SQL of its own: a word orderStates writes',
+    paymentWord: 'no SQL of its own: a word orderStates writes',
+    fulfillmentWord: 'no SQL of its own: a word orderStates writes',
   },
   calls: objectCalls('orderWordsRepository', orderWordsRepository, {
     writeOne: [
@@ -118,6 +119,7 @@ export const orderWordsCalls: SnapshotSource = {
         }),
       ),
     ],
+    setStates: [call('orderId', ({ db }) => orderWordsRepository.setStates(db, 1))],
     write: [
       call('orders: 2', ({ db }) =>
         orderWordsRepository.write(db, [

@@ -85,10 +85,10 @@ export const orderLifeRepository = {
     return refund((await db.run<StoredRefund>(INSERT_REFUND, params)).rows[0]!);
   },
 
-  /** The payment columns and the order's words, which hold its payment status. */
+  /** The payment columns and the order's states beside its words (the payment status is one). */
   async setPayments(db: DbHandle, orderId: number, s: PaymentState): Promise<void> {
     await orderLifeRepository.setPaymentColumns(db, orderId, s);
-    await orderWordsRepository.refresh(db, [orderId]);
+    await orderWordsRepository.setStates(db, orderId);
   },
 
   /** The payment columns only: for a write that writes the order's words itself afterwards (the confirmation). */

@@ -106,7 +106,7 @@ export const orderShipmentsRepository = {
 
   async setFulfillment(db: DbHandle, orderId: number, status: FulfillmentStatus): Promise<void> {
     await db.run(SET_FULFILLMENT, [status, orderId]);
-    await orderWordsRepository.refresh(db, [orderId]);
+    await orderWordsRepository.setStates(db, orderId);
   },
 
   async findShipment(db: DbHandle, shipmentId: number): Promise<StoredShipment | undefined> {

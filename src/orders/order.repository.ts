@@ -398,8 +398,7 @@ export const orderRepository = {
   /**
    * Open → Confirmed, returning the order as written; undefined when the order is unknown or not
    * open. `paymentsOf`: the payment columns the confirmation starts the order with (its Payment),
-   * written before the order's words, so that the words, which hold the payment status, are
-   * written once.
+   * written before the order's words and states, so that they are written once.
    */
   async markConfirmed(
     db: DbHandle,
@@ -436,7 +435,7 @@ export const orderRepository = {
       .where('status', '<>', 'Cancelled')
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
-    await orderWordsRepository.refresh(db, [orderId]);
+    await orderWordsRepository.setStates(db, orderId);
     return true;
   },
 };

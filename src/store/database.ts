@@ -282,6 +282,8 @@ export interface CustomerWordsRow {
 export interface OrderWordsRow {
   order_id: number;
   words: string;
+  /** The order's statuses as words (orders/order.words.ts). */
+  states: Generated<string>;
 }
 
 export interface Database {

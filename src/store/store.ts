@@ -13,6 +13,8 @@ export interface TextIndex {
   readonly key: 'customer_id' | 'order_id';
   /** The table of the rows the words describe (the searched one), joined on `key`. */
   readonly rows: 'customers' | 'orders';
+  /** `table` keeps whole words beside the words, in its column `states` (HeldWords; migration 018). */
+  readonly held?: true;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface TextIndex {
 export type TextWanted = number | 'all' | undefined;
 
 /**
- * Whole words a row's index entry holds beside its words (StoreSql.textMatch): one of each list.
+ * Whole words a row holds beside its words (TextIndex.held; StoreSql.textMatch): one of each list.
  * Each is a `~` and letters, which no query word starts.
  */
 export type HeldWords = ReadonlyArray<readonly string[]>;

@@ -41,6 +41,11 @@ export const statementName = (text: string): string | undefined => statementName
  */
 export const WORDS_VECTOR = "array_to_tsvector(string_to_array(w.words, ' '))";
 
+/** WORDS_VECTOR of a table that keeps whole words beside its words (TextIndex.held): its index is on both (migration 018). */
+const WORDS_AND_STATES_VECTOR = "array_to_tsvector(string_to_array(w.words, ' ') || string_to_array(w.states, ' '))";
+
+const vectorOf = (index: TextIndex) => sql.raw(index.held ? WORDS_AND_STATES_VECTOR : WORDS_VECTOR);
+
 /** Words rows looked at, in key order, for how often each query word matches (a sample). */
 const SAMPLE = 1000;
 /**
@@ -99,11 +104,11 @@ async function textMatch(
   const checked = common.length > 0 ? sql` and ${startsWithEach(common)}` : sql``;
   // With words held beside them, the index intersects both (GIN skips through the longer list):
   // few rows found, and their keys are the condition.
-  if (wanted === 'all' && held !== undefined && held.length > 0) {
+  if (wanted === 'all' && index.held && held !== undefined && held.length > 0) {
     const both = `${query} & ${held.map((any) => `(${any.map((w) => `'${w}'`).join(' | ')})`).join(' & ')}`;
     const { rows: keys } = await sql<{
       k: string;
-    }>`select w.${key} as k from ${table} w where ${sql.raw(WORDS_VECTOR)} @@ ${both}::tsquery${checked} limit ${MAX_KEYS}`.execute(db);
+    }>`select w.${key} as k from ${table} w where ${vectorOf(index)} @@ ${both}::tsquery${checked} limit ${MAX_KEYS}`.execute(db);
     if (keys.length === 0) return NO_ROW;
     if (keys.length < MAX_KEYS) return byKeys(sql<boolean>`${key} = any(${keys.map((r) => r.k)}::${keyArray(index)})`);
   }
@@ -114,12 +119,12 @@ async function textMatch(
   // tens of thousands of matches (a page each) cost more than the range.
   if (wanted === 'all') {
     return byCheck(
-      sql<boolean>`coalesce(${sql.ref(`${index.rows}.${index.key}`)} in (select w.${key} from ${table} w where ${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery${checked}), false)`,
+      sql<boolean>`coalesce(${sql.ref(`${index.rows}.${index.key}`)} in (select w.${key} from ${table} w where ${vectorOf(index)} @@ ${query}::tsquery${checked}), false)`,
     );
   }
   const { rows: keys } = await sql<{
     k: string;
-  }>`select w.${key} as k from ${table} w where ${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery${checked} limit ${limit}`.execute(db);
+  }>`select w.${key} as k from ${table} w where ${vectorOf(index)} @@ ${query}::tsquery${checked} limit ${limit}`.execute(db);
   if (keys.length >= limit) return scan;
   if (keys.length === 0) return NO_ROW;
   return byKeys(sql<boolean>`${key} = any(${keys.map((r) => r.k)}::${keyArray(index)})`);

@@ -73,9 +73,9 @@ const PREFIX_INDEXED = 6;
 
 /**
  * The keys of the rows that hold the words (`query`, and `long` whole) and one of each list of
- * `held`, from the index alone (FTS5 intersects the words' lists, seeking through the longer one):
- * the condition when fewer than MAX_KEYS; undefined when as many, and the rows are better read in
- * order. A `~` is a letter to the tokenizer of an index that keeps such words (migration 018).
+ * `held` (TextIndex.held: the words row's `states`, which the FTS5 index does not hold, so that a
+ * change of them leaves the index alone), read from the words rows of the matches: the condition
+ * when fewer than MAX_KEYS; undefined when as many, and the rows are better read in order.
  */
 async function heldKeys(
   db: Executor,
@@ -86,11 +86,20 @@ async function heldKeys(
 ): Promise<TextMatch | undefined> {
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
   const fts = sql.table(index.table.replace(/_words$/, '_text'));
-  const both = `(${query}) AND ${held.map((any) => `(${any.map((w) => `"${w}"`).join(' OR ')})`).join(' AND ')}`;
   const whole = long.length > 0 ? sql` and ${startsWithEach(long)}` : sql``;
+  const states = sql.join(
+    held.map(
+      (any) =>
+        sql`(${sql.join(
+          any.map((w) => sql`instr(' ' || w.states || ' ', ${` ${w} `}) > 0`),
+          sql` or `,
+        )})`,
+    ),
+    sql` and `,
+  );
   const { rows: keys } = await sql<{
     k: string | number;
-  }>`select w.${key} as k from ${fts} f join ${table} w on w.rowid = f.rowid where f.${fts} match ${both}${whole} limit ${MAX_KEYS}`.execute(
+  }>`select w.${key} as k from ${fts} f join ${table} w on w.rowid = f.rowid where f.${fts} match ${query}${whole} and ${states} limit ${MAX_KEYS}`.execute(
     db,
   );
   if (keys.length === 0) return NO_ROW;
@@ -117,7 +126,7 @@ async function textMatch(
   const fts = sql.table(index.table.replace(/_words$/, '_text'));
   const query = words.map((w) => `"${w.slice(0, PREFIX_INDEXED)}"*`).join(' ');
   const long = words.filter((w) => w.length > PREFIX_INDEXED);
-  if (wanted === 'all' && held !== undefined && held.length > 0) {
+  if (wanted === 'all' && index.held && held !== undefined && held.length > 0) {
     const found = await heldKeys(db, index, query, long, held);
     if (found) return found;
   }
