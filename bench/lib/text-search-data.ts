@@ -5,7 +5,7 @@ import { sha256 } from '../../src/digest.js';
 import { confirmationJson } from '../../src/orders/order.mapping.js';
 import { demoConfirmation, seedOrderNumber } from '../../src/orders/order.seed.js';
 import { shownConfirmation } from '../../src/orders/order.shown-form.js';
-import { orderWords } from '../../src/orders/order.words.js';
+import { orderStates, orderWords } from '../../src/orders/order.words.js';
 import type { Database } from '../../src/store/database.js';
 import { openStore } from '../../src/store/open-store.js';
 import { cli, createDatabase, type BenchDatabase } from './database.js';
@@ -87,7 +87,12 @@ async function insertRange(db: Kysely<Database>, first: number, last: number, co
       await trx.insertInto('orders').values(orders).execute();
       await trx
         .insertInto('order_words')
-        .values(orders.map((o) => ({ order_id: o.order_id, words: orderWords(o) })))
+        .values(
+          orders.map((o) => {
+            const source = { ...o, payment_status: 'Unpaid' as const, fulfillment_status: 'Unfulfilled' as const };
+            return { order_id: o.order_id, words: orderWords(source), states: orderStates(source) };
+          }),
+        )
         .execute();
     }
   });

@@ -15,6 +15,12 @@ insert into order_refunds (order_id, amount, reason, reference_number, refunded_
 -- orderLifeRepository.setPayments(orderId, state)
 update orders set paid = $1, refunded = $2, payment_status = $3 where order_id = $4;
 -- parameters: ["12.30","2.00","PartiallyRefunded",1]
+update order_words set states = (select '~s' || lower(status) || ' ~p' || lower(payment_status) || ' ~f' || lower(fulfillment_status) from orders where orders.order_id = $1) where order_id = $2;
+-- parameters: [1,1]
+
+-- orderLifeRepository.setPaymentColumns(orderId, state)
+update orders set paid = $1, refunded = $2, payment_status = $3 where order_id = $4;
+-- parameters: ["12.30","0.00","PartiallyPaid",1]
 
 -- orderLifeRepository.findPayment(paymentId)
 select payment_id, order_id, amount, type, name, reference_number, paid_at, created_at from order_payments where payment_id = $1;

@@ -15,6 +15,8 @@ insert into order_returns (order_id, reason, received_at, created_at) values ($1
 -- orderShipmentsRepository.setFulfillment(orderId, status)
 update orders set fulfillment_status = $1 where order_id = $2;
 -- parameters: ["PartiallyFulfilled",1]
+update order_words set states = (select '~s' || lower(status) || ' ~p' || lower(payment_status) || ' ~f' || lower(fulfillment_status) from orders where orders.order_id = $1) where order_id = $2;
+-- parameters: [1,1]
 
 -- orderShipmentsRepository.findShipment(shipmentId)
 select shipment_id, order_id, carrier, tracking_number, tracking_url, shipped_at, created_at from order_shipments where shipment_id = $1;

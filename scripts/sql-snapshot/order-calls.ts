@@ -44,7 +44,12 @@ export const orderCalls: SnapshotSource = {
     personalDataOfCustomer: [call('customerId', ({ db }) => orderRepository.personalDataOfCustomer(db, 'c-1'))],
     replaceConfirmation: [call('orderId, confirmation, hash', ({ db }) => orderRepository.replaceConfirmation(db, 1, '{}', 'hash'))],
     findMany: [call('orderIds: 2', ({ db }) => orderRepository.findMany(db, [1, 2]))],
-    markConfirmed: [call('orderId, state', ({ db }) => orderRepository.markConfirmed(db, 1, CONFIRMED))],
+    markConfirmed: [
+      call('orderId, state', ({ db }) => orderRepository.markConfirmed(db, 1, CONFIRMED)),
+      call('orderId, state, payments', ({ db }) =>
+        orderRepository.markConfirmed(db, 1, CONFIRMED, () => ({ paid: '1.00', refunded: '0.00', payment_status: 'PartiallyPaid' })),
+      ),
+    ],
     replaceContent: [call('orderId, note, content: 1 line', ({ db }) => orderRepository.replaceContent(db, 1, null, CONTENT))],
     markCancelled: [call('orderId, at', ({ db }) => orderRepository.markCancelled(db, 1, STAMP))],
     search: [
@@ -93,18 +98,49 @@ export const orderCalls: SnapshotSource = {
 export const orderWordsCalls: SnapshotSource = {
   source: 'src/orders/order.words.ts',
   exports: orderWordsModule,
-  builders: { orderWords: 'no SQL of its own: the words orderWordsRepository writes' },
+  builders: {
+    orderWords: 'no SQL of its own: the words orderWordsRepository writes',
+    orderStates: 'no SQL of its own: the states orderWordsRepository writes',
+    statusWord: 'no SQL of its own: a word orderStates writes',
+    paymentWord: 'no SQL of its own: a word orderStates writes',
+    fulfillmentWord: 'no SQL of its own: a word orderStates writes',
+  },
   calls: objectCalls('orderWordsRepository', orderWordsRepository, {
     writeOne: [
       call('order', ({ db }) =>
-        orderWordsRepository.writeOne(db, { order_id: 1, order_number: 'O-1', customer_id: 'c-1', confirmation: '{}' }),
+        orderWordsRepository.writeOne(db, {
+          order_id: 1,
+          order_number: 'O-1',
+          customer_id: 'c-1',
+          confirmation: '{}',
+          status: 'Open' as const,
+          payment_status: 'Unpaid' as const,
+          fulfillment_status: 'Unfulfilled' as const,
+        }),
       ),
     ],
+    setStates: [call('orderId', ({ db }) => orderWordsRepository.setStates(db, 1))],
     write: [
       call('orders: 2', ({ db }) =>
         orderWordsRepository.write(db, [
-          { order_id: 1, order_number: 'O-1', customer_id: null, confirmation: null },
-          { order_id: 2, order_number: 'O-2', customer_id: null, confirmation: null },
+          {
+            order_id: 1,
+            order_number: 'O-1',
+            customer_id: null,
+            confirmation: null,
+            status: 'Open' as const,
+            payment_status: 'Unpaid' as const,
+            fulfillment_status: 'Unfulfilled' as const,
+          },
+          {
+            order_id: 2,
+            order_number: 'O-2',
+            customer_id: null,
+            confirmation: null,
+            status: 'Open' as const,
+            payment_status: 'Unpaid' as const,
+            fulfillment_status: 'Unfulfilled' as const,
+          },
         ]),
       ),
     ],

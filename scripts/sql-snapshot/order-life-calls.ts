@@ -19,6 +19,11 @@ export const orderLifeCalls: SnapshotSource = {
         orderLifeRepository.setPayments(db, 1, { paid: '12.30', refunded: '2.00', payment_status: 'PartiallyRefunded' }),
       ),
     ],
+    setPaymentColumns: [
+      call('orderId, state', ({ db }) =>
+        orderLifeRepository.setPaymentColumns(db, 1, { paid: '12.30', refunded: '0.00', payment_status: 'PartiallyPaid' }),
+      ),
+    ],
     findPayment: [call('paymentId', ({ db }) => orderLifeRepository.findPayment(db, 1))],
     findRefund: [call('refundId', ({ db }) => orderLifeRepository.findRefund(db, 1))],
     erasePersonal: [call('orderIds: 2', ({ db }) => orderLifeRepository.erasePersonal(db, [1, 2]))],

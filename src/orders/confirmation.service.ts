@@ -5,7 +5,7 @@ import type { WriteDoor } from '../writes/write-door.js';
 import { IdempotencyKeys, completeKey, type HeldKey, type KeyRef } from './idempotency.writes.js';
 import { sha256 } from '../digest.js';
 import { addressOf, answerFromStored, answerOf, confirmationJson, storedAnswer, type ConfirmAnswer } from './order.mapping.js';
-import { startPayments } from './order-life.service.js';
+import { confirmationPayments } from './order-life.service.js';
 import { orderRepository } from './order.repository.js';
 import type { ValidConfirmation } from './order.validation.js';
 
@@ -39,9 +39,8 @@ async function confirmOpen(unit: Unit, c: ValidConfirmation, stored: Stored): Pr
   );
   if (customerId === undefined) throw new RetryWork('unknown customer: check the order first');
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
-  const row = await orderRepository.markConfirmed(unit.db, c.orderId, state);
+  const row = await orderRepository.markConfirmed(unit.db, c.orderId, state, (o) => confirmationPayments(o, c.data.Payment));
   if (row === undefined) throw new RetryWork('order not open');
-  await startPayments(unit, row, c.data.Payment);
   unit.touch('order', String(c.orderId));
   unit.emit({ type: 'order.confirmed', orderId: c.orderId, row });
   return answerOf(row);
@@ -66,9 +65,8 @@ async function confirmChecked(unit: Unit, c: ValidConfirmation, stored: Stored):
   if (customerId === undefined) throw unknownCustomerId();
   const state = { customer_id: customerId, confirmed_at: now, confirmation: stored.text, confirmation_hash: stored.hash };
   // Another instance confirmed it since the read: run again, and answer as the order now stands.
-  const row = await orderRepository.markConfirmed(unit.db, c.orderId, state);
+  const row = await orderRepository.markConfirmed(unit.db, c.orderId, state, (o) => confirmationPayments(o, c.data.Payment));
   if (row === undefined) throw new RetryWork('order changed meanwhile');
-  await startPayments(unit, row, c.data.Payment);
   unit.touch('order', String(c.orderId));
   unit.emit({ type: 'order.confirmed', orderId: c.orderId, row });
   return answerOf(row);

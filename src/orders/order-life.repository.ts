@@ -1,6 +1,7 @@
 import type { OrderPaymentRow, OrderRefundRow, PaymentStatus } from '../store/database.js';
 import { chunks } from '../store/statement-texts.js';
 import type { DbHandle } from '../store/store.js';
+import { orderWordsRepository } from './order.words.js';
 
 // The records of an order's life and the order's columns they move. A payment or a refund runs
 // these, each written once (db.run); the order's row is locked first, so that two records of
@@ -84,7 +85,14 @@ export const orderLifeRepository = {
     return refund((await db.run<StoredRefund>(INSERT_REFUND, params)).rows[0]!);
   },
 
+  /** The payment columns and the order's states beside its words (the payment status is one). */
   async setPayments(db: DbHandle, orderId: number, s: PaymentState): Promise<void> {
+    await orderLifeRepository.setPaymentColumns(db, orderId, s);
+    await orderWordsRepository.setStates(db, orderId);
+  },
+
+  /** The payment columns only: for a write that writes the order's words itself afterwards (the confirmation). */
+  async setPaymentColumns(db: DbHandle, orderId: number, s: PaymentState): Promise<void> {
     await db.run(SET_PAYMENTS, [s.paid, s.refunded, s.payment_status, orderId]);
   },
 

@@ -67,14 +67,6 @@ export function confirmationPayments(order: PaymentBasis, payment: { readonly Am
   return { paid: decimalTextOf(paid, digits), refunded: decimalTextOf(0n, digits), payment_status };
 }
 
-/** Writes the payment columns of an order just confirmed with a Payment; `row` (the order as the confirmation wrote it) gets them too. */
-export async function startPayments(unit: Unit, row: PaymentBasis, payment: { readonly Amount: number } | undefined): Promise<void> {
-  const state = confirmationPayments(row, payment);
-  if (state === undefined) return;
-  await orderLifeRepository.setPayments(unit.db, row.order_id, state);
-  Object.assign(row, state);
-}
-
 /** Records a payment of a confirmed order: its amount is added to what was paid, and the payment status follows. */
 export const createPaymentWrite = defineWrite(
   'order.payment',

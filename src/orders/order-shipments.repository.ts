@@ -1,6 +1,7 @@
 import type { FulfillmentStatus, OrderReturnRow, OrderShipmentRow } from '../store/database.js';
 import type { DbHandle } from '../store/store.js';
 import type { LineTally } from './order-shipments.status.js';
+import { orderWordsRepository } from './order.words.js';
 
 // The shipments and returns of an order and the order's column they move. The order's row is
 // locked first (orderLifeRepository.lockOrder), so that two records of one order, from any process,
@@ -105,6 +106,7 @@ export const orderShipmentsRepository = {
 
   async setFulfillment(db: DbHandle, orderId: number, status: FulfillmentStatus): Promise<void> {
     await db.run(SET_FULFILLMENT, [status, orderId]);
+    await orderWordsRepository.setStates(db, orderId);
   },
 
   async findShipment(db: DbHandle, shipmentId: number): Promise<StoredShipment | undefined> {

@@ -6,7 +6,7 @@ import type { Stamper } from '../writes/unit.js';
 import { NO_CONTENT, type ContentRecord } from './order.content.js';
 import { recordsOfAggregate, withRecords, type OrderRecords } from './order-life.records.js';
 import { shownConfirmation } from './order.shown-form.js';
-import type { PaymentState } from './order-life.repository.js';
+import { orderLifeRepository, type PaymentState } from './order-life.repository.js';
 import { orderWordsRepository } from './order.words.js';
 import {
   FIND_ORDER,
@@ -182,7 +182,7 @@ async function insertMissing(db: DbHandle, orders: readonly NewOrder[], toRow: t
     .insertInto('orders')
     .values(rows)
     .onConflict((oc) => oc.column('order_number').doNothing())
-    .returning(['order_id', 'order_number'])
+    .returning(['order_id', 'order_number', 'status', 'payment_status', 'fulfillment_status'])
     .execute();
   const contentOf = new Map(orders.map((o) => [o.order_number, o.content]));
   await insertLines(
@@ -199,6 +199,9 @@ async function insertMissing(db: DbHandle, orders: readonly NewOrder[], toRow: t
         order_number: r.order_number,
         customer_id: row.customer_id,
         confirmation: 'confirmation' in row ? row.confirmation : null,
+        status: r.status,
+        payment_status: r.payment_status,
+        fulfillment_status: r.fulfillment_status,
       };
     }),
   );
@@ -232,10 +235,16 @@ export const orderRepository = {
   touch: stampOrders,
 
   async insert(db: DbHandle, row: NewOrder): Promise<number> {
-    const res = await db.insertInto('orders').values(newRow(row)).returning('order_id').executeTakeFirstOrThrow();
+    const res = await db
+      .insertInto('orders')
+      .values(newRow(row))
+      .returning(['order_id', 'status', 'payment_status', 'fulfillment_status'])
+      .executeTakeFirstOrThrow();
     const orderId = Number(res.order_id);
     await insertLines(db, linesOf(orderId, row.content));
-    await orderWordsRepository.write(db, [{ order_id: orderId, order_number: row.order_number, customer_id: null, confirmation: null }]);
+    await orderWordsRepository.write(db, [
+      { ...res, order_id: orderId, order_number: row.order_number, customer_id: null, confirmation: null },
+    ]);
     return orderId;
   },
 
@@ -386,8 +395,17 @@ export const orderRepository = {
     return rows.map((r) => ({ modifiedAt: Number(r.modified_at), orderId: Number(r.order_id) }));
   },
 
-  /** Open → Confirmed, returning the order as written; undefined when the order is unknown or not open. */
-  async markConfirmed(db: DbHandle, orderId: number, state: ConfirmedState): Promise<StoredOrder | undefined> {
+  /**
+   * Open → Confirmed, returning the order as written; undefined when the order is unknown or not
+   * open. `paymentsOf`: the payment columns the confirmation starts the order with (its Payment),
+   * written before the order's words and states, so that they are written once.
+   */
+  async markConfirmed(
+    db: DbHandle,
+    orderId: number,
+    state: ConfirmedState,
+    paymentsOf?: (order: StoredOrder) => PaymentState | undefined,
+  ): Promise<StoredOrder | undefined> {
     const params = [
       state.customer_id,
       state.confirmed_at,
@@ -399,6 +417,11 @@ export const orderRepository = {
     const row = (await db.run<OrderRow>(MARK_CONFIRMED, params)).rows[0];
     if (!row) return undefined;
     const order = stored(row);
+    const payments = paymentsOf?.(order);
+    if (payments !== undefined) {
+      await orderLifeRepository.setPaymentColumns(db, orderId, payments);
+      Object.assign(order, payments);
+    }
     await orderWordsRepository.writeOne(db, order);
     return order;
   },
@@ -411,6 +434,8 @@ export const orderRepository = {
       .where('order_id', '=', orderId)
       .where('status', '<>', 'Cancelled')
       .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await orderWordsRepository.setStates(db, orderId);
+    return true;
   },
 };

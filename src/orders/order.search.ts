@@ -1,12 +1,12 @@
 import { setImmediate } from 'node:timers/promises';
 import { pageWatermark, type Position } from '../wire/sync-cursor.js';
-import type { Store } from '../store/store.js';
+import type { HeldWords, Store } from '../store/store.js';
 import { queryWords } from '../store/text-words.js';
 import { committedWatermark } from '../store/sync-clock.js';
 import { decodeOrderCursor, encodeOrderCursor } from './order.cursor.js';
 import { orderRepository, type OrderFilter, type OrderPosition, type OrderRead, type ShownOrder } from './order.repository.js';
 import type { SearchOrdersRequest } from './order.schemas.js';
-import { ORDER_TEXT } from './order.words.js';
+import { fulfillmentWord, ORDER_TEXT, paymentWord, statusWord } from './order.words.js';
 
 /**
  * Orders per keyset query while streaming: big enough to amortise a query, small enough to yield
@@ -85,14 +85,25 @@ async function* nothing(): AsyncGenerator<ShownOrder[]> {}
 export const ROWS_CHECKED_IN_ORDER = 10_000;
 const PAGED_PER_BUDGET = 200;
 
+/** The filter's statuses as the words the orders' index keeps them as (order.words.ts): one of each list. */
+function heldWords(f: OrderFilter): HeldWords {
+  const held: string[][] = [];
+  if (f.statuses?.length) held.push(f.statuses.map(statusWord));
+  if (f.paymentStatuses?.length) held.push(f.paymentStatuses.map(paymentWord));
+  if (f.fulfillmentStatuses?.length) held.push(f.fulfillmentStatuses.map(fulfillmentWord));
+  return held;
+}
+
 /**
  * The positions at `offset` and after it (`count`), and the filter that found them. A text match
  * checked on each row in order (TextMatch.byKeys false) is chosen for a word matching many rows, on
  * the guess that the matches are spread over the range; where the other filters exclude most of
  * them (a common name and a status none of its orders has), the range would be read to its end. So
- * the range is read in order only up to `checkedInOrder` rows (ROWS_CHECKED_IN_ORDER); beyond that the index is asked
- * for every match's key, and the rows are read by those keys, sorted into sync order. Both
- * conditions hold for the same rows, so the page, its cursor and the pages after it are the same.
+ * the range is read in order only up to `checkedInOrder` rows (ROWS_CHECKED_IN_ORDER); beyond that
+ * the index is asked for the orders that hold the words and one of each status filter's statuses
+ * (kept as words beside them): few, and the rows are read by those keys, sorted into sync order;
+ * many, and the range is read again in order, each row looked up among every match's keys. All
+ * these conditions hold for the same rows, so the page, its cursor and the pages after it are the same.
  */
 async function delimit(
   store: Store,
@@ -102,11 +113,13 @@ async function delimit(
   count: number,
   checkedInOrder: number,
 ): Promise<[OrderPosition[], OrderFilter]> {
+  if (filter.match?.none) return [[], filter];
   if (words && filter.match && !filter.match.byKeys) {
     const budget = checkedInOrder * Math.max(1, Math.ceil((offset + count) / PAGED_PER_BUDGET));
     const found = await orderRepository.positionsWithin(store.reader, filter, offset, count, budget);
     if (found !== 'over budget') return [found, filter];
-    filter = { ...filter, match: await store.reader.textMatch(ORDER_TEXT, words, 'all') };
+    filter = { ...filter, match: await store.reader.textMatch(ORDER_TEXT, words, 'all', heldWords(filter)) };
+    if (filter.match?.none) return [[], filter];
   }
   return [await orderRepository.positionsAt(store.reader, filter, offset, count), filter];
 }

@@ -278,10 +278,12 @@ export interface CustomerWordsRow {
   words: string;
 }
 
-/** An order's folded words for the text search (migration 011). */
+/** An order's folded words for the text search (migration 011), and its statuses' words (018). */
 export interface OrderWordsRow {
   order_id: number;
   words: string;
+  /** The order's statuses as words (orders/order.words.ts). */
+  states: Generated<string>;
 }
 
 export interface Database {

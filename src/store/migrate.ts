@@ -16,6 +16,7 @@ import * as m014 from './migrations/014-text-prefixes.js';
 import * as m015 from './migrations/015-order-life.js';
 import * as m016 from './migrations/016-order-status-index.js';
 import * as m017 from './migrations/017-event-order.js';
+import * as m018 from './migrations/018-order-status-words.js';
 import type { Store } from './store.js';
 
 /** Every migration, in order. Names sort in application order; files never change once released. */
@@ -36,6 +37,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '015-order-life': m015,
   '016-order-status-index': m016,
   '017-event-order': m017,
+  '018-order-status-words': m018,
 };
 
 const byCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -13,6 +13,8 @@ export interface TextIndex {
   readonly key: 'customer_id' | 'order_id';
   /** The table of the rows the words describe (the searched one), joined on `key`. */
   readonly rows: 'customers' | 'orders';
+  /** `table` keeps whole words beside the words, in its column `states` (HeldWords; migration 018). */
+  readonly held?: true;
 }
 
 /**
@@ -20,6 +22,12 @@ export interface TextIndex {
  * every match (read in order when many), or 'all' for every match's key, up to a bound (text-match.ts).
  */
 export type TextWanted = number | 'all' | undefined;
+
+/**
+ * Whole words a row holds beside its words (TextIndex.held; StoreSql.textMatch): one of each list.
+ * Each is a `~` and letters, which no query word starts.
+ */
+export type HeldWords = ReadonlyArray<readonly string[]>;
 
 /** A text search's condition on the searched rows (StoreSql.textMatch) and how it was made. */
 export interface TextMatch {
@@ -30,6 +38,8 @@ export interface TextMatch {
    * selective condition and reads that column's whole range instead, checking each row's key.
    */
   readonly byKeys: boolean;
+  /** The index found no match: no row meets the condition, and a read of it can be left out. */
+  readonly none?: true;
 }
 
 /**
@@ -82,8 +92,11 @@ export interface StoreSql {
    * way to read (store/text-match.ts): the keys of the matches when few, else the rows in their
    * order, each checked. `wanted`: the rows the read needs (Skip + Take + 1 for a page; undefined
    * for every match; 'all' for the keys of every match when there are not too many of them).
+   * `held` (with 'all'): words the index keeps beside a row's words, taken whole, of which the row
+   * holds one of each list as well (the statuses a filter admits): the index intersects them with
+   * the words, and where few rows hold both, their keys are the condition.
    */
-  textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: TextWanted): Promise<TextMatch>;
+  textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: TextWanted, held?: HeldWords): Promise<TextMatch>;
   /** `run`'s statement with `rows`' way of making rows: a hand-written select of many rows (the identifier search). */
   runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
 }
@@ -107,7 +120,7 @@ export interface HandleSql {
   /** StoreSql.runRows on this executor: a hand-written select of many rows. */
   runRows<R>(text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
   /** StoreSql.textMatch, asking this executor's index. */
-  textMatch(index: TextIndex, words: readonly string[], wanted?: TextWanted): Promise<TextMatch>;
+  textMatch(index: TextIndex, words: readonly string[], wanted?: TextWanted, held?: HeldWords): Promise<TextMatch>;
 }
 
 /**
@@ -132,7 +145,7 @@ export function handleOf<E extends Executor>(executor: E, sql: StoreSql): DbHand
     run: (text, params) => sql.run(executor, text, params),
     rows: (query, columns) => sql.rows(executor, query, columns),
     runRows: (text, params, columns) => sql.runRows(executor, text, params, columns),
-    textMatch: (index, words, wanted) => sql.textMatch(executor, index, words, wanted),
+    textMatch: (index, words, wanted, held) => sql.textMatch(executor, index, words, wanted, held),
   };
   return Object.assign(executor, methods);
 }

@@ -36,7 +36,7 @@ export function keysLimit(rows: number, wanted: TextWanted): number {
 }
 
 /** A condition no row meets: the index found no match. */
-export const NO_ROW: TextMatch = { where: sql<boolean>`1 = 0`, byKeys: true };
+export const NO_ROW: TextMatch = { where: sql<boolean>`1 = 0`, byKeys: true, none: true };
 
 /** The condition of the few matches found by the index: their keys. */
 export const byKeys = (where: RawBuilder<boolean>): TextMatch => ({ where, byKeys: true });

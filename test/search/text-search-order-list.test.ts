@@ -3,7 +3,7 @@ import { before, test } from 'node:test';
 import { seedCustomers } from '../../src/customers/customer.seed.js';
 import { seedOrders } from '../../src/orders/order.seed.js';
 import { orderRepository } from '../../src/orders/order.repository.js';
-import { ORDER_TEXT } from '../../src/orders/order.words.js';
+import { fulfillmentWord, ORDER_TEXT, paymentWord, statusWord } from '../../src/orders/order.words.js';
 import { searchOrders } from '../../src/orders/order.search.js';
 import type { SearchOrdersRequest } from '../../src/orders/order.schemas.js';
 import { committedWatermark } from '../../src/store/sync-clock.js';
@@ -84,6 +84,42 @@ describeEachBackend(
         http.map((o) => o.OrderId),
         cancelled,
       );
+    });
+
+    test("a payment and a shipment change the order's statuses' words: found past the budget by the new ones", async () => {
+      const found = json(await t().inject('/orders/?Query=kunde&Statuses=Confirmed&Take=2')) as Array<{ OrderId: number }>;
+      const [paid, shipped] = found.map((o) => o.OrderId) as [number, number];
+      const payment = { Amount: 1, Type: 'PayPal', Name: 'N', ReferenceNumber: 'P-1', Date: '2026-01-02T03:04:05Z' };
+      const res = await t().inject({ method: 'POST', url: `/orders/${paid}/payments`, payload: payment });
+      assert.equal(res.statusCode, 201, res.body);
+      const sent = await t().inject({ method: 'POST', url: `/orders/${shipped}/shipments`, payload: {} });
+      assert.equal(sent.statusCode, 201, sent.body);
+      const rows = await t()
+        .store.db.selectFrom('orders')
+        .innerJoin('order_words', 'order_words.order_id', 'orders.order_id')
+        .select(['orders.order_id', 'status', 'payment_status', 'fulfillment_status', 'states'])
+        .where('orders.order_id', 'in', [paid, shipped, ...cancelled])
+        .execute();
+      for (const r of rows) {
+        assert.equal(r.states, `${statusWord(r.status)} ${paymentWord(r.payment_status)} ${fulfillmentWord(r.fulfillment_status)}`);
+      }
+      const paidRow = rows.find((r) => Number(r.order_id) === paid)!;
+      const shippedRow = rows.find((r) => Number(r.order_id) === shipped)!;
+      assert.notEqual(paidRow.payment_status, 'Unpaid');
+      assert.notEqual(shippedRow.fulfillment_status, 'Unfulfilled');
+      const byPayment = { Query: 'kunde', PaymentStatuses: [paidRow.payment_status], Take: 50 };
+      const small = await page(t(), byPayment, SMALL_BUDGET);
+      assert.ok(small.ids.includes(paid));
+      assert.deepEqual(small, await page(t(), byPayment));
+      const byFulfilment = {
+        Query: 'kunde',
+        FulfillmentStatuses: [shippedRow.fulfillment_status],
+        Statuses: ['Confirmed' as const],
+        Take: 50,
+      };
+      const shippedPage = await page(t(), byFulfilment, SMALL_BUDGET);
+      assert.deepEqual(shippedPage.ids, [shipped]);
+      assert.deepEqual(shippedPage, await page(t(), byFulfilment));
     });
 
     test('a status most of the matches have: the same page past the budget as in order', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
-import type { Executor, StoreSql, TextIndex, TextMatch, TextWanted } from '../store.js';
-import { byCheck, byKeys, keysLimit, NO_ROW, startsWithEach } from '../text-match.js';
+import type { Executor, HeldWords, StoreSql, TextIndex, TextMatch, TextWanted } from '../store.js';
+import { byCheck, byKeys, keysLimit, MAX_KEYS, NO_ROW, startsWithEach } from '../text-match.js';
 
 // Texts by their `?` form. Callers pass constant texts or texts cached by shape, so the map stays
 // small; beyond the limit new shapes are numbered on each use instead of kept.
@@ -41,6 +41,11 @@ export const statementName = (text: string): string | undefined => statementName
  */
 export const WORDS_VECTOR = "array_to_tsvector(string_to_array(w.words, ' '))";
 
+/** WORDS_VECTOR of a table that keeps whole words beside its words (TextIndex.held): its index is on both (migration 018). */
+const WORDS_AND_STATES_VECTOR = "array_to_tsvector(string_to_array(w.words, ' ') || string_to_array(w.states, ' '))";
+
+const vectorOf = (index: TextIndex) => sql.raw(index.held ? WORDS_AND_STATES_VECTOR : WORDS_VECTOR);
+
 /** Words rows looked at, in key order, for how often each query word matches (a sample). */
 const SAMPLE = 1000;
 /**
@@ -49,6 +54,8 @@ const SAMPLE = 1000;
  * the rarer words find instead.
  */
 const COMMON = 0.2;
+
+const keyArray = (index: TextIndex) => sql.raw(index.key === 'order_id' ? 'bigint[]' : 'text[]');
 
 /**
  * Each word a prefix (`'mull':* & 'koln':*`), cast to tsquery, which takes quoted lexemes as they
@@ -61,7 +68,13 @@ const COMMON = 0.2;
  * for the words that are not common (all of them if every one is), the others checked on each
  * found words row, and the found keys are the condition.
  */
-async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: TextWanted): Promise<TextMatch> {
+async function textMatch(
+  db: Executor,
+  index: TextIndex,
+  words: readonly string[],
+  wanted?: TextWanted,
+  held?: HeldWords,
+): Promise<TextMatch> {
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
   // Per word, then all of them, then how many rows the sample held.
   const hits = sql.join([
@@ -84,29 +97,37 @@ async function textMatch(db: Executor, index: TextIndex, words: readonly string[
   const scan = byCheck(
     sql<boolean>`coalesce((select true from ${table} w where w.${key} = ${sql.ref(`${index.rows}.${index.key}`)} and ${startsWithEach(words)}), false)`,
   );
-  if ((together / sample) * size >= limit) return scan;
-
   const rare = words.filter((_, i) => counts[i]! < COMMON * sample);
   const asked = rare.length > 0 ? rare : words;
   const query = asked.map((w) => `'${w}':*`).join(' & ');
   const common = words.filter((w) => !asked.includes(w));
   const checked = common.length > 0 ? sql` and ${startsWithEach(common)}` : sql``;
+  // With words held beside them, the index intersects both (GIN skips through the longer list):
+  // few rows found, and their keys are the condition.
+  if (wanted === 'all' && index.held && held !== undefined && held.length > 0) {
+    const both = `${query} & ${held.map((any) => `(${any.map((w) => `'${w}'`).join(' | ')})`).join(' & ')}`;
+    const { rows: keys } = await sql<{
+      k: string;
+    }>`select w.${key} as k from ${table} w where ${vectorOf(index)} @@ ${both}::tsquery${checked} limit ${MAX_KEYS}`.execute(db);
+    if (keys.length === 0) return NO_ROW;
+    if (keys.length < MAX_KEYS) return byKeys(sql<boolean>`${key} = any(${keys.map((r) => r.k)}::${keyArray(index)})`);
+  }
+  if ((together / sample) * size >= limit) return scan;
   // Every match, as the sample counts them: the rows are still read in the search's order, by the
   // other filters' index, each looked up in the matches' keys, hashed once per statement (coalesce
   // keeps the planner from joining the matches row by row). Read by those keys instead, the rows of
   // tens of thousands of matches (a page each) cost more than the range.
   if (wanted === 'all') {
     return byCheck(
-      sql<boolean>`coalesce(${sql.ref(`${index.rows}.${index.key}`)} in (select w.${key} from ${table} w where ${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery${checked}), false)`,
+      sql<boolean>`coalesce(${sql.ref(`${index.rows}.${index.key}`)} in (select w.${key} from ${table} w where ${vectorOf(index)} @@ ${query}::tsquery${checked}), false)`,
     );
   }
   const { rows: keys } = await sql<{
     k: string;
-  }>`select w.${key} as k from ${table} w where ${sql.raw(WORDS_VECTOR)} @@ ${query}::tsquery${checked} limit ${limit}`.execute(db);
+  }>`select w.${key} as k from ${table} w where ${vectorOf(index)} @@ ${query}::tsquery${checked} limit ${limit}`.execute(db);
   if (keys.length >= limit) return scan;
   if (keys.length === 0) return NO_ROW;
-  const type = sql.raw(index.key === 'order_id' ? 'bigint[]' : 'text[]');
-  return byKeys(sql<boolean>`${key} = any(${keys.map((r) => r.k)}::${type})`);
+  return byKeys(sql<boolean>`${key} = any(${keys.map((r) => r.k)}::${keyArray(index)})`);
 }
 
 /** PostgreSQL's side of StoreSql: row locks, SHARE ROW EXCLUSIVE table locks, `$n` placeholders. */

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type QueryResult } from 'kysely';
-import type { Executor, StoreSql, TextIndex, TextMatch, TextWanted } from '../store.js';
-import { byCheck, byKeys, keysLimit, NO_ROW, startsWithEach } from '../text-match.js';
+import type { Executor, HeldWords, StoreSql, TextIndex, TextMatch, TextWanted } from '../store.js';
+import { byCheck, byKeys, keysLimit, MAX_KEYS, NO_ROW, startsWithEach } from '../text-match.js';
 import { ARRAY_ROWS, type ReopenableDatabase } from './sqlite-statement-cache.js';
 
 type RowOf = (values: readonly unknown[]) => Record<string, unknown>;
@@ -72,6 +72,42 @@ async function runRows<R>(db: Executor, text: string, params: readonly unknown[]
 const PREFIX_INDEXED = 6;
 
 /**
+ * The keys of the rows that hold the words (`query`, and `long` whole) and one of each list of
+ * `held` (TextIndex.held: the words row's `states`, which the FTS5 index does not hold, so that a
+ * change of them leaves the index alone), read from the words rows of the matches: the condition
+ * when fewer than MAX_KEYS; undefined when as many, and the rows are better read in order.
+ */
+async function heldKeys(
+  db: Executor,
+  index: TextIndex,
+  query: string,
+  long: readonly string[],
+  held: HeldWords,
+): Promise<TextMatch | undefined> {
+  const [table, key] = [sql.table(index.table), sql.ref(index.key)];
+  const fts = sql.table(index.table.replace(/_words$/, '_text'));
+  const whole = long.length > 0 ? sql` and ${startsWithEach(long)}` : sql``;
+  const states = sql.join(
+    held.map(
+      (any) =>
+        sql`(${sql.join(
+          any.map((w) => sql`instr(' ' || w.states || ' ', ${` ${w} `}) > 0`),
+          sql` or `,
+        )})`,
+    ),
+    sql` and `,
+  );
+  const { rows: keys } = await sql<{
+    k: string | number;
+  }>`select w.${key} as k from ${fts} f join ${table} w on w.rowid = f.rowid where f.${fts} match ${query}${whole} and ${states} limit ${MAX_KEYS}`.execute(
+    db,
+  );
+  if (keys.length === 0) return NO_ROW;
+  if (keys.length >= MAX_KEYS) return undefined;
+  return byKeys(sql<boolean>`${key} in (select value from json_each(${JSON.stringify(keys.map((r) => r.k))}))`);
+}
+
+/**
  * The FTS5 table over a words table is named after it (`customer_words` → `customer_text`), with
  * the words table's integer primary key as its rowid. An FTS5 query of quoted words, each a
  * prefix (`"mull"* "koln"*`: all of them); the words are letters and digits only, so quoting
@@ -79,11 +115,21 @@ const PREFIX_INDEXED = 6;
  * asked first how many (text-match.ts): few, and their keys are the condition; many, and each row
  * in the search's order has its words row looked at.
  */
-async function textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: TextWanted): Promise<TextMatch> {
+async function textMatch(
+  db: Executor,
+  index: TextIndex,
+  words: readonly string[],
+  wanted?: TextWanted,
+  held?: HeldWords,
+): Promise<TextMatch> {
   const [table, key] = [sql.table(index.table), sql.ref(index.key)];
   const fts = sql.table(index.table.replace(/_words$/, '_text'));
   const query = words.map((w) => `"${w.slice(0, PREFIX_INDEXED)}"*`).join(' ');
   const long = words.filter((w) => w.length > PREFIX_INDEXED);
+  if (wanted === 'all' && index.held && held !== undefined && held.length > 0) {
+    const found = await heldKeys(db, index, query, long, held);
+    if (found) return found;
+  }
   const { rows: size } = await sql<{ n: number | null }>`select max(rowid) as n from ${table}`.execute(db);
   const limit = keysLimit(Number(size[0]?.n ?? 0), wanted);
   const { rows: counted } = await sql<{
