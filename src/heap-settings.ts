@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -57,12 +58,18 @@ const BUSY = 0.1;
  * full collection, and only once it sees a low allocation rate or is told to optimise for size. So
  * while idle the process optimises for size: the collection here frees the old space at once, and
  * about 8 s later the memory reducer's own collection shrinks the young generation to its initial
- * size. The first busy sample turns it off again (it makes V8 trade speed for memory, e.g. smaller
- * heap growth steps). Quiet is judged by the loop's utilisation, so requests pay nothing for the
- * watch; the collection stops the loop for some milliseconds, once per quiet stretch.
+ * size. Quiet is judged by the loop's utilisation, so requests pay nothing for the watch; the
+ * collection stops the loop for some milliseconds, once per quiet stretch.
+ *
+ * Optimising for size makes V8 trade speed for memory (e.g. smaller heap growth steps): the first
+ * work after a quiet stretch must not run that way, and the loop's next sample comes up to a
+ * second late (a whole order feed of 20,000 orders takes less). So the first request that
+ * `requests` (the HTTP server) emits while the process optimises for size ends it. The listener
+ * is there only while quiet: a busy process pays nothing for it. Work that is no request (webhook
+ * deliveries) runs optimised for size until the next request.
  * Returns a function that stops it.
  */
-export function collectWhenIdle(): () => void {
+export function collectWhenIdle(requests: EventEmitter): () => void {
   const collect = fullCollection();
   // Start-up's garbage (module texts, schema compilation) fills most of the old space: gone before the first request.
   collect();
@@ -70,28 +77,36 @@ export function collectWhenIdle(): () => void {
   let worked = false;
   let quiet = 0;
   let reducing = false;
+  // Work is still what the loop's samples say: a request or two (a health probe) is no stretch of work.
+  const wake = (): void => reduce(false);
   const reduce = (on: boolean): void => {
+    if (on === reducing) return;
     reducing = on;
     setFlagsFromString(on ? '--optimize-for-size' : '--no-optimize-for-size');
+    if (on) requests.once('request', wake);
+    else requests.removeListener('request', wake);
   };
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const share = performance.eventLoopUtilization(now, last).utilization;
     last = now;
-    if (share >= BUSY) {
-      worked = true;
-      if (reducing) reduce(false);
-    }
+    // While optimising for size a busy sample is no work: the loop is busy then with collections
+    // (this one, the memory reducer's some seconds later, 20–150 ms each on a busy machine) that,
+    // taken for work, were followed by another collection, and so on for as long as it stayed idle.
+    if (share >= BUSY && !reducing) worked = true;
     quiet = share < QUIET ? quiet + 1 : 0;
     if (worked && quiet >= QUIET_SAMPLES) {
       worked = false;
-      reduce(true);
+      // Collected before V8 is told to optimise for size: a collection made while it is leaves the
+      // heap set up for size, and the work after the quiet stretch pays for that. The memory
+      // reducer's collection, the one that shrinks the young generation, comes seconds later.
       collect();
+      reduce(true);
     }
   }, SAMPLE_MS);
   timer.unref();
   return () => {
     clearInterval(timer);
-    if (reducing) reduce(false);
+    reduce(false);
   };
 }

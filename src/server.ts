@@ -114,7 +114,7 @@ export async function runWorker(config: Config): Promise<FastifyInstance> {
   // Start-up is over (heap-settings.ts): the young generation may grow with the load, and the
   // heap is collected once now and after each stretch of work.
   releaseYoungGeneration();
-  app.server.once('close', collectWhenIdle());
+  app.server.once('close', collectWhenIdle(app.server));
   // With WORKERS > 1 the primary says it, once for all workers (they share the port it took).
   if (cluster.isPrimary) announcePort(config, app.server.address());
   return app;

@@ -6,9 +6,14 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const MODULE = new URL('../../src/heap-settings.js', import.meta.url).href;
 
-/** Runs `body` in a fresh Node process (a heap of its own) with the module as `h` and v8 as `v8`; returns what it printed as JSON. */
+/**
+ * Runs `body` in a fresh Node process (a heap of its own) with the module as `h`, v8 as `v8` and an
+ * emitter standing for the HTTP server as `requests`; returns what it printed as JSON.
+ */
 async function inFreshProcess(body: string): Promise<Record<string, number>> {
   const script = `const h = await import(${JSON.stringify(MODULE)}); const v8 = await import('node:v8');
+const { EventEmitter } = await import('node:events');
+const requests = new EventEmitter();
 const space = (name) => v8.getHeapSpaceStatistics().find((s) => s.space_name === name).space_size / 1048576;
 const used = () => v8.getHeapStatistics().used_heap_size / 1048576;
 const out = {};
@@ -44,7 +49,7 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR && e.detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced++;
 }).observe({ entryTypes: ['gc'] });
 const settle = () => new Promise((r) => setTimeout(r, 200));
-const stop = h.collectWhenIdle();
+const stop = h.collectWhenIdle(requests);
 await settle();
 out.atStart = forced;
 // Work: the loop busy for over a second, then quiet.
@@ -73,7 +78,7 @@ out.kept = garbage.length;`);
 
 test('once quiet after work, the young generation the work grew is shrunk to its initial size', async () => {
   const out = await inFreshProcess(`
-const stop = h.collectWhenIdle();
+const stop = h.collectWhenIdle(requests);
 // Work: objects kept across scavenges, so that V8 grows the young generation.
 let garbage;
 for (const end = Date.now() + 1500; Date.now() < end; ) {
@@ -91,4 +96,39 @@ stop();`);
   assert.equal(out.kept, 200_000);
   assert.ok(out.afterWork! >= 8, `young generation after work: ${out.afterWork} MB`);
   assert.ok(out.afterQuiet! <= 2, `young generation once quiet: ${out.afterQuiet} MB`);
+});
+
+test('a quiet stretch optimises for size until its first request, and the collection is not taken for work', async () => {
+  const out = await inFreshProcess(`
+const { PerformanceObserver, constants } = await import('node:perf_hooks');
+let forced = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR && e.detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced++;
+}).observe({ entryTypes: ['gc'] });
+// Live objects enough that a full collection stops the loop for a good part of a one-second sample.
+const live = [];
+for (let i = 0; i < 3_000_000; i++) live.push({ i, next: null });
+const stop = h.collectWhenIdle(requests);
+out.listenersBusy = requests.listenerCount('request');
+for (const end = Date.now() + 1500; Date.now() < end; ) {
+  for (let i = 0; i < 10_000; i++) live[i] = { i, next: live[i + 1] };
+  await new Promise((r) => setImmediate(r));
+}
+for (const end = Date.now() + 20_000; Date.now() < end && requests.listenerCount('request') === 0; ) await new Promise((r) => setTimeout(r, 200));
+out.listenersQuiet = requests.listenerCount('request');
+// The observer hears of the collection a moment after it.
+await new Promise((r) => setTimeout(r, 300));
+const collected = forced;
+// Quiet on: the collection's own pause must not count as work that a further collection follows.
+await new Promise((r) => setTimeout(r, 5000));
+out.furtherCollections = forced - collected;
+requests.emit('request');
+out.listenersAfterRequest = requests.listenerCount('request');
+stop();
+out.kept = live.length;`);
+  assert.equal(out.kept, 3_000_000);
+  assert.equal(out.listenersBusy, 0);
+  assert.equal(out.listenersQuiet, 1);
+  assert.equal(out.furtherCollections, 0);
+  assert.equal(out.listenersAfterRequest, 0);
 });
