@@ -15,6 +15,7 @@ import {
   SHOWN_COLUMNS,
   findManySql,
   showOrderSql,
+  SHOWN_WITH_RECORDS,
   touchSql,
   type ShownOrder,
   type ShownRow,
@@ -295,7 +296,8 @@ export const orderRepository = {
 
   /** The order as it is shown (GetOrder): only the shown columns, and its records. */
   async findShown(db: DbHandle, orderId: number): Promise<ShownOrder | undefined> {
-    const row = (await db.run<ShownRowWithAggregate>(showOrderSql(db), [orderId])).rows[0];
+    // Rows as arrays made objects by one constructor: the driver's objects by name cost more (GetOrder's every call).
+    const row = (await db.runRows<ShownRowWithAggregate>(showOrderSql(db), [orderId], SHOWN_WITH_RECORDS))[0];
     if (row === undefined) return undefined;
     const order = shown([row])[0] as ShownRowWithAggregate;
     // The aggregate's column becomes the records, in place: the row keeps its shape.

@@ -83,6 +83,9 @@ export type ShownOrder = ShownRow & { records: OrderRecords };
 /** An order's row as showOrderSql reads it: its records still as their aggregate. */
 export type ShownRowWithAggregate = ShownRow & { records: AggregatedRecords };
 
+/** showOrderSql's columns, in its order: the shown columns, then the records' aggregate. */
+export const SHOWN_WITH_RECORDS = [...SHOWN_COLUMNS, 'records'] as const;
+
 /** GetOrder's read: the shown columns of one order. */
 // Written once per backend (the records' aggregate differs), kept by the backend's aggregate.
 const showOrderTexts = new WeakMap<HandleSql['jsonArraysAgg'], string>();
