@@ -175,7 +175,7 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
         await limit?.stop();
       }
       // Idle: 15 s after the last request, when the service's own idle timers have run: the write
-      // thread stops after 5 s without work; a worker quiet for 2 s collects its heap, and V8's
+      // thread stops after 5 s without work; a worker quiet for 4 s collects its heap, and V8's
       // memory reducer shrinks the young generation about 8 s later (src/heap-settings.ts).
       await sleep(QUICK ? 2000 : 15_000);
       const afterLoad = maxRss(server);

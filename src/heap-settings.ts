@@ -40,9 +40,15 @@ function fullCollection(): () => void {
   }
 }
 
-/** How often the event loop's utilisation is sampled, and how many quiet samples make it idle. */
+/**
+ * How often the event loop's utilisation is sampled, and how many quiet samples make it idle. A
+ * pause of a few seconds between bursts is not idleness: the work after the collection runs at up
+ * to twice the CPU per request for its first seconds (V8 collects and compiles again), so only a
+ * longer quiet stretch pays for it. Short enough that the memory reducer's collection, some 8 s
+ * after this one, still comes within 15 s of the last request.
+ */
 const SAMPLE_MS = 1000;
-const QUIET_SAMPLES = 2;
+const QUIET_SAMPLES = 4;
 /** Below this share of a sample the loop was quiet; at BUSY or above, it was working. */
 const QUIET = 0.02;
 const BUSY = 0.1;

@@ -22,6 +22,11 @@ export async function alternatingCpuRatio(a: Side, b: Side): Promise<number> {
     const r = await load({ url: side.server.url, requests: side.requests, timing, servingPids: side.server.servingPids });
     return r.serverCores / r.reqPerSec;
   };
+  // One uncounted load of each first: a side may have sat idle through the other's own row (8 s),
+  // long enough for the service's idle collection (src/heap-settings.ts), after which its first
+  // load costs more, while the other had just been running. Both start the rounds warm.
+  await cpu(a);
+  await cpu(b);
   const ratios: number[] = [];
   for (let round = 0; round < ALTERNATING.rounds; round++) {
     if (round % 2 === 0) {
