@@ -170,8 +170,11 @@ describeEachBackend(
           ['Delivered', 1, 200],
         ],
       );
-      const metrics = (await t().inject({ url: '/metrics', headers: { authorization: undefined as unknown as string } })).body;
-      assert.match(metrics, /^ordergate_webhook_attempts_total\{result="Delivered"\} [1-9]/m);
+      // The dispatcher counts an attempt once its outcome is recorded, a moment after the list shows it.
+      const metrics = await eventually('the attempts counted', async () => {
+        const body = (await t().inject({ url: '/metrics', headers: { authorization: undefined as unknown as string } })).body;
+        return /^ordergate_webhook_attempts_total\{result="Delivered"\} [1-9]/m.test(body) ? body : undefined;
+      });
       assert.match(metrics, /^ordergate_webhook_oldest_undelivered_event_age_seconds \d/m);
       await remove(t(), endpoint.Id);
     });
