@@ -28,8 +28,10 @@ export async function registerDocs(app: FastifyInstance, ops: readonly AnyOperat
   const version = packageVersion();
   const style = { casing: config.jsonCasing, dateStyle: config.dateFormat };
   const pageOptions: MetadataPageOptions = { ...style, basePath: config.basePath };
-  const document = openApiDocument(model, { ...style, basePath: config.basePath, version });
-  const openApiJson = JSON.stringify(document);
+  // Built on the first request that needs it: most processes (each CLI command's app, each test's) never
+  // serve the document, and building it is a good part of the app's start.
+  const document = once(() => openApiDocument(model, { ...style, basePath: config.basePath, version }));
+  const openApiJson = once(() => JSON.stringify(document()));
   const header = (request: FastifyRequest): DtoHeader => ({
     baseUrl: `${request.protocol}://${request.host}${config.basePath}`,
     version,
@@ -38,7 +40,7 @@ export async function registerDocs(app: FastifyInstance, ops: readonly AnyOperat
   const text = 'text/plain; charset=utf-8';
 
   // `/openapi.json` arrives as `/openapi`: the wire layer strips format suffixes before routing.
-  app.get('/openapi', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openApiJson));
+  app.get('/openapi', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openApiJson()));
   app.get('/types/typescript', async (req, reply) => reply.type(text).send(typescriptDtos(model, config.jsonCasing, header(req))));
   app.get('/types/csharp', async (req, reply) => reply.type(text).send(csharpDtos(model, config.jsonCasing, header(req))));
   app.get('/types/metadata', async (req, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(metadataTypes(model, config.jsonCasing, header(req).baseUrl))));
@@ -51,7 +53,7 @@ export async function registerDocs(app: FastifyInstance, ops: readonly AnyOperat
   });
 
   await app.register(async (docs) => {
-    await docs.register(swagger, { mode: 'static', specification: { document: document as never } });
+    await docs.register(swagger, { mode: 'static', specification: { document: builtWhenRead(document) as never } });
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
       indexPrefix: config.basePath,
@@ -60,4 +62,27 @@ export async function registerDocs(app: FastifyInstance, ops: readonly AnyOperat
       theme: { title: 'ordergate API reference' },
     });
   });
+}
+
+/** make's value, made on the first call and kept. */
+function once<T>(make: () => T): () => T {
+  let made: { readonly value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/**
+ * An object that stands for make's value, made when a property of it is first read: @fastify/swagger
+ * takes the document when registered but only reads it when /docs/json or /docs/yaml is requested.
+ */
+function builtWhenRead(make: () => object): object {
+  return new Proxy(
+    {},
+    {
+      get: (_, key): unknown => Reflect.get(make(), key),
+      has: (_, key) => Reflect.has(make(), key),
+      ownKeys: () => Reflect.ownKeys(make()),
+      getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(make(), key),
+      getPrototypeOf: () => Reflect.getPrototypeOf(make()),
+    },
+  );
 }
