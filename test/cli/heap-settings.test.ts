@@ -16,6 +16,12 @@ const { EventEmitter } = await import('node:events');
 const requests = new EventEmitter();
 const space = (name) => v8.getHeapSpaceStatistics().find((s) => s.space_name === name).space_size / 1048576;
 const used = () => v8.getHeapStatistics().used_heap_size / 1048576;
+// Collections asked for (forced), as V8 reports them: V8 may also collect on its own meanwhile.
+const { PerformanceObserver, constants } = await import('node:perf_hooks');
+let forced = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR && e.detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced++;
+}).observe({ entryTypes: ['gc'] });
 const out = {};
 ${body}
 process.stdout.write(JSON.stringify(out));`;
@@ -41,13 +47,7 @@ out.kept = kept.length + more.length;`);
 });
 
 test('the heap is collected when watching starts, and again once the process is quiet after work', async () => {
-  // Collections asked for (forced), as V8 reports them: V8 may also collect on its own meanwhile.
   const out = await inFreshProcess(`
-const { PerformanceObserver, constants } = await import('node:perf_hooks');
-let forced = 0;
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR && e.detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced++;
-}).observe({ entryTypes: ['gc'] });
 const settle = () => new Promise((r) => setTimeout(r, 200));
 const stop = h.collectWhenIdle(requests);
 await settle();
@@ -61,11 +61,12 @@ for (const end = Date.now() + 1500; Date.now() < end; ) {
 }
 await settle();
 out.afterWork = forced;
-// Two quiet seconds, and the collection: on a busy machine the loop's samples may come late.
+// Four quiet seconds, and the collection: on a busy machine the loop's samples may come late.
 for (const end = Date.now() + 20_000; Date.now() < end && forced === out.afterWork; ) await new Promise((r) => setTimeout(r, 500));
 await settle();
 out.afterQuiet = forced;
-await new Promise((r) => setTimeout(r, 4000));
+// Longer than the four quiet samples a second collection would wait for.
+await new Promise((r) => setTimeout(r, 7000));
 out.later = forced;
 stop();
 out.kept = garbage.length;`);
@@ -89,7 +90,7 @@ for (const end = Date.now() + 1500; Date.now() < end; ) {
 out.kept = garbage.length;
 garbage = undefined;
 out.afterWork = space('new_space');
-// The idle collection after two quiet seconds, V8's memory reducer about 8 s after it.
+// The idle collection after four quiet seconds, V8's memory reducer about 8 s after it.
 for (const end = Date.now() + 30_000; Date.now() < end && space('new_space') > 2; ) await new Promise((r) => setTimeout(r, 500));
 out.afterQuiet = space('new_space');
 stop();`);
@@ -100,11 +101,6 @@ stop();`);
 
 test('a quiet stretch optimises for size until its first request, and the collection is not taken for work', async () => {
   const out = await inFreshProcess(`
-const { PerformanceObserver, constants } = await import('node:perf_hooks');
-let forced = 0;
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR && e.detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced++;
-}).observe({ entryTypes: ['gc'] });
 // Live objects enough that a full collection stops the loop for a good part of a one-second sample.
 const live = [];
 for (let i = 0; i < 3_000_000; i++) live.push({ i, next: null });
@@ -119,8 +115,9 @@ out.listenersQuiet = requests.listenerCount('request');
 // The observer hears of the collection a moment after it.
 await new Promise((r) => setTimeout(r, 300));
 const collected = forced;
-// Quiet on: the collection's own pause must not count as work that a further collection follows.
-await new Promise((r) => setTimeout(r, 5000));
+// Quiet on: the collection's own pause must not count as work that a further collection follows
+// (one would come four quiet samples after it).
+await new Promise((r) => setTimeout(r, 7000));
 out.furtherCollections = forced - collected;
 requests.emit('request');
 out.listenersAfterRequest = requests.listenerCount('request');
