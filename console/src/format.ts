@@ -20,6 +20,11 @@ export function money(amount: number | null | undefined, currency: string | null
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateOnlyUtc = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** Midnight UTC: how the wire sends a calendar date (a custom field's Date, a date typed without a time). */
+const isUtcMidnight = (d: Date): boolean =>
+  d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0 && d.getUTCMilliseconds() === 0;
 
 /** A moment (ISO 8601 from the API) in the browser's locale and time zone. */
 export function when(value: string | null | undefined): string {
@@ -28,11 +33,16 @@ export function when(value: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? value : dateTime.format(d);
 }
 
-/** A calendar date (no time of day) in the browser's locale. */
+/**
+ * A calendar date (no time of day) in the browser's locale. A date sent as midnight UTC is that
+ * day wherever the browser is (west of Greenwich it would otherwise read as the day before); any
+ * other moment is the day it falls on in the browser's time zone.
+ */
 export function day(value: string | null | undefined): string {
   if (!value) return '—';
   const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? value : dateOnly.format(d);
+  if (Number.isNaN(d.getTime())) return value;
+  return (isUtcMidnight(d) ? dateOnlyUtc : dateOnly).format(d);
 }
 
 /** A plain number in the browser's locale. */

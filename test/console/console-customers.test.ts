@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import type { Request } from 'playwright-core';
 import { describeConsole, NAV, HOSTILE } from './console-suite.js';
+import { createShowcase, SHOWCASE_CUSTOMER, SHOWCASE_CUSTOMERS } from './showcase-data.js';
 
 // The console driven as a person uses it: by roles and visible names (design.md, "The operator
 // console"), with data made through the API and every action's effect checked through the API.
@@ -44,8 +45,8 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
 
   test('Status: readiness, replica, webhook backlog, the last Sequence, version', async () => {
     const { server, page, go, shot, assertAccessible } = c();
-    const put = await server.t.inject({ method: 'PUT', url: '/customer/status-1', payload: { FirstName: 'Stat' } });
-    assert.equal(put.statusCode, 201);
+    // A shop's customers and orders: events for the feed here, and the pages the next test shows.
+    await createShowcase((o) => server.t.inject(o));
     const events = (await server.t.inject('/events/?Take=1000')).json() as Array<{ Sequence: number }>;
     const last = events[events.length - 1]!.Sequence;
     await go('Status');
@@ -76,6 +77,44 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
       const res = await server.t.inject({ method: 'PUT', url: `/customfields/${n}`, payload: { Label, FieldType, AllowedValues } });
       assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
     }
+    // A shop's customer (made in the Status test) with values in its custom fields, as the screenshots show it.
+    const values = await server.t.inject({
+      method: 'PATCH',
+      url: `/customer/${SHOWCASE_CUSTOMER}/customfields/`,
+      payload: {
+        Values: [
+          { Number: 101, Value: 'Gold' },
+          { Number: 102, Value: 14 },
+          { Number: 103, Value: true },
+          { Number: 104, Value: '2021-03-08' },
+          { Number: 105, Value: 150 },
+          { Number: 106, Value: ['Books', 'Tea'] },
+          { Number: 107, Value: 'Bestellt quartalsweise für den Laden; Rechnung an die Buchhaltung.' },
+        ],
+      },
+    });
+    assert.equal(values.statusCode, 200, values.body);
+    await go('Customers');
+    await page.getByRole('link', { name: SHOWCASE_CUSTOMER }).waitFor();
+    assert.deepEqual(
+      await page.locator('table tbody tr td:first-child').allInnerTexts(),
+      SHOWCASE_CUSTOMERS.map((s) => s.CustomerId),
+    );
+    await assertAccessible('Customers');
+    await shot('customers');
+    await page.getByRole('link', { name: SHOWCASE_CUSTOMER }).click();
+    await page.getByRole('heading', { level: 1, name: `Customer ${SHOWCASE_CUSTOMER}` }).waitFor();
+    await page.getByRole('table', { name: `Orders of ${SHOWCASE_CUSTOMER}` }).waitFor();
+    const address = page.getByLabel('Address', { exact: true });
+    assert.equal(await address.locator('dt:text-is("Postal code") + dd').innerText(), '79098');
+    assert.equal(
+      await page.getByLabel('Customer', { exact: true }).locator('dt:text-is("Company") + dd').innerText(),
+      'Hoffmann Feinkost GmbH',
+    );
+    assert.equal(await page.getByLabel('Tier').inputValue(), 'Gold');
+    await assertAccessible('Customer');
+    await shot('customer');
+
     const put = await server.t.inject({
       method: 'PUT',
       url: '/customer/web-1',
@@ -91,7 +130,6 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
     assert.equal(await row.getByRole('cell').nth(1).innerText(), `${HOSTILE} <script>window.__pwned=2</script>`);
     assert.equal(await page.locator('table img, table script').count(), 0, 'no element made of the name');
     await assertAccessible('Customers');
-    await shot('customers');
 
     await page.getByRole('link', { name: 'web-1' }).click();
     await page.getByRole('heading', { level: 1, name: 'Customer web-1' }).waitFor();
@@ -126,7 +164,7 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
     await page.getByLabel('Credit').fill('12.5');
     await page.getByRole('button', { name: 'Save custom fields' }).click();
     await page.getByText('Custom fields saved.').waitFor();
-    const values = Object.fromEntries(
+    const saved = Object.fromEntries(
       (
         (await server.t.inject('/customer/web-1/customfields/?jsconfig=DateHandler:ISO8601')).json() as Array<{
           Number: number;
@@ -134,15 +172,14 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
         }>
       ).map((f) => [f.Number, f.Value]),
     );
-    assert.equal(values[101], 'Gold');
-    assert.equal(values[102], 12);
-    assert.equal(values[103], true);
-    assert.match(String(values[104]), /^2024-05-01/);
-    assert.equal(values[105], 12.5);
-    assert.deepEqual(values[106], ['Bikes', 'Tea']);
-    assert.equal(values[107], HOSTILE);
+    assert.equal(saved[101], 'Gold');
+    assert.equal(saved[102], 12);
+    assert.equal(saved[103], true);
+    assert.match(String(saved[104]), /^2024-05-01/);
+    assert.equal(saved[105], 12.5);
+    assert.deepEqual(saved[106], ['Bikes', 'Tea']);
+    assert.equal(saved[107], HOSTILE);
     await assertAccessible('Customer');
-    await shot('customer');
   });
 
   test('Export data downloads the JSON; Erase customer waits for the typed id, then erases', async () => {

@@ -1,16 +1,89 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { confirmation } from '../orders/order-fixtures.js';
 import { describeConsole, ADMIN_ONLY, HOSTILE } from './console-suite.js';
+import { createShowcase, SHOWCASE_ORDER } from './showcase-data.js';
 
 // The console driven as a person uses it: by roles and visible names (design.md, "The operator
 // console"), with data made through the API and every action's effect checked through the API.
 
+/** Text shaped like an ISO 8601 moment (`2024-03-01T10:00`, `10:00:00.000Z`): a date the page did not format. */
+const ISO_MOMENT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(\.\d+)?Z/;
+
+/** An amount as the page's own Intl writes it in this currency. */
+const inPage = (page: Page, amount: number, currency: string): Promise<string> =>
+  page.evaluate(
+    ([a, c]) => new Intl.NumberFormat(undefined, { style: 'currency', currency: c as string }).format(a as number),
+    [amount, currency],
+  );
+
+/** The value a definition list (by its accessible name) gives a term. */
+const definitionOf = (page: Page, list: string, term: string): Promise<string> =>
+  page.getByLabel(list, { exact: true }).locator(`dt:text-is("${term}") + dd`).innerText();
+
+interface ShownOrder {
+  Currency: string;
+  Totals: { Gross: number };
+  Refunded: number;
+  Confirmation: { CustomerSepaMandateDate: string; DeliveryDate: string; Payment: { Amount: number; Date: string } };
+}
+
 describeConsole(
   'the console: Orders',
   (c) => {
+    test("a shop's orders: amounts in the order's currency, dates in the browser's locale, fields under human labels", async () => {
+      const { server, page, shot, assertAccessible } = c();
+      const ids = await createShowcase((o) => server.t.inject(o));
+      // The console opened on Orders at sign-in, before these orders: the page is read anew.
+      await page.goto(`${server.baseUrl}/console/orders`);
+      const rows = page.locator('table tbody tr');
+      await page.getByRole('link', { name: 'TK-24056' }).waitFor();
+      assert.equal(await rows.count(), ids.size);
+      const listed = await page
+        .getByRole('row', { name: new RegExp(SHOWCASE_ORDER) })
+        .getByRole('cell')
+        .allInnerTexts();
+      const order = (await server.t.inject(`/orders/${ids.get(SHOWCASE_ORDER)!}?jsconfig=DateHandler:ISO8601`)).json() as ShownOrder;
+      assert.ok(listed.includes(await inPage(page, order.Totals.Gross, order.Currency)), `the total in the list: ${listed.join(' | ')}`);
+      assert.ok(
+        listed.some((t) => t.startsWith('Lena Hoffmann')),
+        'the customer by name',
+      );
+      assert.doesNotMatch(await page.locator('main').innerText(), ISO_MOMENT);
+      await assertAccessible('Orders');
+      await shot('orders');
+
+      await page.getByRole('link', { name: SHOWCASE_ORDER }).click();
+      await page.getByRole('heading', { level: 1, name: `Order ${SHOWCASE_ORDER}` }).waitFor();
+      await page.getByRole('table', { name: 'Refunds' }).waitFor();
+      for (const heading of ['Customer', 'Delivery address', 'Bank and payment', 'Other'])
+        await page.getByRole('heading', { level: 3, name: heading, exact: true }).waitFor();
+      assert.equal(
+        await definitionOf(page, 'Bank and payment', 'Payment amount'),
+        await inPage(page, order.Confirmation.Payment.Amount, 'EUR'),
+      );
+      assert.equal(await definitionOf(page, 'Totals', 'Gross'), await inPage(page, order.Totals.Gross, 'EUR'));
+      assert.equal(await definitionOf(page, 'Totals', 'Refunded'), await inPage(page, order.Refunded, 'EUR'));
+      // A calendar date sent as midnight UTC is that day, in the browser's words.
+      const mandate = await page.evaluate(
+        (d) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(d)),
+        order.Confirmation.CustomerSepaMandateDate,
+      );
+      assert.equal(await definitionOf(page, 'Bank and payment', 'SEPA mandate date'), mandate);
+      assert.equal(await definitionOf(page, 'Delivery address', 'Street'), 'Industriestraße');
+      assert.equal(await definitionOf(page, 'Customer', 'Postal code'), '79098');
+      assert.equal(await definitionOf(page, 'Bank and payment', 'IBAN'), 'DE02********2051');
+      const body = await page.locator('main').innerText();
+      assert.doesNotMatch(body, ISO_MOMENT, 'every date formatted');
+      for (const wire of ['CustomerFirstName', 'DeliveryAddressStreet', 'CustomerIban', 'Payment.Amount', 'SepaMandate'])
+        assert.ok(!body.includes(wire), `${wire}: a wire name shown`);
+      await assertAccessible('Order');
+      await shot('order');
+    });
+
     test('Orders: filters in the address, keyset pages of 50, the order page with its confirmation, Cancel order', async () => {
-      const { server, page, go, shot, assertAccessible } = c();
+      const { server, page, go, assertAccessible } = c();
       const ids: number[] = [];
       for (let i = 0; i < 53; i++) {
         const res = await server.t.inject({
@@ -38,7 +111,6 @@ describeConsole(
       const first = await rows.locator('td:first-child').allInnerTexts();
       assert.ok(!first.includes('LIST-000'), 'the confirmed order is filtered out');
       await assertAccessible('Orders');
-      await shot('orders');
       await page.getByRole('button', { name: 'Next page' }).click();
       await page.waitForURL(/Cursor=/);
       await page.getByRole('link', { name: 'LIST-052' }).waitFor();
@@ -63,13 +135,24 @@ describeConsole(
 
       await page.goto(`${server.baseUrl}/console/orders/${confirmed}`);
       await page.getByRole('heading', { level: 1, name: 'Order LIST-000' }).waitFor();
-      const conf1 = page.getByRole('definition').filter({ hasText: HOSTILE });
-      assert.equal(await conf1.count(), 1, 'the hostile name is text');
+      // The name stays text where the confirmation lists it and where the order names its customer.
+      assert.equal(await definitionOf(page, 'Customer', 'First name'), HOSTILE);
+      const customer = await definitionOf(page, 'Order', 'Customer');
+      assert.ok(customer.startsWith(`${HOSTILE} Mustermann`), customer);
+      assert.equal(await page.locator('main img').count(), 0, 'no element made of the name');
+      assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
       await page.getByText('DE89********3000').waitFor();
       await page.getByRole('heading', { name: 'Timeline' }).waitFor();
       assert.ok((await page.locator('ol.timeline li').count()) >= 2);
+      // The confirmation's payment (an amount, a moment) and its dates, as the locale writes them.
+      const [paid, sentDates] = await Promise.all([
+        definitionOf(page, 'Bank and payment', 'Payment amount'),
+        server.t.inject(`/orders/${confirmed}`).then((r) => (r.json() as ShownOrder).Confirmation),
+      ]);
+      assert.equal(paid, await inPage(page, sentDates.Payment.Amount, 'EUR'));
+      assert.notEqual(paid, String(sentDates.Payment.Amount));
+      assert.doesNotMatch(await page.locator('main').innerText(), ISO_MOMENT, 'no date left as the API wrote it');
       await assertAccessible('Order');
-      await shot('order');
       await page.getByRole('button', { name: 'Cancel order' }).click();
       await page
         .getByRole('definition')

@@ -1,12 +1,13 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, call, get, post } from '../api/client.js';
-import { CUSTOMER_FIELDS, type Customer, type CustomField, type Order } from '../api/types.js';
+import type { Customer, CustomField, Order } from '../api/types.js';
 import { useCapabilities } from '../capabilities-context.js';
 import type { PageProps } from '../pages.js';
 import { CustomFieldInput, readValue } from '../ui/custom-field-input.js';
 import { downloadJson } from '../ui/download.js';
 import { Done, ErrorNote, Show } from '../ui/feedback.js';
+import { CUSTOMER_GROUPS } from '../ui/field-labels.js';
 import { Busy, Field } from '../ui/form.js';
 import { OrderTable } from '../ui/order-table.js';
 import { useLoad } from '../ui/use-load.js';
@@ -123,7 +124,7 @@ function Privacy({ id, onErased }: { id: string; onErased: () => void }): JSX.El
   );
 }
 
-/** A customer: the 14 fields, custom fields, orders, and (admin) export and erasure. */
+/** A customer: the 14 fields (grouped, under human labels), custom fields, orders, and (admin) export and erasure. */
 export function CustomerPage({ route }: PageProps): JSX.Element {
   const id = decodeURIComponent(route.path.slice('/customers/'.length));
   const caps = useCapabilities();
@@ -136,9 +137,16 @@ export function CustomerPage({ route }: PageProps): JSX.Element {
       </div>
       <Show loaded={loaded}>
         {(c) => (
-          <dl class="facts" aria-label="Customer data">
-            {CUSTOMER_FIELDS.map((f) => [<dt key={`t-${f}`}>{f}</dt>, <dd key={`d-${f}`}>{c[f] ?? '—'}</dd>])}
-          </dl>
+          <div class="fact-groups">
+            {CUSTOMER_GROUPS.map((g) => (
+              <div key={g.heading} class="fact-group">
+                <h2>{g.heading}</h2>
+                <dl class="facts" aria-label={g.heading}>
+                  {g.fields.map((f) => [<dt key={`t-${f.name}`}>{f.label}</dt>, <dd key={`d-${f.name}`}>{c[f.name] || '—'}</dd>])}
+                </dl>
+              </div>
+            ))}
+          </div>
         )}
       </Show>
       <h2>Custom fields</h2>

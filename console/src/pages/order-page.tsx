@@ -6,22 +6,44 @@ import type { Capabilities } from '../api/capabilities.js';
 import { useCapabilities } from '../capabilities-context.js';
 import { count, day, money, when } from '../format.js';
 import type { PageProps } from '../pages.js';
-import { Link } from '../router.js';
 import { Done, ErrorNote, Show } from '../ui/feedback.js';
 import { Busy } from '../ui/form.js';
-import { StatusBadge } from '../ui/order-table.js';
+import { OrderCustomer, StatusBadge } from '../ui/order-table.js';
+import { groupsOf, valueAt, type ValueKind } from '../ui/field-labels.js';
 import { useLoad } from '../ui/use-load.js';
 import { AddShipment, EditOrder, RecordPayment, RecordRefund, RecordReturn, type ActionName } from './order-actions.js';
 
 const text = (v: unknown): string =>
   v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
-/** Name/value pairs of an object as a definition list (every value as text). */
-function Facts({ values, label }: { values: Record<string, unknown>; label: string }): JSX.Element {
+/** An ISO 8601 moment, as the API writes every date (a field the labels do not know may hold one). */
+const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** A value as a person reads it: dates in the browser's locale, amounts in the order's currency. */
+function shown(v: unknown, kind: ValueKind | undefined, currency: string | undefined): string {
+  if (v === null || v === undefined || v === '') return '—';
+  if (kind === 'money' && (typeof v === 'number' || (typeof v === 'string' && Number.isFinite(Number(v)))))
+    return money(Number(v), currency);
+  if (typeof v === 'string' && (kind === 'day' || ISO_MOMENT.test(v))) return kind === 'day' ? day(v) : when(v);
+  return text(v);
+}
+
+/** The confirmation's fields under human labels, a definition list per group (Customer, Delivery address, …). */
+function ConfirmationFacts({ values, currency }: { values: Record<string, unknown>; currency: string | undefined }): JSX.Element {
   return (
-    <dl class="facts" aria-label={label}>
-      {Object.entries(values).map(([k, v]) => [<dt key={`t-${k}`}>{k}</dt>, <dd key={`d-${k}`}>{text(v)}</dd>])}
-    </dl>
+    <div class="fact-groups">
+      {groupsOf(values).map((g) => (
+        <div key={g.heading} class="fact-group">
+          <h3>{g.heading}</h3>
+          <dl class="facts" aria-label={g.heading}>
+            {g.fields.map((f) => [
+              <dt key={`t-${f.name}`}>{f.label}</dt>,
+              <dd key={`d-${f.name}`}>{shown(valueAt(values, f.name), f.kind, currency)}</dd>,
+            ])}
+          </dl>
+        </div>
+      ))}
+    </div>
   );
 }
 
@@ -233,7 +255,6 @@ export function OrderPage({ route }: PageProps): JSX.Element {
   return (
     <Show loaded={loaded}>
       {(o) => {
-        const { Payment, ...confirmation } = (o.Confirmation ?? {}) as Record<string, unknown>;
         return (
           <>
             <div class="page-head">
@@ -267,7 +288,9 @@ export function OrderPage({ route }: PageProps): JSX.Element {
               <dt>Status</dt>
               <dd>{o.Status}</dd>
               <dt>Customer</dt>
-              <dd>{o.CustomerId ? <Link to={`/customers/${encodeURIComponent(o.CustomerId)}`}>{o.CustomerId}</Link> : '—'}</dd>
+              <dd>
+                <OrderCustomer order={o} />
+              </dd>
               <dt>Currency</dt>
               <dd>{o.Currency ?? '—'}</dd>
               <dt>Note</dt>
@@ -282,14 +305,8 @@ export function OrderPage({ route }: PageProps): JSX.Element {
             <h2>Lines and totals</h2>
             <Lines order={o} />
             <TotalsTable order={o} />
-            <h2>Customer and delivery</h2>
-            {o.Confirmation ? <Facts label="Confirmation" values={confirmation} /> : <Empty>Not confirmed yet.</Empty>}
-            <h2>Payment and bank data</h2>
-            {Payment && typeof Payment === 'object' ? (
-              <Facts label="Payment" values={Payment as Record<string, unknown>} />
-            ) : (
-              <Empty>No payment data.</Empty>
-            )}
+            <h2>Customer, delivery and payment</h2>
+            {o.Confirmation ? <ConfirmationFacts values={o.Confirmation} currency={o.Currency} /> : <Empty>Not confirmed yet.</Empty>}
             <h2>Shipments</h2>
             {o.Shipments && o.Shipments.length > 0 ? (
               <table>

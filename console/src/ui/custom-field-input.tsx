@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
 import type { CustomField } from '../api/types.js';
+import { count } from '../format.js';
 
 type InputProps = { id: string; 'aria-invalid'?: 'true'; 'aria-describedby'?: string; name?: string };
 
@@ -30,6 +31,12 @@ const dateOf = (v: unknown): string => (typeof v === 'string' ? v.slice(0, 10) :
  */
 export function CustomFieldInput({ field, props, disabled }: { field: CustomField; props: InputProps; disabled: boolean }): JSX.Element {
   const v = field.Value;
+  // A number the key may not change is read, not typed: written as the browser's locale writes it
+  // (a date input does that by itself). It is never sent back, so its text need not be the API's.
+  if (disabled && (field.FieldType === 'Number' || field.FieldType === 'Decimal'))
+    return (
+      <input {...props} type="text" value={typeof v === 'number' ? count(v) : v === null || v === undefined ? '' : String(v)} disabled />
+    );
   switch (field.FieldType) {
     case 'Number':
       return (

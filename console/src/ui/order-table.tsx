@@ -20,6 +20,27 @@ const statusBadge = (status: string): string =>
 export const StatusBadge = ({ status }: { status: string | undefined }): JSX.Element | null =>
   status ? <span class={statusBadge(status)}>{status}</span> : null;
 
+/** The name the order's confirmation gives its customer: first and last name, else the company. */
+function customerName(o: Order): string {
+  const c = o.Confirmation ?? {};
+  const part = (name: string): string => (typeof c[name] === 'string' ? (c[name] as string).trim() : '');
+  return [part('CustomerFirstName'), part('CustomerLastName')].filter(Boolean).join(' ') || part('CustomerCompany');
+}
+
+/** The customer by name (a link to the customer's page) with the id beside it; the id alone where no name is known. */
+export function OrderCustomer({ order }: { order: Order }): JSX.Element {
+  const name = customerName(order);
+  if (!order.CustomerId) return <>{name || '—'}</>;
+  const to = `/customers/${encodeURIComponent(order.CustomerId)}`;
+  return name ? (
+    <>
+      <Link to={to}>{name}</Link> <span class="muted">{order.CustomerId}</span>
+    </>
+  ) : (
+    <Link to={to}>{order.CustomerId}</Link>
+  );
+}
+
 /** Orders as rows: number (a link to the order), status, customer, total, dates. */
 export function OrderTable({ orders, caption }: { orders: readonly Order[]; caption: string }): JSX.Element {
   return (
@@ -50,7 +71,9 @@ export function OrderTable({ orders, caption }: { orders: readonly Order[]; capt
             </td>
             <td>{o.FulfillmentStatus ?? '—'}</td>
             <td>{o.PaymentStatus ?? '—'}</td>
-            <td>{o.CustomerId ? <Link to={`/customers/${encodeURIComponent(o.CustomerId)}`}>{o.CustomerId}</Link> : '—'}</td>
+            <td>
+              <OrderCustomer order={o} />
+            </td>
             <td class="num">{o.Totals ? money(o.Totals.Gross, o.Currency) : '—'}</td>
             <td>{when(o.CreatedAt)}</td>
             <td>{when(o.LastModified)}</td>
