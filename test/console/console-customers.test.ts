@@ -70,7 +70,7 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
       [103, 'Newsletter', 'Boolean', null],
       [104, 'Since', 'Date', null],
       [105, 'Credit', 'Decimal', null],
-      [106, 'Topics', 'MultiSelect', ['Bikes', 'Books', 'Tea']],
+      [106, 'Topics', 'MultiSelect', ['Black tea', 'Green tea', 'Teaware']],
       [107, 'Remark', 'Text', null],
     ];
     for (const [n, Label, FieldType, AllowedValues] of defs) {
@@ -88,8 +88,8 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
           { Number: 103, Value: true },
           { Number: 104, Value: '2021-03-08' },
           { Number: 105, Value: 150 },
-          { Number: 106, Value: ['Books', 'Tea'] },
-          { Number: 107, Value: 'Bestellt quartalsweise für den Laden; Rechnung an die Buchhaltung.' },
+          { Number: 106, Value: ['Black tea', 'Teaware'] },
+          { Number: 107, Value: 'Bestellt quartalsweise' },
         ],
       },
     });
@@ -97,8 +97,9 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
     await go('Customers');
     await page.getByRole('link', { name: SHOWCASE_CUSTOMER }).waitFor();
     assert.deepEqual(
-      await page.locator('table tbody tr td:first-child').allInnerTexts(),
-      SHOWCASE_CUSTOMERS.map((s) => s.CustomerId),
+      (await page.locator('table tbody tr td:first-child').allInnerTexts()).sort(),
+      SHOWCASE_CUSTOMERS.map((s) => s.CustomerId).sort(),
+      'the shop customers only',
     );
     await assertAccessible('Customers');
     await shot('customers');
@@ -143,7 +144,7 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
     await page.getByLabel('Visits').fill('12');
     await page.getByLabel('Newsletter').selectOption({ label: 'Yes' });
     await page.getByLabel('Since').fill('2024-05-01');
-    await page.getByLabel('Topics').selectOption(['Bikes', 'Tea']);
+    await page.getByLabel('Topics').selectOption(['Green tea', 'Teaware']);
     await page.getByLabel('Remark').fill(HOSTILE);
     await page.getByLabel('Credit').fill('12.5.1');
     await page.getByRole('button', { name: 'Save custom fields' }).click();
@@ -177,7 +178,7 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
     assert.equal(saved[103], true);
     assert.match(String(saved[104]), /^2024-05-01/);
     assert.equal(saved[105], 12.5);
-    assert.deepEqual(saved[106], ['Bikes', 'Tea']);
+    assert.deepEqual(saved[106], ['Green tea', 'Teaware']);
     assert.equal(saved[107], HOSTILE);
     await assertAccessible('Customer');
   });

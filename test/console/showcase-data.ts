@@ -87,6 +87,32 @@ export const SHOWCASE_CUSTOMERS: readonly Person[] = [
     Country: 'AT',
     EMail: 'maria.gruber@example.at',
   },
+  {
+    CustomerId: 'K-10236',
+    Salutation: 'Herr',
+    FirstName: 'Klaus',
+    LastName: 'Schmid',
+    Company: 'Café Schmid OG',
+    Street: 'Herrengasse',
+    StreetNumber: '16',
+    PostalCode: '8010',
+    City: 'Graz',
+    Country: 'AT',
+    EMail: 'office@cafe-schmid.example',
+  },
+  {
+    CustomerId: 'K-10237',
+    Salutation: 'Frau',
+    FirstName: 'Julia',
+    LastName: 'Neumann',
+    Street: 'Aachener Straße',
+    StreetNumber: '212',
+    Quarter: 'Braunsfeld',
+    PostalCode: '50931',
+    City: 'Köln',
+    Country: 'DE',
+    EMail: 'julia.neumann@example.de',
+  },
 ];
 
 /** The customer whose page the screenshots show (a company, custom fields, two kinds of order record). */
@@ -142,6 +168,17 @@ interface OrderPlan {
 const dhl = (n: string): string => `https://www.dhl.de/de/privatkunden/pakete-empfangen/verfolgen.html?piececode=${n}`;
 
 const ORDERS: readonly OrderPlan[] = [
+  {
+    OrderNumber: 'TK-24048',
+    customer: SHOWCASE_CUSTOMER,
+    lines: [
+      [P.sencha, 4],
+      [P.rooibos, 6],
+    ],
+    confirmation: { PaymentMethod: 'Rechnung' },
+    payment: { Type: 'Unknown', Name: 'Überweisung', ReferenceNumber: 'RE-24048' },
+    shipment: { Carrier: 'DHL', TrackingNumber: '00340434161094042540', TrackingUrl: dhl('00340434161094042540') },
+  },
   {
     OrderNumber: 'TK-24051',
     customer: 'K-10231',
