@@ -80,6 +80,19 @@ describeConsole(
         assert.ok(!body.includes(wire), `${wire}: a wire name shown`);
       await assertAccessible('Order');
       await shot('order');
+
+      // West of Greenwich a calendar date sent as midnight UTC stays its day (not the evening before).
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'America/Los_Angeles' });
+      try {
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: `Order ${SHOWCASE_ORDER}` }).waitFor();
+        assert.equal(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone), 'America/Los_Angeles');
+        assert.equal(await definitionOf(page, 'Bank and payment', 'SEPA mandate date'), mandate);
+      } finally {
+        await cdp.send('Emulation.setTimezoneOverride', { timezoneId: '' });
+        await cdp.detach();
+      }
     });
 
     test('Orders: filters in the address, keyset pages of 50, the order page with its confirmation, Cancel order', async () => {
