@@ -63,7 +63,7 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
   });
 
   test('Customers: found by id, the page with the 14 fields, custom fields by type, the orders, a hostile name stays text', async () => {
-    const { server, page, go, shot, assertAccessible } = c();
+    const { server, page, go, shot, assertAccessible, assertDatesFormatted } = c();
     const defs: Array<[number, string, string, string[] | null]> = [
       [101, 'Tier', 'Select', ['Gold', 'Silver']],
       [102, 'Visits', 'Number', null],
@@ -102,6 +102,7 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
       'the shop customers only',
     );
     await assertAccessible('Customers');
+    await assertDatesFormatted('Customers');
     await shot('customers');
     await page.getByRole('link', { name: SHOWCASE_CUSTOMER }).click();
     await page.getByRole('heading', { level: 1, name: `Customer ${SHOWCASE_CUSTOMER}` }).waitFor();
@@ -114,6 +115,7 @@ describeConsole('the console: sign-in, Status, Customers', (c) => {
     );
     assert.equal(await page.getByLabel('Tier').inputValue(), 'Gold');
     await assertAccessible('Customer');
+    await assertDatesFormatted('Customer');
     await shot('customer');
 
     const put = await server.t.inject({

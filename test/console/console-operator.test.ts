@@ -49,7 +49,7 @@ describeConsole(
     });
 
     test('Webhooks: created with the secret shown once, deliveries with their response code, Replay, Send test event, Rotate secret, Disable', async () => {
-      const { server, page, receiver, go, shot, assertAccessible } = c();
+      const { server, page, receiver, go, shot, assertAccessible, assertDatesFormatted } = c();
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       await go('Webhooks');
       await page.getByLabel('URL').fill(url);
@@ -75,6 +75,7 @@ describeConsole(
       await page.reload();
       await page.getByRole('cell', { name: '500', exact: true }).first().waitFor();
       await assertAccessible('Webhook');
+      await assertDatesFormatted('Webhook');
       await shot('webhook');
       await page.getByRole('button', { name: 'Replay' }).first().click();
       await page.getByText(/Replay queued/).waitFor();
@@ -95,7 +96,7 @@ describeConsole(
     });
 
     test('API keys: Create key shows it once, Revoke revokes it; the Audit log lists both, newest first, by action', async () => {
-      const { server, page, go, shot, assertAccessible } = c();
+      const { server, page, go, shot, assertAccessible, assertDatesFormatted } = c();
       await go('API keys');
       await page.getByLabel('Name').fill('console-made');
       await page.getByRole('button', { name: 'Create key' }).click();
@@ -106,6 +107,7 @@ describeConsole(
       const row = page.getByRole('row', { name: /console-made/ });
       await row.waitFor();
       await assertAccessible('API keys');
+      await assertDatesFormatted('API keys');
       await shot('api-keys');
       await row.getByRole('button', { name: 'Revoke' }).click();
       await row.getByRole('button', { name: 'Revoke' }).waitFor({ state: 'detached' });
@@ -121,6 +123,7 @@ describeConsole(
       await page.waitForURL(/Action=webhook.create/);
       assert.deepEqual([...new Set(await actions.allInnerTexts())], ['webhook.create']);
       await assertAccessible('Audit log');
+      await assertDatesFormatted('Audit log');
       await shot('audit-log');
     });
   },

@@ -168,7 +168,7 @@ describeConsole(
     });
 
     test('Record payment and Record refund on a confirmed order; the payment filter of the list finds it', async () => {
-      const { server, page, go, shot, assertAccessible } = c();
+      const { server, page, go, shot, assertAccessible, assertDatesFormatted } = c();
       const inject: Inject = (o) => server.t.inject(o);
       const id = await confirmedOrder(inject, 'PAY-1');
       await page.goto(`${server.baseUrl}/console/orders/${id}`);
@@ -214,6 +214,7 @@ describeConsole(
         .filter({ hasText: /A refund of .*2.* was recorded\./ })
         .waitFor();
       assert.deepEqual(await feedNumbers(inject, `OrderIds=${id}&PaymentStatuses=PartiallyRefunded`), ['PAY-1']);
+      await assertDatesFormatted('Order with a payment and a refund');
 
       // The list's payment filter, kept in the address.
       await go('Orders');
@@ -231,7 +232,7 @@ describeConsole(
     });
 
     test('Add shipment and Record return, and the fulfilment filter, where the service records shipments', async () => {
-      const { server, page, go, shot, assertAccessible } = c();
+      const { server, page, go, shot, assertAccessible, assertDatesFormatted } = c();
       const inject: Inject = (o) => server.t.inject(o);
       const shipments = await hasRoute(inject, '/orders/{OrderId}/shipments');
       const id = await confirmedOrder(inject, 'SHIP-1', [LINE, { ...LINE, Sku: 'SOCK-2', Name: 'Socks', Quantity: 3 }]);
@@ -278,6 +279,7 @@ describeConsole(
           .filter({ hasText: /#2 × 1.*Too small/ })
           .waitFor();
       assert.deepEqual(await feedNumbers(inject, `OrderIds=${id}&FulfillmentStatuses=PartiallyReturned`), ['SHIP-1']);
+      await assertDatesFormatted('Order with a shipment and a return');
 
       await go('Orders');
       await page.getByLabel('Fulfilment', { exact: true }).selectOption('PartiallyReturned');

@@ -10,6 +10,8 @@ import { BACKENDS, type Backend } from '../helpers/test-store.js';
 /** Names of the navigation (design.md, "The operator console"). */
 export const NAV = ['Orders', 'Customers', 'Custom fields', 'Webhooks', 'API keys', 'Audit log', 'Status'];
 export const ADMIN_ONLY = ['Webhooks', 'API keys', 'Audit log'];
+/** Text shaped like an ISO 8601 moment (`2024-03-01T10:00`, `10:00:00.000Z`): a date as the API wrote it, not as the page should. */
+export const ISO_MOMENT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\d{2}:\d{2}:\d{2}(\.\d+)?Z/;
 /** A customer name that must stay text. */
 export const HOSTILE = '<img src=x onerror="window.__pwned=1">';
 
@@ -27,6 +29,8 @@ export interface ConsoleContext {
   /** A full-page screenshot for docs/console.md, taken on the first backend only. */
   readonly shot: (name: string) => Promise<void>;
   readonly assertAccessible: (what: string) => Promise<void>;
+  /** No date on the page's main part is left as the API wrote it (ISO 8601): dates are in the browser's locale. */
+  readonly assertDatesFormatted: (what: string) => Promise<void>;
 }
 
 /**
@@ -81,6 +85,10 @@ export function describeConsole(title: string, suite: (c: () => ConsoleContext) 
             },
             async assertAccessible(what) {
               assert.deepEqual(await seriousAxeViolations(page), [], `${what}: serious or critical axe-core violations`);
+            },
+            async assertDatesFormatted(what) {
+              const text = await page.locator('main').innerText();
+              assert.doesNotMatch(text, ISO_MOMENT, `${what}: a date as the API wrote it`);
             },
           };
           if (options.signedIn) {
