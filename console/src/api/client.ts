@@ -27,6 +27,8 @@ export class ApiError extends Error {
 }
 
 export interface ApiAnswer<T> {
+  /** The HTTP status of the success (201 Created and 200 say different things for a PUT). */
+  readonly status: number;
   readonly body: T;
   readonly headers: Headers;
 }
@@ -87,7 +89,7 @@ export async function call<T>(
   }
   if (!res.ok) throw await failure(res);
   const text = await res.text();
-  return { body: (text === '' ? undefined : JSON.parse(text)) as T, headers: res.headers };
+  return { status: res.status, body: (text === '' ? undefined : JSON.parse(text)) as T, headers: res.headers };
 }
 
 export const get = async <T>(path: string, query?: Query): Promise<T> => (await call<T>('GET', path, query ? { query } : {})).body;

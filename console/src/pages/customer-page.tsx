@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ApiError, call, get, post } from '../api/client.js';
 import type { Customer, CustomField, Order } from '../api/types.js';
 import { useCapabilities } from '../capabilities-context.js';
@@ -11,12 +11,12 @@ import { CUSTOMER_GROUPS } from '../ui/field-labels.js';
 import { Busy, Field } from '../ui/form.js';
 import { OrderTable } from '../ui/order-table.js';
 import { useLoad } from '../ui/use-load.js';
-
-const path = (id: string): string => `/customer/${encodeURIComponent(id)}`;
+import { CustomerForm, customerPath as path } from './customer-form.js';
 
 async function loadCustomer(id: string): Promise<Customer> {
-  const [customer] = await get<Customer[]>('/customer/', { Identifiers: [id] });
-  if (!customer || customer.CustomerId !== id) throw new ApiError(404, 'NotFound', `No customer with the id ${id}`, []);
+  // Identifiers match external ids too: another customer's ExternalId may be this id.
+  const customer = (await get<Customer[]>('/customer/', { Identifiers: [id] })).find((c) => c.CustomerId === id);
+  if (!customer) throw new ApiError(404, 'NotFound', `No customer with the id ${id}`, []);
   return customer;
 }
 
@@ -124,17 +124,48 @@ function Privacy({ id, onErased }: { id: string; onErased: () => void }): JSX.El
   );
 }
 
-/** A customer: the 14 fields (grouped, under human labels), custom fields, orders, and (admin) export and erasure. */
+/** A customer: the 14 fields (grouped, under human labels), custom fields, orders, and (admin) editing, export and erasure. */
 export function CustomerPage({ route }: PageProps): JSX.Element {
   const id = decodeURIComponent(route.path.slice('/customers/'.length));
   const caps = useCapabilities();
   const [loaded, reload] = useLoad(() => loadCustomer(id), [id]);
   const [orders] = useLoad(() => get<Order[]>('/orders/', { CustomerIds: [id], Take: 50 }), [id]);
+  const [editing, setEditing] = useState(false);
+  const [done, setDone] = useState<string | undefined>(undefined);
+  const opener = useRef<HTMLButtonElement>(null);
+  // A closed form gives the focus back to the button that opened it.
+  const close = (): void => {
+    setEditing(false);
+    opener.current?.focus();
+  };
+  const saved = (c: Customer): void => {
+    close();
+    setDone(`Customer ${c.CustomerId} was saved.`);
+    reload();
+  };
   return (
     <>
       <div class="page-head">
         <h1>Customer {id}</h1>
+        {caps.admin && loaded.state === 'done' && (
+          <div class="actions">
+            <button
+              ref={opener}
+              type="button"
+              class="btn btn-secondary"
+              aria-expanded={editing ? 'true' : 'false'}
+              onClick={() => {
+                setDone(undefined);
+                setEditing(!editing);
+              }}
+            >
+              Edit customer
+            </button>
+          </div>
+        )}
       </div>
+      {done && <Done>{done}</Done>}
+      {editing && loaded.state === 'done' && <CustomerForm customer={loaded.data} onSaved={saved} onClose={close} />}
       <Show loaded={loaded}>
         {(c) => (
           <div class="fact-groups">

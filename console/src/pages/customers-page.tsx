@@ -1,12 +1,15 @@
 import type { JSX } from 'preact';
+import { useRef, useState } from 'preact/hooks';
 import { call } from '../api/client.js';
 import type { Customer } from '../api/types.js';
+import { useCapabilities } from '../capabilities-context.js';
 import type { PageProps } from '../pages.js';
 import { Link, navigate } from '../router.js';
 import { Show } from '../ui/feedback.js';
 import { Field, formValues } from '../ui/form.js';
 import { Pager } from '../ui/pager.js';
 import { useLoad } from '../ui/use-load.js';
+import { CustomerForm } from './customer-form.js';
 
 const PAGE = 50;
 
@@ -29,12 +32,19 @@ async function searchCustomers(query: string, ids: string, cursor: string): Prom
   return { customers: answer.body, cursor: answer.headers.get('x-sync-cursor') };
 }
 
-/** Customers: text search (`Query`) and ids, with their state in the address. */
+/** Customers: text search (`Query`) and ids, with their state in the address; (admin) New customer. */
 export function CustomersPage({ route }: PageProps): JSX.Element {
   const query = route.query.get('Query') ?? '';
   const ids = route.query.get('Ids') ?? '';
   const cursor = route.query.get('Cursor') ?? '';
   const [loaded] = useLoad(() => searchCustomers(query, ids, cursor), [query, ids, cursor]);
+  const caps = useCapabilities();
+  const [creating, setCreating] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const close = (): void => {
+    setCreating(false);
+    opener.current?.focus();
+  };
   const go = (q: string, i: string, c: string, replace = false): void => {
     const params = new URLSearchParams();
     if (q) params.set('Query', q);
@@ -53,7 +63,21 @@ export function CustomersPage({ route }: PageProps): JSX.Element {
     <>
       <div class="page-head">
         <h1>Customers</h1>
+        <div class="actions">
+          {caps.admin && (
+            <button
+              ref={opener}
+              type="button"
+              class="btn btn-primary"
+              aria-expanded={creating ? 'true' : 'false'}
+              onClick={() => setCreating(!creating)}
+            >
+              New customer
+            </button>
+          )}
+        </div>
       </div>
+      {creating && <CustomerForm onSaved={(c) => navigate(`/customers/${encodeURIComponent(c.CustomerId)}`)} onClose={close} />}
       <form class="filters" role="search" aria-label="Find customers" onSubmit={submit} key={`${query}|${ids}`}>
         <Field label="Search" field="Query" error={error} hint="Name, postal code, city, id…">
           {(p) => <input {...p} type="search" defaultValue={query} />}

@@ -1,10 +1,11 @@
-import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
 import { ApiError, put, record } from '../api/client.js';
 import type { MoneyRecord, Order, ReturnRecord, Shipment } from '../api/types.js';
 import { count, money } from '../format.js';
+import { ActionForm } from '../ui/action-form.js';
 import { ErrorNote } from '../ui/feedback.js';
-import { Busy, Field } from '../ui/form.js';
+import { Field } from '../ui/form.js';
 import { OrderContentFields, contentFields, contentOf, draftOf, numberOf } from '../ui/order-content.js';
 
 // The actions of the order page, each a form that opens under the page's heading: what it sends is
@@ -50,50 +51,6 @@ function useSend(): {
     }
   };
   return { busy, error, idempotencyKey, send };
-}
-
-/** A form in a card, its first input focused when it opens (a keyboard user starts typing there). */
-function ActionForm({
-  name,
-  busy,
-  submitLabel,
-  onSubmit,
-  onClose,
-  children,
-}: {
-  name: ActionName;
-  busy: boolean;
-  submitLabel: string;
-  onSubmit: () => void;
-  onClose: () => void;
-  children: ComponentChildren;
-}): JSX.Element {
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    form.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
-  }, []);
-  return (
-    <form
-      ref={form}
-      class="card action-form"
-      aria-label={name}
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        onSubmit();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
-    >
-      <h2>{name}</h2>
-      {children}
-      <Busy busy={busy} label={submitLabel} />{' '}
-      <button type="button" class="btn btn-secondary" onClick={onClose}>
-        Close
-      </button>
-    </form>
-  );
 }
 
 const dateOf = (typed: string | undefined): string | undefined => (typed ? typed : undefined);
