@@ -12,9 +12,9 @@ import { createShowcase, SHOWCASE_CUSTOMER } from './showcase-data.js';
 type Inject = RunningServer['t']['inject'];
 type Customer = Record<string, string | null>;
 
-/** The customer with this id as SearchCustomers answers it, or undefined. */
+/** The customer with this id as SearchCustomers answers it, or undefined (the id quoted: JSV, so a comma stays in it). */
 async function customerOf(inject: Inject, id: string): Promise<Customer | undefined> {
-  const res = await inject(`/customer/?Identifiers=${encodeURIComponent(id)}`);
+  const res = await inject(`/customer/?Identifiers=${encodeURIComponent(`"${id}"`)}`);
   assert.equal(res.statusCode, 200, res.body);
   return (res.json() as Customer[]).find((c) => c.CustomerId === id);
 }
@@ -119,6 +119,14 @@ describeConsole(
       await form.getByText(`A customer with the id ${SHOWCASE_CUSTOMER} exists already`).waitFor();
       assert.match(await errorUnder(page, 'Customer id', form), /exists already/);
       assert.deepEqual(await customerOf(inject, SHOWCASE_CUSTOMER), held, 'the customer who has the id is untouched');
+
+      // An id with a comma is one id, not two, for the question asked before the PUT too.
+      const comma = await inject({ method: 'PUT', url: `/customer/${encodeURIComponent('K-1,2')}`, payload: { LastName: 'Komma' } });
+      assert.equal(comma.statusCode, 201, comma.body);
+      await form.getByLabel('Customer id', { exact: true }).fill('K-1,2');
+      await form.getByRole('button', { name: 'Save customer' }).click();
+      await form.getByText('A customer with the id K-1,2 exists already').waitFor();
+      assert.equal((await customerOf(inject, 'K-1,2'))?.LastName, 'Komma', 'untouched');
 
       // SHOP-10233 is K-10233's external id: the search finds K-10233 by it, yet the id is free.
       await form.getByLabel('Customer id', { exact: true }).fill('SHOP-10233');

@@ -38,13 +38,22 @@ const JSCONFIG = 'TextCase:PascalCase,DateHandler:ISO8601';
 
 type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined | null>;
 
+/**
+ * A list item as ServiceStack's JSV reads it from a query: quoted when a comma, a quote, a leading
+ * bracket or outer spaces would otherwise split or change it (a customer id `K-1,2` is one id).
+ */
+const jsvItem = (value: string | number): string => {
+  const s = String(value);
+  return /[",]|^\[|^\s|\s$/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+};
+
 /** A path of the API with its query; lists become comma-separated, as ServiceStack reads them. */
 export function apiUrl(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null || value === '') continue;
     if (Array.isArray(value)) {
-      if (value.length > 0) params.set(name, value.join(','));
+      if (value.length > 0) params.set(name, value.map(jsvItem).join(','));
     } else params.set(name, String(value));
   }
   params.set('jsconfig', JSCONFIG);
