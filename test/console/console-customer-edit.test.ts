@@ -128,6 +128,18 @@ describeConsole(
       await form.getByText('A customer with the id K-1,2 exists already').waitFor();
       assert.equal((await customerOf(inject, 'K-1,2'))?.LastName, 'Komma', 'untouched');
 
+      // A customer made by someone else after the question: the PUT answers 200, and the form says so.
+      const search = (url: URL): boolean => url.pathname === '/customer/';
+      await page.route(search, (route) =>
+        route.request().method() === 'GET' ? route.fulfill({ json: [], headers: { 'x-sync-cursor': '' } }) : route.continue(),
+      );
+      await form.getByLabel('Customer id', { exact: true }).fill('K-10231');
+      await form.getByRole('button', { name: 'Save customer' }).click();
+      await form.getByText(/was made meanwhile by someone else/).waitFor();
+      assert.match(await errorUnder(page, 'Customer id', form), /was made meanwhile by someone else and this save replaced it/);
+      await page.unroute(search);
+      assert.equal((await customerOf(inject, 'K-10231'))?.FirstName, 'Mara', 'what happened is what the form says');
+
       // SHOP-10233 is K-10233's external id: the search finds K-10233 by it, yet the id is free.
       await form.getByLabel('Customer id', { exact: true }).fill('SHOP-10233');
       await form.getByLabel('Last name', { exact: true }).fill('Vogel');

@@ -82,6 +82,13 @@ export function CustomerForm({
         if (await taken(id)) throw refusal('CustomerId', `A customer with the id ${id} exists already; open it to change it.`);
       }
       const answer = await call<Customer>('PUT', customerPath(id), { body: bodyOf(typed) });
+      // 200 to a new customer: someone made one with this id after the question above. It cannot be
+      // undone here, but it must not pass unnoticed.
+      if (!customer && answer.status !== 201)
+        throw refusal(
+          'CustomerId',
+          `A customer with the id ${id} was made meanwhile by someone else and this save replaced it; open it to check.`,
+        );
       onSaved(answer.body, answer.status === 201);
     } catch (err) {
       setError(err);
