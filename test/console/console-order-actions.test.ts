@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
 import type { RunningServer } from '../clients/client-server.js';
 import { confirmation } from '../orders/order-fixtures.js';
 import { describeConsole } from './console-suite.js';
+import { assertFocus, errorUnder } from './console-form-checks.js';
 
 // The order's actions in the console (design.md, "The operator console", "Order content", "Order
 // life after confirmation"), driven by roles and visible names; each effect read back through the
@@ -40,31 +40,6 @@ const feedNumbers = async (inject: Inject, query: string): Promise<string[]> => 
 /** Whether the service has a route (its OpenAPI document says so). */
 const hasRoute = async (inject: Inject, path: string): Promise<boolean> =>
   Boolean((((await inject('/openapi.json')).json() as { paths: Record<string, unknown> }).paths ?? {})[path]);
-
-/** The message shown under an input (by its accessible name), once the API answered. */
-async function errorUnder(page: Page, label: string): Promise<string> {
-  const input = page.getByLabel(label, { exact: true });
-  await page.waitForFunction((el) => el?.getAttribute('aria-invalid') === 'true', await input.elementHandle());
-  const describedBy = await input.getAttribute('aria-describedby');
-  assert.ok(describedBy, `${label}: its message is tied to it`);
-  return page.locator(`[id="${describedBy.split(' ').pop()!}"]`).innerText();
-}
-
-/** Waits until the focused element has this accessible name (label, aria-label or text): focus moves after a render. */
-async function assertFocus(page: Page, name: string, why: string): Promise<void> {
-  const named = () =>
-    page.evaluate(() => {
-      const el = document.activeElement;
-      if (!el) return null;
-      const label = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
-      return el.getAttribute('aria-label') ?? label ?? el.textContent;
-    });
-  for (let i = 0; i < 50; i++) {
-    if ((await named()) === name) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.equal(await named(), name, why);
-}
 
 describeConsole(
   'the console: order actions',
