@@ -63,7 +63,9 @@ try {
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   for (const read of Object.keys(reads)) {
     const [d, k] = [median(perWay.get(`${read}: direct`)!), median(perWay.get(`${read}: kysely`)!)];
-    process.stdout.write(`${read.padEnd(17)} direct ${n2(d).padStart(7)} µs CPU/read, through Kysely ${n2(k).padStart(7)} µs (×${n2(k / d)})\n`);
+    process.stdout.write(
+      `${read.padEnd(17)} direct ${n2(d).padStart(7)} µs CPU/read, through Kysely ${n2(k).padStart(7)} µs (×${n2(k / d)})\n`,
+    );
   }
   await store.close();
 } finally {
