@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config.js';
 import { apiLoad } from '../src/ops/api-load.js';
 import { draining } from '../src/ops/draining.js';
 import { loggerOptions } from '../src/ops/logging.js';
+import { requestLoggerFactory } from '../src/ops/request-logger.js';
 import { metrics } from '../src/ops/metrics.js';
 import { rateLimits } from '../src/ops/rate-limit.js';
 import { requestIdOptions, requestIds } from '../src/ops/request-ids.js';
@@ -20,6 +21,8 @@ const has = (name: (typeof LAYERS)[number]): boolean => LAYERS.indexOf(name) < l
 const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_PER_SECOND: '0', AUTH_FAILURE_LIMIT: '0' });
 
 const options: FastifyServerOptions = { logger: has('logger') ? loggerOptions({ logLevel: 'warn' }, undefined) : false };
+// The logger as the service sets it up: its options and the request's child made when it writes (src/app.ts).
+if (has('logger')) options.childLoggerFactory = requestLoggerFactory;
 if (has('request id')) Object.assign(options, requestIdOptions);
 if (has('router options')) {
   options.routerOptions = { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 16_384 };

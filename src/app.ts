@@ -14,6 +14,7 @@ import { loggerOptions } from './ops/logging.js';
 import { metrics } from './ops/metrics.js';
 import { rateLimits } from './ops/rate-limit.js';
 import { requestIdOptions, requestIds } from './ops/request-ids.js';
+import { requestLoggerFactory } from './ops/request-logger.js';
 import { securityHeaders } from './ops/security-headers.js';
 import { primaryWatermark } from './store/read-replica.js';
 import type { Store } from './store/store.js';
@@ -46,6 +47,7 @@ export async function buildApp({ config, store, logStream, operations }: AppOpti
   const defaults: WireDefaults = { casing: config.jsonCasing, dateStyle: config.dateFormat };
   const app = Fastify({
     logger: loggerOptions(config, logStream),
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: BODY_LIMIT,
     // Path parameters may be as long as a URL can be; length rules belong to validation (400 naming the field).
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 16_384 },

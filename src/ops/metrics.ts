@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Store } from '../store/store.js';
 import { clusterMetricsClient } from './cluster-metrics.js';
 import { registerReplicaMetrics } from './replica-metrics.js';
+import { RouteMetrics } from './route-metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,40 +28,14 @@ export interface Metrics {
 function registerMetrics(app: FastifyInstance): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'ordergate_' });
-  const requests = new Counter({
-    name: 'ordergate_http_requests_total',
-    help: 'HTTP requests by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'ordergate_http_request_duration_seconds',
-    help: 'HTTP request latency by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
-  // One pair of labelled children per (route, status, method): prom-client would otherwise hash the
-  // label object on every request. The keys stay few (route patterns, not paths); they are looked up
-  // one level at a time by the route's and method's own strings, whose hashes V8 keeps, rather than
-  // by a text joined anew for every request.
-  type Child = { count: { inc(): void }; time: { observe(v: number): void } };
-  const children = new Map<string, Map<number, Map<string, Child>>>();
+  const routes = new RouteMetrics(
+    registry,
+    { requests: 'ordergate_http_requests_total', latency: 'ordergate_http_request_duration_seconds' },
+    { requests: 'HTTP requests by method, route and status', latency: 'HTTP request latency by method, route and status' },
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  );
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const status = reply.statusCode;
-    let byStatus = children.get(route);
-    if (byStatus === undefined) children.set(route, (byStatus = new Map<number, Map<string, Child>>()));
-    let byMethod = byStatus.get(status);
-    if (byMethod === undefined) byStatus.set(status, (byMethod = new Map<string, Child>()));
-    let child = byMethod.get(request.method);
-    if (child === undefined) {
-      const labels = { method: request.method, route, status };
-      child = { count: requests.labels(labels), time: latency.labels(labels) };
-      byMethod.set(request.method, child);
-    }
-    child.count.inc();
-    child.time.observe(reply.elapsedTime / 1000);
+    routes.tally(request.routeOptions.url ?? 'unmatched', reply.statusCode, request.method).observe(reply.elapsedTime / 1000);
     done();
   });
   const fromCluster = clusterMetricsClient(registry);

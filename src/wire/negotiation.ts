@@ -27,6 +27,8 @@ type Suffixed = IncomingMessage & { [SUFFIX]?: string };
  */
 export function stripFormatSuffix(req: IncomingMessage): string {
   const url = req.url ?? '/';
+  // Most URLs have no dot at all: no suffix, and no slice nor pattern to run for them.
+  if (url.indexOf('.') === -1) return url;
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const m = /\.(json|xml|jsv|csv)(\/?)$/i.exec(path);

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { CompiledQuery, sql } from 'kysely';
+import type pg from 'pg';
+import { CompiledQuery, sql, type QueryResult } from 'kysely';
+import { rowMaker } from '../row-maker.js';
 import type { Executor, HeldWords, StoreSql, TextIndex, TextMatch, TextWanted } from '../store.js';
+import { isPreparedStatementLost } from '../store-errors.js';
 import { byCheck, byKeys, keysLimit, MAX_KEYS, NO_ROW, startsWithEach } from '../text-match.js';
 
 // Texts by their `?` form. Callers pass constant texts or texts cached by shape, so the map stays
@@ -34,6 +37,82 @@ function numbered(text: string): string {
  * connection holds a bounded set); undefined for every other text (Kysely's builder).
  */
 export const statementName = (text: string): string | undefined => statementNames.get(text);
+
+/** Whether the hand-written texts go out named (postgres-store.ts: on until a pooler loses one). */
+export interface StatementNamingState {
+  readonly on: boolean;
+  lost(err: Error): void;
+}
+
+/** A pool whose connections a handle's single statements may use directly (postgres-store.ts). */
+interface DirectPool {
+  readonly pool: pg.Pool;
+  readonly naming: StatementNamingState;
+}
+
+/**
+ * Executors whose single hand-written statements (`run`, `runRows`) go to their pool directly, as
+ * `pool.query` of node-postgres, without Kysely: the store's own handles on its pools, outside any
+ * transaction. Kysely takes a connection from the pool, runs the query and hands it back through
+ * several layers of promises for each statement, where `pool.query` does the same in one; and a
+ * query with `rowMode: 'array'` skips the driver's object by name per row (the rows are made
+ * objects by one constructor, as on SQLite). A transaction and its statements keep Kysely's way.
+ */
+const directPools = new WeakMap<object, DirectPool>();
+
+/** Lets `run` and `runRows` on `executor` use `pool` directly. */
+export function queryDirectly(executor: object, pool: pg.Pool, naming: StatementNamingState): void {
+  directPools.set(executor, { pool, naming });
+}
+
+/**
+ * One statement on a connection of the pool, named while naming is on (as the preparing client
+ * names it, postgres-store.ts): a name lost to a pooler turns naming off, and the statement runs
+ * again unnamed (outside a transaction nothing else was aborted). The connection goes back to the
+ * pool as Kysely gives it back, also after an error of the statement: only a broken one is dropped.
+ */
+async function queryOn(
+  direct: DirectPool,
+  text: string,
+  params: readonly unknown[],
+  rowMode: 'array' | undefined,
+): Promise<pg.QueryResult> {
+  const values = params as unknown[];
+  const numberedText = numbered(text);
+  const client = await direct.pool.connect();
+  try {
+    const name = direct.naming.on ? statementName(numberedText) : undefined;
+    // pg's types know rowMode only on its array-typed config; the callers type the rows.
+    if (name === undefined) return await client.query({ text: numberedText, values, rowMode } as pg.QueryConfig);
+    try {
+      return await client.query({ name, text: numberedText, values, rowMode } as pg.QueryConfig);
+    } catch (err) {
+      if (!isPreparedStatementLost(err)) throw err;
+      direct.naming.lost(err as Error);
+      return await client.query({ text: numberedText, values, rowMode } as pg.QueryConfig);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** A statement's result as Kysely's PostgreSQL driver gives it. */
+async function runDirectly<R>(direct: DirectPool, text: string, params: readonly unknown[]): Promise<QueryResult<R>> {
+  const { command, rowCount, rows } = await queryOn(direct, text, params, undefined);
+  const changed = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+  return { numAffectedRows: changed ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] };
+}
+
+/** Rows as arrays made objects by one constructor per row, where the executor may query its pool directly. */
+async function runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]> {
+  const direct = directPools.get(db);
+  if (direct === undefined) return (await db.executeQuery<R>(CompiledQuery.raw(numbered(text), params as unknown[]))).rows as R[];
+  const arrays = (await queryOn(direct, text, params, 'array')).rows as unknown as unknown[][];
+  const make = rowMaker(columns);
+  const out = new Array<R>(arrays.length);
+  for (let i = 0; i < arrays.length; i++) out[i] = make(arrays[i]!) as R;
+  return out;
+}
 
 /**
  * The words table's GIN index is on this expression (migration 011): its words as lexemes, taken
@@ -140,10 +219,12 @@ export const postgresSql: StoreSql = {
   // json_agg hands back parsed JSON (null over no rows).
   jsonPairsAgg: (key, json) => `json_agg(json_build_array(${key}, ${json}::json))`,
   jsonArraysAgg: (values, orderBy) => `json_agg(json_build_array(${values.join(', ')}) order by ${orderBy})`,
-  run: (db, text, params) => db.executeQuery(CompiledQuery.raw(numbered(text), params as unknown[])),
+  run: <R>(db: Executor, text: string, params: readonly unknown[]) => {
+    const direct = directPools.get(db);
+    return direct ? runDirectly<R>(direct, text, params) : db.executeQuery<R>(CompiledQuery.raw(numbered(text), params as unknown[]));
+  },
   // node-postgres makes the objects as it parses each row: arrays would save nothing.
   rows: async <R>(db: Executor, query: CompiledQuery) => (await db.executeQuery<R>(query)).rows as R[],
-  runRows: async <R>(db: Executor, text: string, params: readonly unknown[]) =>
-    (await db.executeQuery<R>(CompiledQuery.raw(numbered(text), params as unknown[]))).rows as R[],
+  runRows,
   textMatch,
 };

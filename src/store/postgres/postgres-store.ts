@@ -5,7 +5,7 @@ import type { Database } from '../database.js';
 import { ReadReplica } from '../read-replica.js';
 import { handleOf, type DbHandle, type Store } from '../store.js';
 import { isPreparedStatementLost } from '../store-errors.js';
-import { postgresSql, statementName } from './postgres-sql.js';
+import { postgresSql, queryDirectly, statementName } from './postgres-sql.js';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -191,6 +191,7 @@ export function createPostgresStore(
   const naming = new StatementNaming(prepare, onNamingOff);
   const primary = openPool(connectionString, { max: poolSize, connectionTimeoutMillis: 5000, naming }, onPoolError);
   const db = handleOf(primary.db, postgresSql);
+  queryDirectly(primary.db, primary.pool, naming);
   let replicaPool: { pool: pg.Pool; db: Kysely<Database> } | undefined;
   const store: Store = {
     db,
@@ -221,6 +222,7 @@ export function createPostgresStore(
   // Shorter than the primary's: a replica that does not answer is soon skipped for the primary.
   // A dropped connection to it is a failure like any other: reported once, until it answers again.
   replicaPool = openPool(replicaOptions.url, { max: poolSize, connectionTimeoutMillis: 3000, naming }, (err) => replica.markDown(err));
+  queryDirectly(replicaPool.db, replicaPool.pool, naming);
   const replica = new ReadReplica({ ...store, reader: handleOf(replicaPool.db, postgresSql) }, replicaOptions.retryMs, (err) =>
     onError(err instanceof Error ? err : new Error(String(err))),
   );

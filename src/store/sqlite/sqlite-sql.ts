@@ -1,31 +1,8 @@
 import { CompiledQuery, sql, type QueryResult } from 'kysely';
 import type { Executor, HeldWords, StoreSql, TextIndex, TextMatch, TextWanted } from '../store.js';
 import { byCheck, byKeys, keysLimit, MAX_KEYS, NO_ROW, startsWithEach } from '../text-match.js';
+import { rowMaker } from '../row-maker.js';
 import { ARRAY_ROWS, type ReopenableDatabase } from './sqlite-statement-cache.js';
-
-type RowOf = (values: readonly unknown[]) => Record<string, unknown>;
-
-// One maker per column list (the callers' constants): a constructor that sets every column, so that
-// every row gets its shape at once, with Object.prototype as its prototype (rows stay plain objects).
-// Not an object literal: V8 may decide from a literal's allocation site, once and for good, that its
-// objects live long and allocate them in the old generation. Dead rows there are freed only by a full
-// collection and keep their strings alive through every scavenge, which promotes them (the order
-// feed's kept confirmation texts: 2.1 MB a scavenge, docs/performance.md). `new` has no such site.
-const makers = new WeakMap<ReadonlyArray<string>, RowOf>();
-
-function rowMaker(columns: ReadonlyArray<string>): RowOf {
-  let make = makers.get(columns);
-  if (make === undefined) {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from the statement's column names, quoted by JSON.stringify
-    const Row = new Function('v', columns.map((c, i) => `this[${JSON.stringify(c)}] = v[${i}];`).join(' ')) as new (
-      v: readonly unknown[],
-    ) => Record<string, unknown>;
-    Row.prototype = Object.prototype;
-    make = (v) => new Row(v);
-    makers.set(columns, make);
-  }
-  return make;
-}
 
 /**
  * Executors whose statements may run on their connection at once, without Kysely: the store's
