@@ -9,7 +9,7 @@ type RowOf = (values: readonly unknown[]) => Record<string, unknown>;
 const makers = new WeakMap<ReadonlyArray<string>, RowOf>();
 
 /** The maker of rows of these columns: values in the columns' order → a plain object by name. */
-export function rowMaker(columns: ReadonlyArray<string>): RowOf {
+function rowMaker(columns: ReadonlyArray<string>): RowOf {
   let make = makers.get(columns);
   if (make === undefined) {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is built from the statement's column names, quoted by JSON.stringify
@@ -21,4 +21,12 @@ export function rowMaker(columns: ReadonlyArray<string>): RowOf {
     makers.set(columns, make);
   }
   return make;
+}
+
+/** Rows read as arrays (values in the columns' order), each made a plain object by one constructor call. */
+export function rowsOf<R>(arrays: readonly unknown[][], columns: ReadonlyArray<keyof R & string>): R[] {
+  const make = rowMaker(columns);
+  const out = new Array<R>(arrays.length);
+  for (let i = 0; i < arrays.length; i++) out[i] = make(arrays[i]!) as R;
+  return out;
 }

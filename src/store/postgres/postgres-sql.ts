@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { CompiledQuery, sql, type QueryResult } from 'kysely';
-import { rowMaker } from '../row-maker.js';
+import { rowsOf } from '../row-maker.js';
 import type { Executor, HeldWords, StoreSql, TextIndex, TextMatch, TextWanted } from '../store.js';
 import { isPreparedStatementLost } from '../store-errors.js';
 import { byCheck, byKeys, keysLimit, MAX_KEYS, NO_ROW, startsWithEach } from '../text-match.js';
@@ -108,10 +108,7 @@ async function runRows<R>(db: Executor, text: string, params: readonly unknown[]
   const direct = directPools.get(db);
   if (direct === undefined) return (await db.executeQuery<R>(CompiledQuery.raw(numbered(text), params as unknown[]))).rows as R[];
   const arrays = (await queryOn(direct, text, params, 'array')).rows as unknown as unknown[][];
-  const make = rowMaker(columns);
-  const out = new Array<R>(arrays.length);
-  for (let i = 0; i < arrays.length; i++) out[i] = make(arrays[i]!) as R;
-  return out;
+  return rowsOf<R>(arrays, columns);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type QueryResult } from 'kysely';
 import type { Executor, HeldWords, StoreSql, TextIndex, TextMatch, TextWanted } from '../store.js';
 import { byCheck, byKeys, keysLimit, MAX_KEYS, NO_ROW, startsWithEach } from '../text-match.js';
-import { rowMaker } from '../row-maker.js';
+import { rowsOf } from '../row-maker.js';
 import { ARRAY_ROWS, type ReopenableDatabase } from './sqlite-statement-cache.js';
 
 /**
@@ -33,10 +33,7 @@ async function runRows<R>(db: Executor, text: string, params: readonly unknown[]
   const arrays = direct
     ? (direct.statement(text, true).all(params) as unknown[][])
     : (await db.executeQuery<unknown[]>(CompiledQuery.raw(ARRAY_ROWS + text, params as unknown[]))).rows;
-  const make = rowMaker(columns);
-  const out = new Array<R>(arrays.length);
-  for (let i = 0; i < arrays.length; i++) out[i] = make(arrays[i]!) as R;
-  return out;
+  return rowsOf<R>(arrays, columns);
 }
 
 /**
