@@ -23,3 +23,10 @@ export interface ImportReport {
   /** Set when writing failed part-way (the batches before it are committed; a re-run is safe). */
   readonly failure?: string;
 }
+
+/**
+ * Rows from which an import is a bulk load whose text indexes are settled afterwards
+ * (Store.settleTextIndexes): fewer leave the index as any writes do, where settling one of 10^6
+ * orders takes seconds.
+ */
+export const BULK_LOAD_ROWS = 10_000;

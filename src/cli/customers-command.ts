@@ -3,6 +3,7 @@ import { exportCustomers, importCustomers } from '../customers/index.js';
 import { formatWireDate, parseWireDate } from '../wire/dates.js';
 import { UsageError, type RunCommand } from './command.js';
 import { importFile, importProgress, reportImport } from './import-report.js';
+import { BULK_LOAD_ROWS } from '../bulk/import-report.js';
 import { withStore } from './with-store.js';
 
 export const customersImportCommand: RunCommand = async (args, config) => {
@@ -16,11 +17,13 @@ export const customersImportCommand: RunCommand = async (args, config) => {
   const progress = importProgress();
   const report = await withStore(config, async (store, writes) => {
     try {
-      return await importCustomers(store, writes, file, {
+      const done = await importCustomers(store, writes, file, {
         format,
         skipInvalid: values['skip-invalid'] === true,
         onProgress: progress.onProgress,
       });
+      if (done.imported >= BULK_LOAD_ROWS) await store.settleTextIndexes();
+      return done;
     } finally {
       progress.stop();
     }

@@ -5,6 +5,7 @@ import { formatWireDate, parseWireDate } from '../wire/dates.js';
 import { UsageError, type RunCommand } from './command.js';
 import { importFile, importProgress, reportImport } from './import-report.js';
 import { progressBar } from './progress.js';
+import { BULK_LOAD_ROWS } from '../bulk/import-report.js';
 import { withStore } from './with-store.js';
 
 const STATUSES: ReadonlyArray<OrderRow['status']> = ['Open', 'Confirmed', 'Cancelled'];
@@ -34,12 +35,14 @@ export const ordersImportCommand: RunCommand = async (args, config) => {
   const progress = importProgress();
   const report = await withStore(config, async (store, writes) => {
     try {
-      return await importOrders(store, writes, file, {
+      const done = await importOrders(store, writes, file, {
         format,
         skipInvalid,
         defaultCurrency: config.defaultCurrency,
         onProgress: progress.onProgress,
       });
+      if (done.imported >= BULK_LOAD_ROWS) await store.settleTextIndexes();
+      return done;
     } finally {
       progress.stop();
     }

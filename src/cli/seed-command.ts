@@ -25,7 +25,7 @@ export const seedCommand: RunCommand = async (args, config) => {
   if (confirmed > 0 && customers === 0) throw new UsageError('--confirmed needs --customers N: the demo customers who confirm the orders');
   await withStore(
     config,
-    async (_store, writes) => {
+    async (store, writes) => {
       if (customers > 0) {
         const bar = progressBar('customers', customers);
         const started = Date.now();
@@ -41,6 +41,7 @@ export const seedCommand: RunCommand = async (args, config) => {
         bar.stop();
         process.stdout.write(`orders: ${added} added (${orders - added} existed)\n`);
       }
+      await store.settleTextIndexes();
     },
     { create: true },
   );

@@ -208,6 +208,9 @@ export function createPostgresStore(
       // VACUUM cannot run in a transaction block: one plain statement (also through a pooler).
       await sql`vacuum ${sql.join(tables.map((t) => sql.table(t)))}`.execute(db);
     },
+    async settleTextIndexes() {
+      await sql`vacuum (analyze) customer_words, order_words`.execute(db);
+    },
     async ping() {
       // A table of the store, named as every statement names it: a session that lost the store's
       // schema (a search_path left behind on a pooled connection) is not ready either.

@@ -113,6 +113,10 @@ export function createSqliteStore(file: string): Store {
       }
       throw new Error('the write-ahead log could not be checkpointed: a reader holds an old snapshot');
     },
+    async settleTextIndexes() {
+      await sql`insert into order_text (order_text) values ('optimize')`.execute(db);
+      await sql`insert into customer_text (customer_text) values ('optimize')`.execute(db);
+    },
     async ping() {
       // A table of the store, named as every statement names it: a session that lost the store's
       // schema (a search_path left behind on a pooled connection) is not ready either.
