@@ -235,7 +235,8 @@ const stampOrders: Stamper = async (db, orderIds, stamp) => {
 export const orderRepository = {
   touch: stampOrders,
 
-  async insert(db: DbHandle, row: NewOrder): Promise<number> {
+  /** Inserts an open order; `withWords` false for a placeholder number whose words setOrderNumber writes. */
+  async insert(db: DbHandle, row: NewOrder, withWords = true): Promise<number> {
     const res = await db
       .insertInto('orders')
       .values(newRow(row))
@@ -243,6 +244,7 @@ export const orderRepository = {
       .executeTakeFirstOrThrow();
     const orderId = Number(res.order_id);
     await insertLines(db, linesOf(orderId, row.content));
+    if (!withWords) return orderId;
     await orderWordsRepository.write(db, [
       { ...res, order_id: orderId, order_number: row.order_number, customer_id: null, confirmation: null },
     ]);

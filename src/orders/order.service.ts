@@ -54,13 +54,13 @@ async function insertOrder(trx: DbHandle, req: NewOrderInput): Promise<CreatedOr
       throw err;
     }
   }
-  // The number derives from the id, known only after the insert; a placeholder holds the place.
-  const orderId = await orderRepository.insert(trx, {
-    order_number: `tmp-${randomBytes(12).toString('hex')}`,
-    note: noteOf(req.Note),
-    created_at: now,
-    ...content(req),
-  });
+  // The number derives from the id, known only after the insert; a placeholder holds the place
+  // (its words are not written: setOrderNumber writes the order's words once).
+  const orderId = await orderRepository.insert(
+    trx,
+    { order_number: `tmp-${randomBytes(12).toString('hex')}`, note: noteOf(req.Note), created_at: now, ...content(req) },
+    false,
+  );
   let orderNumber = generatedOrderNumber(orderId);
   // An operator may have chosen this number by hand before: then add a suffix.
   for (let n = 2; await orderRepository.orderNumberTaken(trx, orderNumber); n++) orderNumber = `${generatedOrderNumber(orderId)}-${n}`;
