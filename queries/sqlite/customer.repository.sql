@@ -21,6 +21,8 @@ update "customers" set "external_id" = ?, "salutation" = ?, "first_name" = ?, "l
 -- parameters: [null,null,null,null,null,null,null,null,null,null,null,null,null,1700000000000,"c-1"]
 insert into "customer_words" ("customer_id", "words") values (?, ?) on conflict ("customer_id") do update set "words" = "excluded"."words" where "customer_words"."words" <> "excluded"."words";
 -- parameters: ["c-1","c 1"]
+insert into "customer_text" ("customer_text") values ('optimize');
+-- parameters: []
 
 -- customerRepository.existingIds(customerIds: 2)
 select "customer_id" from "customers" where "customer_id" in (?, ?);

@@ -13,7 +13,7 @@ import {
   findManySql,
 } from './customer.statements.js';
 import type { Position } from '../wire/sync-cursor.js';
-import { customerWordsRepository } from './customer.words.js';
+import { CUSTOMER_TEXT, customerWordsRepository } from './customer.words.js';
 
 /** What the feed reads: the sync window (after, atMost] and a keyset range. */
 export interface CustomerFilter {
@@ -98,6 +98,8 @@ export const customerRepository = {
       .where('customer_id', '=', customerId)
       .execute();
     await customerWordsRepository.write(db, [{ customer_id: customerId, ...nulls }]);
+    // A customer's replaced words may stay in the index's storage until an erasure (migration 019).
+    await db.purgeReplacedWords(CUSTOMER_TEXT);
   },
 
   /** Which of these customer ids exist. */

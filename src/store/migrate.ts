@@ -17,7 +17,7 @@ import * as m015 from './migrations/015-order-life.js';
 import * as m016 from './migrations/016-order-status-index.js';
 import * as m017 from './migrations/017-event-order.js';
 import * as m018 from './migrations/018-order-status-words.js';
-import * as m019 from './migrations/019-order-index-deletes.js';
+import * as m019 from './migrations/019-text-index-deletes.js';
 import type { Store } from './store.js';
 
 /** Every migration, in order. Names sort in application order; files never change once released. */
@@ -39,7 +39,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '016-order-status-index': m016,
   '017-event-order': m017,
   '018-order-status-words': m018,
-  '019-order-index-deletes': m019,
+  '019-text-index-deletes': m019,
 };
 
 const byCodePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

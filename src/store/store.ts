@@ -99,6 +99,13 @@ export interface StoreSql {
   textMatch(db: Executor, index: TextIndex, words: readonly string[], wanted?: TextWanted, held?: HeldWords): Promise<TextMatch>;
   /** `run`'s statement with `rows`' way of making rows: a hand-written select of many rows (the identifier search). */
   runRows<R>(db: Executor, text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
+  /**
+   * In an erasure's transaction: no earlier entry of `index`'s replaced words stays in the index's
+   * storage. SQLite's FTS5 index keeps a replaced entry in an older segment until it merges them
+   * (migration 019), so the index is merged into one segment; PostgreSQL's GIN index loses its dead
+   * entries to the vacuum after the erasure (Store.scrubFreedSpace), so nothing is done here.
+   */
+  purgeReplacedWords(db: Executor, index: TextIndex): Promise<void>;
 }
 
 /**
@@ -121,6 +128,8 @@ export interface HandleSql {
   runRows<R>(text: string, params: readonly unknown[], columns: ReadonlyArray<keyof R & string>): Promise<R[]>;
   /** StoreSql.textMatch, asking this executor's index. */
   textMatch(index: TextIndex, words: readonly string[], wanted?: TextWanted, held?: HeldWords): Promise<TextMatch>;
+  /** StoreSql.purgeReplacedWords on this executor (an erasure's transaction). */
+  purgeReplacedWords(index: TextIndex): Promise<void>;
 }
 
 /**
@@ -146,6 +155,7 @@ export function handleOf<E extends Executor>(executor: E, sql: StoreSql): DbHand
     rows: (query, columns) => sql.rows(executor, query, columns),
     runRows: (text, params, columns) => sql.runRows(executor, text, params, columns),
     textMatch: (index, words, wanted, held) => sql.textMatch(executor, index, words, wanted, held),
+    purgeReplacedWords: (index) => sql.purgeReplacedWords(executor, index),
   };
   return Object.assign(executor, methods);
 }

@@ -43,6 +43,10 @@ function person() {
     recordName: `RecName${u}`,
     recordRef: `RecRef${u}`,
     refundRef: `RefundRef${u}`,
+    // The customer's name and city before a change: the search index's older entries hold them.
+    formerFirst: `Yvonne${u}`,
+    formerLast: `Xaver${u}`,
+    formerCity: `Altstadt${u}`,
   };
   const body = confirmation({
     CustomerFirstName: values.first,
@@ -99,7 +103,7 @@ const notIn = (haystack: string, secrets: readonly string[], where: string): voi
   for (const s of secrets) assert.ok(!haystack.includes(s), `'${s}' still in ${where}`);
 };
 
-/** A customer with a stored record, a custom-field value, two confirmed orders (one with an Idempotency-Key) and an open order with a note. */
+/** A customer renamed once, with a stored record, a custom-field value, two confirmed orders (one with an Idempotency-Key) and an open order with a note. */
 async function customerWithData(t: TestApp) {
   const p = person();
   const first = await createOrder(t);
@@ -114,6 +118,12 @@ async function customerWithData(t: TestApp) {
     const recorded = await t.inject({ method: 'POST', url: `/orders/${first}/${kind}`, payload: body });
     assert.equal(recorded.statusCode, 201, recorded.body);
   }
+  const former = await t.inject({
+    method: 'PUT',
+    url: `/customer/${customerId}`,
+    payload: { ExternalId: p.values.ext, FirstName: p.values.formerFirst, LastName: p.values.formerLast, City: p.values.formerCity },
+  });
+  assert.equal(former.statusCode, 200, former.body);
   const put = await t.inject({
     method: 'PUT',
     url: `/customer/${customerId}`,

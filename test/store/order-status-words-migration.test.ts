@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Kysely } from 'kysely';
 import * as m018 from '../../src/store/migrations/018-order-status-words.js';
-import * as m019 from '../../src/store/migrations/019-order-index-deletes.js';
+import * as m019 from '../../src/store/migrations/019-text-index-deletes.js';
 import { ORDER_TEXT, orderStates, paymentWord, statusWord } from '../../src/orders/order.words.js';
 import { describeEachBackend, json } from '../helpers/test-app.js';
 import { confirm, confirmation, createOrder, unique } from '../orders/order-fixtures.js';

@@ -224,4 +224,5 @@ export const postgresSql: StoreSql = {
   rows: async <R>(db: Executor, query: CompiledQuery) => (await db.executeQuery<R>(query)).rows as R[],
   runRows,
   textMatch,
+  purgeReplacedWords: async () => undefined,
 };

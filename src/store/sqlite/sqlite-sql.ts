@@ -133,6 +133,15 @@ async function textMatch(
 }
 
 /**
+ * Merges the FTS5 index over a words table into one segment: replaced entries and delete markers
+ * are not copied into it (an erasure), and later writes find nothing left to merge (a bulk load).
+ */
+export async function mergeTextIndex(db: Executor, table: TextIndex['table']): Promise<void> {
+  const fts = sql.table(table.replace(/_words$/, '_text'));
+  await sql`insert into ${fts} (${fts}) values ('optimize')`.execute(db);
+}
+
+/**
  * SQLite's side of StoreSql. A write transaction (BEGIN IMMEDIATE) holds the whole database, so
  * row and table locks have nothing left to do.
  */
@@ -151,4 +160,5 @@ export const sqliteSql: StoreSql = {
   rows: (db, query, columns) => runRows(db, query.sql, query.parameters, columns),
   runRows,
   textMatch,
+  purgeReplacedWords: (db, index) => mergeTextIndex(db, index.table),
 };

@@ -5,7 +5,7 @@ import { CompiledQuery, Kysely, SqliteDialect, sql, type Transaction } from 'kys
 import type { Database } from '../database.js';
 import { handleOf, type DbHandle, type Store } from '../store.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
-import { readDirectly, sqliteSql } from './sqlite-sql.js';
+import { mergeTextIndex, readDirectly, sqliteSql } from './sqlite-sql.js';
 
 // Built once: group commits run these per transaction.
 const BEGIN = CompiledQuery.raw('begin immediate');
@@ -114,8 +114,8 @@ export function createSqliteStore(file: string): Store {
       throw new Error('the write-ahead log could not be checkpointed: a reader holds an old snapshot');
     },
     async settleTextIndexes() {
-      await sql`insert into order_text (order_text) values ('optimize')`.execute(db);
-      await sql`insert into customer_text (customer_text) values ('optimize')`.execute(db);
+      await mergeTextIndex(db, 'order_words');
+      await mergeTextIndex(db, 'customer_words');
     },
     async ping() {
       // A table of the store, named as every statement names it: a session that lost the store's

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
-import * as m019 from '../../src/store/migrations/019-order-index-deletes.js';
+import * as m019 from '../../src/store/migrations/019-text-index-deletes.js';
 import { describeEachBackend, json } from '../helpers/test-app.js';
 import { confirm, confirmation, createOrder, unique } from '../orders/order-fixtures.js';
 
