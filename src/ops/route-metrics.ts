@@ -52,37 +52,19 @@ export class RouteMetrics {
     private readonly bounds: readonly number[],
   ) {
     const tallies = this.#tallies;
-    const counter = {
-      name: names.requests,
-      help: help.requests,
-      type: 'counter',
-      aggregator: 'sum',
-      get: async () => ({
-        name: names.requests,
-        help: help.requests,
-        type: 'counter',
-        values: tallies.map((t): MetricValue => ({ value: t.count, labels: t.labels })),
-        aggregator: 'sum',
-      }),
-      reset: () => this.reset(),
-    };
-    const histogram = {
-      name: names.latency,
-      help: help.latency,
-      type: 'histogram',
-      aggregator: 'sum',
-      get: async () => ({
-        name: names.latency,
-        help: help.latency,
-        type: 'histogram',
-        values: tallies.flatMap((t) => this.#histogramValues(names.latency, t)),
-        aggregator: 'sum',
-      }),
-      reset: () => this.reset(),
-    };
     // The registry needs only what it reads: the name, get() and reset().
-    registry.registerMetric(counter as unknown as Parameters<Registry['registerMetric']>[0]);
-    registry.registerMetric(histogram as unknown as Parameters<Registry['registerMetric']>[0]);
+    const metric = (name: string, helpText: string, type: 'counter' | 'histogram', values: () => MetricValue[]) => {
+      const shown = { name, help: helpText, type, aggregator: 'sum' } as const;
+      return { ...shown, get: async () => ({ ...shown, values: values() }), reset: () => this.reset() } as unknown as Parameters<
+        Registry['registerMetric']
+      >[0];
+    };
+    registry.registerMetric(
+      metric(names.requests, help.requests, 'counter', () => tallies.map((t): MetricValue => ({ value: t.count, labels: t.labels }))),
+    );
+    registry.registerMetric(
+      metric(names.latency, help.latency, 'histogram', () => tallies.flatMap((t) => this.#histogramValues(names.latency, t))),
+    );
   }
 
   /** The tally of one (route, status, method), looked up one level at a time by strings whose hashes V8 keeps. */
