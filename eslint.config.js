@@ -36,6 +36,14 @@ export default tseslint.config(
       '@typescript-eslint/no-base-to-string': 'off',
       // A `let` assigned once after a closure that reads it (a logger that exists later) cannot be const.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // The driver's version depends on the Node.js line (src/store/sqlite/sqlite-driver.ts): a direct
+      // import would load better-sqlite3 12 on Node.js 24, whose destructors can abort the process at exit.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'better-sqlite3', allowTypeImports: true, message: 'Use BetterSqlite3 from src/store/sqlite/sqlite-driver.ts.' }],
+        },
+      ],
     },
   },
   {

@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import Database from 'better-sqlite3';
+import { BetterSqlite3 } from '../src/store/sqlite/sqlite-driver.js';
 import pg from 'pg';
 import { SYNC_COLUMNS } from '../src/customers/customer.columns.js';
 import { identifierSearchSql } from '../src/customers/customer.statements.js';
@@ -30,7 +30,7 @@ interface Backend {
 }
 
 function sqliteBackend(file: string): Backend {
-  const db = new Database(file, { fileMustExist: true });
+  const db = new BetterSqlite3(file, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   return {
     prepare(_name, text) {

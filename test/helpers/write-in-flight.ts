@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import { readdirSync, readFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { BetterSqlite3 } from '../../src/store/sqlite/sqlite-driver.js';
 import pg from 'pg';
 import type { TestDatabase } from './test-store.js';
 
@@ -22,7 +22,7 @@ export interface WriteWatch {
 export async function watchWrites(database: TestDatabase): Promise<WriteWatch> {
   const url = database.env.DATABASE_DIRECT_URL ?? database.url;
   if (url.startsWith('sqlite:')) {
-    const conn = new Database(url.slice('sqlite:'.length).replace(/^\/\//, ''), { fileMustExist: true, timeout: 0 });
+    const conn = new BetterSqlite3(url.slice('sqlite:'.length).replace(/^\/\//, ''), { fileMustExist: true, timeout: 0 });
     return {
       async writing() {
         try {
