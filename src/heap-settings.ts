@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { releaseFreedMemory } from './freed-memory.js';
 
 /**
  * The serving process's V8 heap, kept small where its size buys nothing.
@@ -107,6 +108,9 @@ export function collectWhenIdle(requests: EventEmitter): () => void {
       // heap set up for size, and the work after the quiet stretch pays for that. The memory
       // reducer's collection, the one that shrinks the young generation, comes seconds later.
       collect();
+      // What the collection freed outside V8's heap (Buffers, strings' external data) is free in
+      // malloc's heaps now, between pages still in use: given back to the kernel here.
+      releaseFreedMemory();
       reduce(true);
     }
   }, SAMPLE_MS);

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { releaseFreedMemory } from '../freed-memory.js';
 import { AppError, type ErrorKind, type FieldError } from '../errors.js';
 import { StoreClosed } from '../store/store-errors.js';
 import type { AnyWriteCommand, WriteCommand, WriteDoor } from './unit.js';
@@ -146,7 +147,11 @@ export class WriteThread implements WriteDoor {
       }
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the write thread stopped (exit code ${code})`)));
+    worker.on('exit', (code) => {
+      fail(new Error(`the write thread stopped (exit code ${code})`));
+      // The thread's malloc arena outlives it, with its connection's and isolate's freed pages.
+      releaseFreedMemory();
+    });
     return worker;
   }
 
