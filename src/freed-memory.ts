@@ -10,12 +10,12 @@ import { createRequire } from 'node:module';
  * threads, where the write thread's SQLite connection, its statements and its V8 isolate allocated
  * (the arena outlives the thread), and in the main heap after a long streamed answer. After a load
  * the idle process kept about 19 MB of such pages in the thread arenas; `malloc_trim(0)` walks every
- * arena and releases each whole free page, wherever it lies (docs/performance.md, "Memory after
- * the load").
+ * arena and releases each whole free page, wherever it lies (docs/performance.md, "What remains
+ * after the load").
  *
- * It takes well under a millisecond on a heap of this size, holding each arena's lock in turn, so it
- * runs only when the process has gone quiet (heap-settings.ts) and when the write thread has gone
- * away idle (writes/write-thread.ts).
+ * It holds each arena's lock in turn while it walks it, and the pages it gives back cost a page
+ * fault each when they are used again: it runs only when the process has gone quiet
+ * (heap-settings.ts) and when the write thread has gone away (writes/write-thread.ts).
  */
 type Trim = (pad: number) => number;
 

@@ -80,6 +80,8 @@ export function collectWhenIdle(requests: EventEmitter): () => void {
   const collect = fullCollection();
   // Start-up's garbage (module texts, schema compilation) fills most of the old space: gone before the first request.
   collect();
+  // And what start-up freed in malloc's heaps (the compilers' and the pool's threads' arenas).
+  releaseFreedMemory();
   let last = performance.eventLoopUtilization();
   let worked = false;
   let quiet = 0;

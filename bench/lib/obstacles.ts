@@ -7,7 +7,10 @@ const DURABLE =
   'automatic checkpoints). Timed inside the write thread (2026-11-25): 4.2–5 confirmations per group, 0.78–0.93 ms per transaction, of it ' +
   '0.41–0.51 ms in COMMIT; a one-page FULL commit takes 0.14 ms on this disk and every further page about 0.013 ms. Under 10 connections a ' +
   'group holds at most 10 writes, so the rate follows the commit time and what other work leaves of the cores (4,704/s on a quiet machine, ' +
-  '2,591/s in a busy run of the same day).';
+  '2,591/s in a busy run of the same day). At 10^6 orders with the text indexes (2026-11-28, a slower disk: a one-page FULL commit ' +
+  '0.4–0.5 ms, each further page about 0.02 ms) COMMIT took 3.4 ms per transaction, 45–50 % of the write thread: the log receives 17 ' +
+  "pages per confirmation, spread over 26 b-trees (the events 4.5 with their indexes, the order's row 2.6, the orders' five indexes 3.2, " +
+  "the text indexes and their words rows 4.7, the customer's four b-trees 1.8). Without automatic checkpoints the rate was the same.";
 
 /** Writes on PostgreSQL (`what`: one confirmation, one custom field write). */
 const pgWrites = (what: string): string =>
@@ -71,12 +74,18 @@ export const OBSTACLES: Readonly<Record<string, string>> = {
     'Queueing behind 10 connections: each read waits for the ones before it, so p99 follows CPU per request (highest for the search by 50 ids, ' +
     'whose statement alone takes 106–129 µs) and what other work leaves of the two cores.',
   rss:
-    `${BINARY} A whole-table sync leaves ~20 MB in the main malloc heap and the write thread (a second V8 isolate) leaves V8 pages behind after it stops. ` +
-    'Smaller semi-spaces, MALLOC_ARENA_MAX=2 and a fixed mmap threshold were measured and did not lower the figure after the load.',
+    `${BINARY} glibc kept the pages the write thread freed (its connection, statements and isolate) in that thread's arena, which outlives ` +
+    'the thread, and gives back free pages only from the top of a heap: an idle worker now asks for them with malloc_trim(0) after its idle ' +
+    'collection and when the write thread goes away (src/freed-memory.ts; thread arenas 24.5 → 6.3 MB after confirmations, a sync and ' +
+    'searches, 2026-11-28). What stays is in use: a whole-table sync leaves ~19 MB allocated in the main malloc heap (malloc_info: 26 MB ' +
+    'from the system, 5.4 MB of it free). Smaller semi-spaces, MALLOC_ARENA_MAX=2 and a fixed mmap threshold were measured and did not ' +
+    'lower the figure after the load.',
   'rss-start':
     `${BINARY} The main isolate's new space (two semi-spaces) has grown to 32 MB during start-up. ` +
     "Kysely's migrator no longer sorts with localeCompare (ICU's collation data, about 6 MB of the binary's pages: a direct start 87–94 → " +
-    "80–86 MB); `--max-semi-space-size=2` lowered a start by 8 MB more but promotes the feeds' chunks again (docs/performance.md), so it is not set.",
+    "80–86 MB); `--max-semi-space-size=2` lowered a start by 8 MB more but promotes the feeds' chunks again (docs/performance.md), so it is not set. " +
+    "The start-up's collection is now followed by malloc_trim(0) as well (src/freed-memory.ts): three direct starts each, RSS 1.5 s after " +
+    'ready, PostgreSQL 80–82 → 77–78 MB (thread arenas 5.6–6.6 → 2.2–2.5 MB), SQLite 76–78 → 76 MB (2026-11-28, after this run).',
   sync: 'Reading each 1,000-row chunk into JS objects (about half the CPU) and JSON.stringify per customer (about 11 %).',
   'sync-lookups': 'Each 1,000-row chunk is read synchronously by better-sqlite3; a lookup can wait behind one chunk and one 64 KB batch.',
   'orders-feed':
