@@ -7,7 +7,7 @@ import { requestLoggerFactory } from '../src/ops/request-logger.js';
 import { metrics } from '../src/ops/metrics.js';
 import { rateLimits } from '../src/ops/rate-limit.js';
 import { requestIdOptions, requestIds } from '../src/ops/request-ids.js';
-import { securityHeaders } from '../src/ops/security-headers.js';
+import { securityHeaders, securityHeaderValues } from '../src/ops/security-headers.js';
 import { stripFormatSuffix } from '../src/wire/negotiation.js';
 import { serviceStackWire } from '../src/wire/servicestack-wire.js';
 import { LAYERS } from './lib/fastify-layers.js';
@@ -17,6 +17,10 @@ import { LAYERS } from './lib/fastify-layers.js';
 // service's own options and plugins. LAYERS=0 is bare Fastify.
 
 const layers = Number(process.env.LAYERS ?? LAYERS.length);
+// HEADERS_ONLY=1: bare Fastify and one onRequest hook setting the headers every answer of the service
+// carries (its request id and the security headers), and nothing else the service adds: the least
+// Fastify can do and keep the service's headers.
+const headersOnly = process.env.HEADERS_ONLY === '1';
 const has = (name: (typeof LAYERS)[number]): boolean => LAYERS.indexOf(name) < layers;
 const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_PER_SECOND: '0', AUTH_FAILURE_LIMIT: '0' });
 
@@ -28,7 +32,17 @@ if (has('router options')) {
   options.routerOptions = { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 16_384 };
   options.rewriteUrl = stripFormatSuffix;
 }
+if (headersOnly) Object.assign(options, requestIdOptions);
 const app = Fastify(options);
+
+if (headersOnly) {
+  const security = await securityHeaderValues(config);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    reply.headers(security);
+    done();
+  });
+}
 
 if (has('request id')) await app.register(requestIds);
 if (has('api load')) await app.register(apiLoad);

@@ -6,7 +6,9 @@ import { startBenchServer, startService, startYardstick, type ServerProcess } fr
 
 // What each thing the service adds to Fastify costs on its cheapest route: bare node:http (the
 // yardstick), bare Fastify, then Fastify with one more of the service's layers at a time
-// (bench/fastify-layers-server.ts), and the service's own `GET /health/live`. Servers take turns,
+// (bench/fastify-layers-server.ts), and the service's own `GET /health/live`. Beside them, bare
+// Fastify setting only the headers every answer of the service carries, in one hook: what no
+// rearrangement of the service's layers can go below. Servers take turns,
 // ROUNDS rounds of 4 s; the medians of server CPU per request are compared.
 // node --import tsx bench/fastify-layers.ts   (ROUNDS=3 by default)
 
@@ -18,6 +20,11 @@ const servers: Array<{ label: string; server: ServerProcess; path: string }> = [
 try {
   await seed(db, 1_000);
   servers.push({ label: 'bare node:http (yardstick)', server: await startYardstick(), path: '/customer/' });
+  servers.push({
+    label: "bare Fastify + the service's headers",
+    server: await startBenchServer('fastify-layers-server.ts', '/health/live', { LAYERS: '0', HEADERS_ONLY: '1' }),
+    path: '/health/live',
+  });
   for (let n = 0; n <= LAYERS.length; n++) {
     const label = n === 0 ? 'bare Fastify' : `+ ${LAYERS[n - 1]}`;
     servers.push({

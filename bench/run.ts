@@ -19,10 +19,12 @@ const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
+const YARDSTICK_REQUESTS = [{ path: '/customer/' }];
+
 async function yardstick(): Promise<LoadResult> {
   const server = await startYardstick();
   try {
-    const result = await load({ url: server.url, requests: [{ path: '/customer/' }], servingPids: server.servingPids });
+    const result = await load({ url: server.url, requests: YARDSTICK_REQUESTS, servingPids: server.servingPids });
     log(
       `yardstick: ${n0(result.reqPerSec)} req/s, p50 ${n2(result.p50)} ms, p99 ${n2(result.p99)} ms, server ${n0((result.serverCores * 1e6) / result.reqPerSec)} µs CPU/req`,
     );
@@ -91,7 +93,9 @@ function show(key: string, row: RowData): void {
     row.extra?.cpuRatioToNoLines === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToNoLines)} of orders without lines (taking turns)`;
   const limit =
     row.extra?.cpuRatioToLimit === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToLimit)} of the limit server (taking turns)`;
-  log(`${key}: ${[main, streamed(row.extra), versus, lines, limit, row.note].filter(Boolean).join('; ')}`);
+  const yardstick =
+    row.extra?.cpuRatioToYardstick === undefined ? '' : `CPU/req ×${n2(row.extra.cpuRatioToYardstick)} of the yardstick (taking turns)`;
+  log(`${key}: ${[main, streamed(row.extra), versus, lines, limit, yardstick, row.note].filter(Boolean).join('; ')}`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -148,6 +152,19 @@ async function runBackend(backend: Backend, yardstickRps: () => number, record: 
       try {
         for (const s of scenarios) {
           let row = toRow(backend, s.id, s.label, await runScenario(s, ctx), yardstickRps());
+          if (s.yardstickRequests && row.status === 'ok') {
+            // The yardstick's own rows come at the start and the end of the run, up to an hour apart.
+            const yard = await startYardstick();
+            try {
+              const ratio = await alternatingCpuRatio(
+                { server, requests: s.yardstickRequests },
+                { server: yard, requests: YARDSTICK_REQUESTS },
+              );
+              row = { ...row, extra: { ...row.extra, cpuRatioToYardstick: ratio } };
+            } finally {
+              await yard.stop();
+            }
+          }
           if (s.limitRequests && row.status === 'ok') {
             limit ??= await startLimitServer(db.url);
             const limitRow = toRow(

@@ -3,7 +3,7 @@ import type { ServerProcess } from './processes.js';
 import { QUICK } from './settings.js';
 
 /** Rounds of each load, each way, and the seconds of each load. */
-const ALTERNATING = QUICK ? { rounds: 1, seconds: 0.5 } : { rounds: 4, seconds: 1.5 };
+const ALTERNATING = QUICK ? { rounds: 1, seconds: 0.5 } : { rounds: 8, seconds: 1 };
 
 /** One side of a comparison: a server and the requests sent to it. */
 export interface Side {

@@ -91,6 +91,8 @@ function extraText(r: RowData): string {
     );
   if (e.cpuRatioToLimit !== undefined)
     parts.push(`server CPU per request ×${n2(e.cpuRatioToLimit)} of the limit server's (loads taking turns)`);
+  if (e.cpuRatioToYardstick !== undefined)
+    parts.push(`server CPU per request ×${n2(e.cpuRatioToYardstick)} of the yardstick's (loads taking turns)`);
   if (e.cpuRatioToSearch !== undefined)
     parts.push(`server CPU per request ×${n2(e.cpuRatioToSearch)} of the search by id's (loads taking turns)`);
   if (e.cpuRatioToNoLines !== undefined)
@@ -213,7 +215,8 @@ floor's (\`${FLOOR_KEY}\`, the floor of both backends); "PostgreSQL CPU" is what
 process on the machine spent per request during a PostgreSQL load. "× limit" is a read's CPU per request
 over the limit server's for the same requests on the same database (the \`${LIMIT_SUFFIX}\` rows,
 \`bench/limit-server.ts\`: plain \`node:http\`, the driver, one prepared statement, JSON as text): the
-server's from loads of the two taking turns, and on PostgreSQL PostgreSQL's own from the two rows. How the suite works and what
+server's from loads of the two taking turns, and on PostgreSQL PostgreSQL's own from the two rows. The floor's target
+is judged the same way: the floor and the yardstick in loads taking turns. How the suite works and what
 the profiles say: docs/performance.md.
 
 Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGb} GB memory, Node ${m.node}, Linux ${m.kernel}.

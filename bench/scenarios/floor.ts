@@ -10,6 +10,7 @@ export const floor: Scenario = {
   id: 'floor',
   label: 'GET /health/live (framework floor)',
   backends: ['sqlite'],
+  yardstickRequests: [{ path: '/health/live' }],
   async run(ctx) {
     const first = await call(ctx.server, 'GET', '/health/live');
     if (first.status !== 200) return { status: 'failed', note: describe(first) };

@@ -32,6 +32,11 @@ export interface Scenario {
    * it there as well, and then the two in loads taking turns, for the "× limit" column.
    */
   readonly limitRequests?: (ctx: ScenarioContext) => RequestShape[];
+  /**
+   * The requests of a scenario judged against the yardstick itself (the floor): the run measures
+   * them and the yardstick's own in loads taking turns, for the target's ratio.
+   */
+  readonly yardstickRequests?: readonly RequestShape[];
   run(ctx: ScenarioContext): Promise<ScenarioResult>;
 }
 

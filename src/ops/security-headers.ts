@@ -41,8 +41,8 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
  * - Referrer-Policy `no-referrer`, X-Frame-Options `DENY`, X-Content-Type-Options `nosniff`,
  *   Cross-Origin-Opener-Policy `same-origin`.
  */
-async function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'tls'>): Promise<void> {
-  const options: FastifyHelmetOptions = {
+function helmetOptions(config: Pick<Config, 'tls'>): FastifyHelmetOptions {
+  return {
     contentSecurityPolicy: API_CSP,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     crossOriginOpenerPolicy: { policy: 'same-origin' },
@@ -57,6 +57,13 @@ async function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config
     xDnsPrefetchControl: false,
     originAgentCluster: false,
   };
+}
+
+/** The security headers of every API answer, by lower-case name (the pages' policy aside). */
+export const securityHeaderValues = (config: Pick<Config, 'tls'>): Promise<Record<string, string>> => helmetHeaders(helmetOptions(config));
+
+async function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'tls'>): Promise<void> {
+  const options = helmetOptions(config);
   const headers = await helmetHeaders(options);
   const pagePolicy = (await helmetHeaders({ ...options, contentSecurityPolicy: PAGE_CSP }))['content-security-policy']!;
   const pageHook: onRequestHookHandler = (_request, reply, done) => {
