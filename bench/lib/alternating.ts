@@ -2,8 +2,13 @@ import { load, type RequestShape } from './load.js';
 import type { ServerProcess } from './processes.js';
 import { QUICK } from './settings.js';
 
-/** Rounds of each load, each way, and the seconds of each load. */
-const ALTERNATING = QUICK ? { rounds: 1, seconds: 0.5 } : { rounds: 8, seconds: 1 };
+/**
+ * Rounds of each load, each way, the seconds of each load, and the seconds before each is counted:
+ * a load's first fraction of a second, on connections just opened, costs a Fastify server more than
+ * a bare node:http one (bare Fastify against the yardstick: 1.40–1.49 × counted from the first
+ * request, 1.01–1.04 × after half a second; docs/performance.md), which no steady client sees.
+ */
+const ALTERNATING = QUICK ? { rounds: 1, seconds: 0.5, warmupSeconds: 0 } : { rounds: 8, seconds: 1, warmupSeconds: 0.5 };
 
 /** One side of a comparison: a server and the requests sent to it. */
 export interface Side {
@@ -17,7 +22,7 @@ export interface Side {
  * Two rows measured a minute apart differ by more than the targets' margins on a busy machine.
  */
 export async function alternatingCpuRatio(a: Side, b: Side): Promise<number> {
-  const timing = { seconds: ALTERNATING.seconds, warmupSeconds: 0 };
+  const timing = { seconds: ALTERNATING.seconds, warmupSeconds: ALTERNATING.warmupSeconds };
   const cpu = async (side: Side): Promise<number> => {
     const r = await load({ url: side.server.url, requests: side.requests, timing, servingPids: side.server.servingPids });
     return r.serverCores / r.reqPerSec;

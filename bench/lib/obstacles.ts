@@ -37,11 +37,11 @@ const BINARY = "The mapped node binary (41–45 MB) is shared between workers bu
  */
 export const OBSTACLES: Readonly<Record<string, string>> = {
   floor:
-    "Fastify with the service's hooks against a bare node:http server answering a constant. Layer by layer (bench/fastify-layers.ts, " +
-    '2026-11-25, medians of 3 rounds): the yardstick 12.8 µs, bare Fastify 14.3 µs; the logger adds 1.8 µs (Fastify then listens for ' +
-    "every response's end and makes a child logger), metrics 2.0, router options and the URL rewrite 0.9, the onRequest hook 0.8, the " +
-    'security headers 0.6, the request id 0.3, the rest within noise: 20.1 µs with every layer, the service 20.5 µs (×1.61). No layer is ' +
-    'big enough alone; a child logger made only when a line is written measured −0.2 % and dropping the metrics hook +2 % (both within noise).',
+    "Fastify with the service's hooks against a bare node:http server answering a constant, in loads taking turns. Bare Fastify alone " +
+    'measured 1.20–1.21 × the yardstick in the same turns, and bare Fastify setting only the headers every answer carries (the request ' +
+    'id and the six security headers, one hook) 1.05–1.36 ×, the service 1.50–1.56 × (bench/floor-turns.ts, 2026-11-28): Fastify and ' +
+    "the contract's headers take the target's margin before any of the service's own layers (logger, API load, wire hook, draining, " +
+    'metrics, router options: together 0.3–0.5 × the yardstick, each about a microsecond on a quiet machine, bench/fastify-layers.ts).',
   'search-get':
     'The floor row is Fastify with the service hooks alone; the search adds authentication, one precompiled SQL statement (watermark and rows ' +
     "together) and the JSON writer. By `perf record` of the server (bench/perf-split.ts; 67 µs against the floor's 20 µs) the extra 47 µs are " +
@@ -72,7 +72,8 @@ export const OBSTACLES: Readonly<Record<string, string>> = {
   'pg-cf-write': pgWrites('custom field write'),
   p99:
     'Queueing behind 10 connections: each read waits for the ones before it, so p99 follows CPU per request (highest for the search by 50 ids, ' +
-    'whose statement alone takes 106–129 µs) and what other work leaves of the two cores.',
+    'whose statement alone takes 106–129 µs) and what other work leaves of the two cores. The limit server, with the same statement and ' +
+    'nothing around it, queues as long: its p99 for the same read is beside the figure.',
   rss:
     `${BINARY} glibc kept the pages the write thread freed (its connection, statements and isolate) in that thread's arena, which outlives ` +
     'the thread, and gives back free pages only from the top of a heap: an idle worker now asks for them with malloc_trim(0) after its idle ' +
