@@ -1,7 +1,7 @@
 import { alternatingCpuRatio, type Side } from './lib/alternating.js';
 import { createDatabase, seed } from './lib/database.js';
 import { n2 } from './lib/format.js';
-import { startBenchServer, startService, startYardstick, type ServerProcess } from './lib/processes.js';
+import { startBenchServer, startService, startYardstick, YARDSTICK_REQUESTS, type ServerProcess } from './lib/processes.js';
 
 // The floor's target (≤ 1.25 × the yardstick) beside what Fastify itself allows, all in loads taking
 // turns with the yardstick as `npm run bench` judges the floor: the service's `GET /health/live`,
@@ -18,7 +18,7 @@ const started = async (server: Promise<ServerProcess>): Promise<ServerProcess> =
 };
 try {
   await seed(db, 1_000);
-  const yardstick: Side = { server: await started(startYardstick()), requests: [{ path: '/customer/' }] };
+  const yardstick: Side = { server: await started(startYardstick()), requests: YARDSTICK_REQUESTS };
   const live = [{ path: '/health/live' }];
   const sides: Array<[string, Side]> = [
     ['the service: GET /health/live', { server: await started(startService({ databaseUrl: db.url })), requests: live }],

@@ -7,7 +7,7 @@ import { currentLoad, describeMachine } from './lib/machine.js';
 import { readMainHeap } from './lib/main-heap.js';
 import { budgetExtra, readMemoryBudget, type MemoryBudget } from './lib/memory-budget.js';
 import { budgetLine } from './lib/memory-budget-report.js';
-import { startLimitServer, startService, startYardstick, type ServerProcess } from './lib/processes.js';
+import { startLimitServer, startService, startYardstick, YARDSTICK_REQUESTS, type ServerProcess } from './lib/processes.js';
 import { cpuPerRequest, evaluateTargets, printSummary, readPrevious, writeBenchmarks, type OrderSet, type RunData } from './lib/report.js';
 import { BACKENDS, CUSTOMERS, QUICK, ROOT, SCENARIO_FILTER, TIMING, type Backend } from './lib/settings.js';
 import { databaseCpuPerRequest, LIMIT_SUFFIX, type RowData } from './lib/targets.js';
@@ -18,8 +18,6 @@ import type { Scenario, ScenarioContext, ScenarioResult } from './scenarios/scen
 const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
-
-const YARDSTICK_REQUESTS = [{ path: '/customer/' }];
 
 async function yardstick(): Promise<LoadResult> {
   const server = await startYardstick();

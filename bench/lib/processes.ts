@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BENCH_KEY, ROOT } from './settings.js';
+import type { RequestShape } from './load.js';
 
 export interface ServerProcess {
   readonly url: string;
@@ -152,8 +153,11 @@ export async function startBenchServer(script: string, readyPath: string, env: R
   return server;
 }
 
+/** What the yardstick answers: its one fixed customer, at every path. */
+export const YARDSTICK_REQUESTS: readonly RequestShape[] = [{ path: '/customer/' }];
+
 /** The yardstick: a bare node:http server answering one fixed customer (bench/yardstick-server.ts). */
-export const startYardstick = (): Promise<ServerProcess> => startBenchServer('yardstick-server.ts', '/customer/');
+export const startYardstick = (): Promise<ServerProcess> => startBenchServer('yardstick-server.ts', YARDSTICK_REQUESTS[0]!.path);
 
 /** The limit server on a database (bench/limit-server.ts): the reads with nothing but node:http and the driver. */
 export const startLimitServer = (databaseUrl: string): Promise<ServerProcess> =>
